@@ -1,0 +1,72 @@
+/**
+ * Annotations every definition in `schemas/` carries, and the marker that names a definition.
+ *
+ * Provenance: each field says where it comes from, so a reader of any generated artefact can tell the
+ * interface's own words from gap-filling:
+ *   - `x-crawlspec-source: "interface §2.3"`: the interface document states this field (and its values).
+ *   - `x-crawlspec-source: "service"`: the interface leaves it "not shown"; the public service's behaviour fills it.
+ *   - `x-crawlspec-extension: true`: a field the service accepts but the interface does not list. Real clients
+ *     send some of these, so they are accepted, typed and optional.
+ *   - `x-crawlspec-default-source: "service"`: the interface gives no default; the service's default is used.
+ *   - `x-crawlspec-extension-values: [...]`: values of an interface enum that only the service accepts.
+ */
+import type { TSchema } from '@sinclair/typebox';
+
+/** Section of the interface document a definition comes from. */
+export type InterfaceSection = '§2.1' | '§2.2' | '§2.3' | '§2.4' | '§2.5' | '§4' | '§5' | '§6' | '§7' | '§8' | '§9';
+
+export const SOURCE = 'x-crawlspec-source';
+export const EXTENSION = 'x-crawlspec-extension';
+export const DEFAULT_SOURCE = 'x-crawlspec-default-source';
+export const EXTENSION_VALUES = 'x-crawlspec-extension-values';
+/** The `x-` keywords this package adds; validators register them as annotation-only vocabulary. */
+export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES] as const;
+
+/** The field is stated by the interface, in the given section. */
+export const fromInterface = (section: InterfaceSection) => ({ [SOURCE]: `interface ${section}` });
+
+/** The interface leaves this "not shown"; the shape follows the public service. */
+export const fromService = () => ({ [SOURCE]: 'service' });
+
+/** The service accepts this field but the interface does not list it. */
+export const extension = () => ({ [SOURCE]: 'service', [EXTENSION]: true });
+
+/** Values of an enum the interface states that only the service accepts (e.g. a newer proxy class). */
+export const extensionValues = (values: readonly string[]) => ({ [EXTENSION_VALUES]: [...values] });
+
+/** The interface gives the field but no default; the service's default is used. */
+export const serviceDefault = <T>(value: T) => ({ default: value, [DEFAULT_SOURCE]: 'service' });
+
+const NAME = Symbol.for('crawlspec.definition');
+
+/** What a named definition's mark holds: its name and the definition as declared. */
+export interface DefinitionMark {
+  readonly name: string;
+  readonly definition: TSchema;
+}
+
+/**
+ * Marks `schema` as the named definition `name` (e.g. `ScrapeOptions`). The generator turns every
+ * occurrence of a named definition into a `$ref` to one shared component. The mark is an enumerable
+ * symbol, so it survives TypeBox's `Type.Optional` and `use()` (which copy own symbol keys) and never
+ * reaches JSON output; it points back at the declared definition, so a use-site copy can be told apart.
+ */
+export function Named<T extends TSchema>(name: string, schema: T): T {
+  const mark: DefinitionMark = { name, definition: schema };
+  Object.defineProperty(schema, NAME, { value: mark, enumerable: true });
+  return schema;
+}
+
+/** The mark of `schema`, if it is (a use of) a named definition. */
+export function definitionMark(schema: unknown): DefinitionMark | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  return (schema as Record<symbol, DefinitionMark | undefined>)[NAME];
+}
+
+/**
+ * A use of a named definition with use-site annotations (description, default, provenance). The copy
+ * keeps the mark, so it is emitted as a `$ref` with these annotations beside it.
+ */
+export function use<T extends TSchema>(schema: T, annotations: Record<string, unknown>): T {
+  return { ...schema, ...annotations };
+}

@@ -1,0 +1,186 @@
+/**
+ * Turns a validator's raw errors into issues a person can act on: where (a JSON path such as
+ * `$.scrapeOptions.formats[0]`), what is wrong (with the value that was sent), and what the interface
+ * expects there (the field's description and where the rule comes from).
+ *
+ * Unions are reported through the branch the value was aiming at: when a value fails every branch of an
+ * `anyOf`, the problems found inside a branch that matched its shape are kept, and a bare "no branch
+ * matched" is reported only when no branch came close.
+ */
+import type { ErrorObject } from 'ajv';
+import { SOURCE } from './annotations.js';
+
+export interface ValidationIssue {
+  /** JSON path of the offending value, e.g. `$.scrapeOptions.timeout` (`$` is the whole body). */
+  readonly path: string;
+  /** The same location as a list of keys and array indexes, e.g. `["scrapeOptions", "timeout"]`. */
+  readonly segments: readonly (string | number)[];
+  /** The rule that failed: a JSON Schema keyword (`maximum`, `required`, ...). */
+  readonly rule: string;
+  /** What is wrong, including the value that was sent where that helps. */
+  readonly message: string;
+  /** What the interface expects at this place. */
+  readonly expected: string;
+}
+
+type Schema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function segmentsOf(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+/** `["scrapeOptions", "formats", 0]` → `$.scrapeOptions.formats[0]`. Keys that are not identifiers are quoted. */
+export function jsonPath(segments: readonly (string | number)[]): string {
+  return segments.reduce<string>(
+    (path, s) => (typeof s === 'number' ? `${path}[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `${path}.${s}` : `${path}[${JSON.stringify(s)}]`),
+    '$',
+  );
+}
+
+/** A short rendering of a sent value for a message. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** How a schema describes itself: its description and the source of the rule. */
+function expectation(schema: unknown, fallback: string): string {
+  if (!isSchema(schema)) return fallback;
+  const description = typeof schema.description === 'string' ? schema.description : undefined;
+  const source = typeof schema[SOURCE] === 'string' ? ` [${schema[SOURCE]}]` : '';
+  const title = typeof schema.title === 'string' ? `${schema.title}: ` : '';
+  if (description) return `${title}${description}${source}`;
+  if (typeof schema.$ref === 'string') return `${schema.$ref.replace(/^.*\//, '')}${source}`;
+  return `${fallback}${source}`;
+}
+
+/** One branch of a union, named for a message: a definition name, a type, or a literal. */
+function branchName(branch: unknown): string {
+  if (!isSchema(branch)) return 'a value';
+  if (typeof branch.$ref === 'string') return branch.$ref.replace(/^.*\//, '');
+  if ('const' in branch) return JSON.stringify(branch.const);
+  if (Array.isArray(branch.enum)) return `one of ${branch.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (typeof branch.type === 'string') return typeof branch.format === 'string' ? `${branch.type} (${branch.format})` : branch.type;
+  return 'a value';
+}
+
+function describe(error: ErrorObject): { message: string; expected: string; at?: string } {
+  const { params, parentSchema, data } = error;
+  const here = expectation(parentSchema, 'a valid value');
+  switch (error.keyword) {
+    case 'required': {
+      const field = String(params.missingProperty);
+      const properties = isSchema(parentSchema) && isSchema(parentSchema.properties) ? parentSchema.properties : {};
+      return { at: field, message: 'is required but missing', expected: expectation(properties[field], `the field ${field}`) };
+    }
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const known = isSchema(parentSchema) && isSchema(parentSchema.properties) ? Object.keys(parentSchema.properties) : [];
+      return {
+        at: field,
+        message: `is not a known field here`,
+        expected: known.length > 0 ? `only these fields: ${known.join(', ')}` : 'no fields',
+      };
+    }
+    case 'type':
+      return { message: `must be ${[params.type].flat().join(' or ')}, not ${typeName(data)} (${shown(data)})`, expected: here };
+    case 'enum':
+      return {
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${shown(data)}`,
+        expected: here,
+      };
+    case 'const':
+      return { message: `must be ${JSON.stringify(params.allowedValue)}, not ${shown(data)}`, expected: here };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { message: `must be ${String(params.comparison)} ${String(params.limit)}, not ${shown(data)}`, expected: here };
+    case 'minLength':
+    case 'maxLength':
+      return {
+        message: `must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(params.limit)} characters, not ${typeof data === 'string' ? data.length : '?'}`,
+        expected: here,
+      };
+    case 'minItems':
+    case 'maxItems':
+      return {
+        message: `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params.limit)} items, not ${Array.isArray(data) ? data.length : '?'}`,
+        expected: here,
+      };
+    case 'format':
+      return { message: `must be a valid ${String(params.format)}, not ${shown(data)}`, expected: here };
+    case 'pattern':
+      return { message: `does not have the required form (${String(params.pattern)}): ${shown(data)}`, expected: here };
+    case 'discriminator':
+      return params.error === 'mapping'
+        ? { at: String(params.tag), message: `${shown(params.tagValue)} is not a known kind`, expected: here }
+        : { at: String(params.tag), message: `is required and must be a string`, expected: here };
+    case 'anyOf':
+    case 'oneOf': {
+      const branches = isSchema(parentSchema) && Array.isArray(parentSchema[error.keyword]) ? (parentSchema[error.keyword] as unknown[]) : [];
+      return { message: `must be ${branches.map(branchName).join(' or ')}, not ${shown(data)}`, expected: here };
+    }
+    default:
+      return { message: error.message ?? `breaks the rule ${error.keyword}`, expected: here };
+  }
+}
+
+function toIssue(error: ErrorObject): ValidationIssue {
+  const { message, expected, at } = describe(error);
+  const segments = [...segmentsOf(error.instancePath), ...(at === undefined ? [] : [at])];
+  return { path: jsonPath(segments), segments, rule: error.keyword, message, expected };
+}
+
+const within = (error: ErrorObject, pointer: string) => error.instancePath === pointer || error.instancePath.startsWith(`${pointer}/`);
+
+/** A branch error that only says the value is not of that branch's shape. */
+const isShapeMismatch = (error: ErrorObject, pointer: string) =>
+  error.instancePath === pointer && ['type', 'enum', 'const'].includes(error.keyword);
+
+/**
+ * Ajv reports an `anyOf` after the errors of all its branches. Replace that run by what matters: the
+ * errors inside the branch(es) the value matched in shape, or else the one `anyOf` error.
+ */
+function collapseUnions(errors: readonly ErrorObject[]): ErrorObject[] {
+  const out: ErrorObject[] = [];
+  for (const error of errors) {
+    if (error.keyword !== 'anyOf') {
+      out.push(error);
+      continue;
+    }
+    let start = out.length;
+    while (start > 0 && within(out[start - 1]!, error.instancePath)) start -= 1;
+    const branchErrors = out.splice(start);
+    const substantive = branchErrors.filter((e) => !isShapeMismatch(e, error.instancePath));
+    out.push(...(substantive.length > 0 ? substantive : [error]));
+  }
+  return out;
+}
+
+export function toIssues(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
+  return collapseUnions(errors ?? []).map(toIssue);
+}
+
+/** One line per issue: `$.limit: must be integer, not string ("ten"). Expected: ...`. */
+export function formatIssue(issue: ValidationIssue): string {
+  return `${issue.path}: ${issue.message}. Expected: ${issue.expected}`;
+}

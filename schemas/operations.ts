@@ -1,0 +1,285 @@
+/**
+ * The HTTP operations of each version: method, path, body, and every status the service answers with.
+ * The interface gives the four start endpoints (§4) and the bearer header (§5); status, cancel, errors and
+ * active-job endpoints, error statuses and their bodies are "not shown" there and follow the service.
+ * Schemas are named definitions of the version (see `registry.ts`).
+ */
+import type { Version } from './registry.js';
+
+export interface ResponseSpec {
+  readonly description: string;
+  /** Name of the body's definition in this version. */
+  readonly schema: string;
+  /** Named examples of the body. */
+  readonly examples: Readonly<Record<string, unknown>>;
+}
+
+export type ParameterName = 'id' | 'skip' | 'limit';
+
+export interface OperationSpec {
+  /** Stable identifier, unique across versions (the version is part of it). */
+  readonly operationId: string;
+  readonly method: 'get' | 'post' | 'delete';
+  /** Path below the version segment, e.g. `/crawl/{id}`. */
+  readonly path: string;
+  readonly tag: 'Crawl' | 'Batch scrape';
+  readonly summary: string;
+  readonly description: string;
+  readonly source: 'interface §4' | 'service';
+  readonly deprecated?: boolean;
+  /** Name of the request body's definition. */
+  readonly requestBody?: string;
+  readonly parameters: readonly ParameterName[];
+  readonly responses: Readonly<Record<string, ResponseSpec>>;
+}
+
+const error = (message: string, extra: Record<string, unknown> = {}) => ({ success: false, error: message, ...extra });
+const JOB_ID = '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e';
+const BASE = 'http://localhost:3002';
+
+/** Every operation answers these when the caller is not allowed in, or something breaks. */
+const authAndFailure = {
+  '401': {
+    description: 'The `Authorization` header is missing, has no token, or the token is not valid.',
+    schema: 'ErrorResponse',
+    examples: { missing: error('Unauthorized'), noToken: error('Unauthorized: Token missing'), invalid: error('Unauthorized: Invalid token') },
+  },
+  '429': {
+    description: 'Rate limit exceeded; retry later.',
+    schema: 'ErrorResponse',
+    examples: { rateLimited: error('Rate limit exceeded. Please retry after 30s.') },
+  },
+  '500': {
+    description: 'Unexpected server error.',
+    schema: 'ErrorResponse',
+    examples: {
+      unknown: error('An unexpected error occurred. Your exception ID is 0196e7e2-0000-7000-8000-000000000000', { code: 'UNKNOWN_ERROR' }),
+    },
+  },
+} as const satisfies Record<string, ResponseSpec>;
+
+const badRequest = (version: Version, kind: 'crawl' | 'batch'): ResponseSpec => ({
+  description:
+    'The body is not valid JSON, breaks a rule of the request schema (details list every problem), or holds a path pattern that is not a valid regular expression.',
+  schema: 'ErrorResponse',
+  examples: {
+    validation: error('Bad Request', {
+      code: 'BAD_REQUEST',
+      details: [
+        kind === 'crawl'
+          ? { code: 'invalid_type', message: 'Required', path: ['url'] }
+          : { code: 'invalid_type', message: 'Required', path: ['urls'] },
+      ],
+    }),
+    unknownKey: error(`Unrecognized key in body -- please review the ${version} API documentation for request body changes`, {
+      code: 'BAD_REQUEST',
+      details: [{ code: 'unrecognized_keys', message: `Unrecognized key in body -- please review the ${version} API documentation for request body changes`, path: [] }],
+    }),
+    malformedJson: error('Bad request, malformed JSON', { code: 'BAD_REQUEST_INVALID_JSON' }),
+  },
+});
+
+const startErrors = (version: Version, kind: 'crawl' | 'batch') => ({
+  '400': badRequest(version, kind),
+  '402': {
+    description: 'Not enough credits for the request.',
+    schema: 'ErrorResponse',
+    examples: { credits: error('Insufficient credits to perform this request.') },
+  },
+  '403': {
+    description: 'The site is not supported, or the caller may not use headers or actions from its country.',
+    schema: 'ErrorResponse',
+    examples: { blocked: error('This website is no longer supported.') },
+  },
+  ...(version === 'v1' || kind === 'crawl'
+    ? {
+        '409': {
+          description: 'The `x-idempotency-key` header was used before, or is not a UUID.',
+          schema: 'ErrorResponse',
+          examples: { reused: error('Idempotency key already used') },
+        },
+      }
+    : {}),
+  '413': {
+    description: 'The body is larger than the service accepts (10 MB).',
+    schema: 'ErrorResponse',
+    examples: { tooLarge: error('Request body is too large') },
+  },
+});
+
+const notFound = (schema: string, withSuccess: boolean): ResponseSpec => ({
+  description: 'No job with this id belongs to the caller, or it has expired.',
+  schema,
+  examples: withSuccess
+    ? { notFound: error('Job not found'), expired: error('Job expired') }
+    : { notFound: { error: 'Job not found' } },
+});
+
+const invalidId = (version: Version): Record<string, ResponseSpec> =>
+  version === 'v2'
+    ? {
+        '400': {
+          description: 'The job id is not a UUID.',
+          schema: 'ErrorResponse',
+          examples: { invalidId: error('Invalid job ID format. Job ID must be a valid UUID.') },
+        },
+      }
+    : {};
+
+export function operations(version: Version): OperationSpec[] {
+  const v = version.toUpperCase();
+  const jobOps = (kind: 'crawl' | 'batch'): OperationSpec[] => {
+    const path = kind === 'crawl' ? '/crawl' : '/batch/scrape';
+    const noun = kind === 'crawl' ? 'Crawl' : 'BatchScrape';
+    const label = kind === 'crawl' ? 'crawl' : 'batch scrape';
+    const tag = kind === 'crawl' ? 'Crawl' : 'Batch scrape';
+    const url = `${BASE}/${version}${path}/${JOB_ID}`;
+    return [
+      {
+        operationId: `start${noun}${v}`,
+        method: 'post',
+        path,
+        tag,
+        summary: `Start a ${label}`,
+        description:
+          kind === 'crawl'
+            ? 'Starts crawling from one address. The answer carries only the job id and its address; read the results from the status endpoint.'
+            : 'Starts scraping a list of addresses. The answer carries the job id, its address and, when invalid addresses are ignored, the ones that were dropped.',
+        source: 'interface §4',
+        requestBody: kind === 'crawl' ? 'CrawlRequest' : 'BatchScrapeRequest',
+        parameters: [],
+        responses: {
+          '200': {
+            description: `The ${label} job was created.`,
+            schema: kind === 'crawl' ? 'CrawlStartResponse' : 'BatchScrapeStartResponse',
+            examples:
+              kind === 'crawl'
+                ? { started: { success: true, id: JOB_ID, url } }
+                : {
+                    started: { success: true, id: JOB_ID, url },
+                    someInvalid: { success: true, id: JOB_ID, url, invalidURLs: ['not a url'] },
+                  },
+          },
+          ...startErrors(version, kind),
+          ...authAndFailure,
+        },
+      },
+      {
+        operationId: `get${noun}Status${v}`,
+        method: 'get',
+        path: `${path}/{id}`,
+        tag,
+        summary: `Get a ${label}'s status and results`,
+        description:
+          'Returns the job state, counters and one page of scraped pages. Follow `next` for the following page of results.',
+        source: 'service',
+        parameters: ['id', 'skip', 'limit'],
+        responses: {
+          '200': {
+            description: 'Status and one page of results.',
+            schema: 'JobStatusResponse',
+            examples: {
+              scraping: {
+                success: true,
+                status: 'scraping',
+                completed: 1,
+                total: 3,
+                creditsUsed: 1,
+                expiresAt: '2026-11-23T10:00:00.000Z',
+                next: `${url}?skip=1`,
+                data: [
+                  {
+                    markdown: '# Example',
+                    metadata: { sourceURL: 'https://example.com/docs', url: 'https://example.com/docs', statusCode: 200, title: 'Example' },
+                  },
+                ],
+              },
+            },
+          },
+          ...invalidId(version),
+          '404': notFound('ErrorResponse', true),
+          ...authAndFailure,
+        },
+      },
+      {
+        operationId: `cancel${noun}${v}`,
+        method: 'delete',
+        path: `${path}/{id}`,
+        tag,
+        summary: `Cancel a ${label}`,
+        description: 'Stops the job. Pages already scraped stay readable from the status endpoint.',
+        source: 'service',
+        parameters: ['id'],
+        responses: {
+          '200': { description: 'The job is cancelled.', schema: 'CancelResponse', examples: { cancelled: { status: 'cancelled' } } },
+          ...invalidId(version),
+          '403': {
+            description: 'The job belongs to another team.',
+            schema: 'CancelErrorResponse',
+            examples: { otherTeam: { error: 'Unauthorized' } },
+          },
+          '404': notFound('CancelErrorResponse', false),
+          '409': {
+            description: 'The job has already completed.',
+            schema: 'CancelErrorResponse',
+            examples: { completed: { error: 'Crawl is already completed' } },
+          },
+          ...authAndFailure,
+        },
+      },
+      {
+        operationId: `get${noun}Errors${v}`,
+        method: 'get',
+        path: `${path}/{id}/errors`,
+        tag,
+        summary: `List a ${label}'s failed pages`,
+        description: 'Returns the pages that failed, and the addresses robots.txt kept the job from.',
+        source: 'service',
+        parameters: ['id'],
+        responses: {
+          '200': {
+            description: 'Failures of the job.',
+            schema: 'JobErrorsResponse',
+            examples: {
+              errors: {
+                errors: [{ id: 'c0ffee00-0000-4000-8000-000000000001', timestamp: '2026-11-22T10:00:00.000Z', url: 'https://example.com/slow', code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }],
+                robotsBlocked: ['https://example.com/private'],
+              },
+            },
+          },
+          ...invalidId(version),
+          '403': { description: 'The job belongs to another team.', schema: 'ErrorResponse', examples: { otherTeam: error('Forbidden') } },
+          '404': notFound('ErrorResponse', true),
+          ...authAndFailure,
+        },
+      },
+    ];
+  };
+  const active = (path: string, deprecated: boolean): OperationSpec => ({
+    operationId: deprecated ? `listOngoingCrawls${v}` : `listActiveCrawls${v}`,
+    method: 'get',
+    path,
+    tag: 'Crawl',
+    summary: deprecated ? 'List running crawls (alias of /crawl/active)' : 'List running crawls',
+    description: 'Lists the caller\'s crawls that have not finished or been cancelled. Batch scrapes are not listed.',
+    source: 'service',
+    ...(deprecated ? { deprecated: true } : {}),
+    parameters: [],
+    responses: {
+      '200': {
+        description: 'The running crawls.',
+        schema: 'ActiveCrawlsResponse',
+        examples: {
+          active: {
+            success: true,
+            crawls: [
+              { id: JOB_ID, teamId: 'team-1', url: 'https://example.com/docs', created_at: '2026-11-22T10:00:00.000Z', options: { limit: 10 } },
+            ],
+          },
+        },
+      },
+      ...authAndFailure,
+    },
+  });
+  return [...jobOps('crawl'), active('/crawl/active', false), active('/crawl/ongoing', true), ...jobOps('batch')];
+}

@@ -1,0 +1,146 @@
+/**
+ * Page actions, run in order before the page is captured. The interface names the kinds and the fields of
+ * a wait action; every other field follows the service. The service ignores unknown keys on an action, so
+ * action objects are open. v2 adds a screenshot viewport, so each version builds its own set.
+ */
+import { Type } from '@sinclair/typebox';
+import { Named, fromInterface, fromService } from '../annotations.js';
+import { Discriminated } from '../discriminated.js';
+import { Viewport } from './viewport.js';
+
+const kind = <K extends string>(type: K, description: string) =>
+  Type.Literal(type, { description, ...fromInterface('§2.3') });
+
+export function actionSchemas(version: 'v1' | 'v2') {
+  const WaitAction = Named(
+    'WaitAction',
+    Type.Object(
+      {
+        type: kind('wait', 'Wait.'),
+        milliseconds: Type.Optional(
+          Type.Number({ exclusiveMinimum: 0, description: 'How long to wait, in milliseconds.', ...fromInterface('§2.3') }),
+        ),
+        selector: Type.Optional(
+          Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...fromInterface('§2.3') }),
+        ),
+      },
+      {
+        description:
+          version === 'v1'
+            ? 'Wait for a duration (`milliseconds`) or for an element (`selector`).'
+            : 'Wait by duration (`milliseconds`) or wait for an element (`selector`).',
+        ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+      },
+    ),
+  );
+  const ClickAction = Named(
+    'ClickAction',
+    Type.Object(
+      {
+        type: kind('click', 'Click.'),
+        selector: Type.String({ description: 'CSS selector of the element to click.', ...fromService() }),
+        all: Type.Optional(
+          Type.Boolean({ default: false, description: 'Click every matching element, not just the first.', ...fromService() }),
+        ),
+      },
+      { description: 'Click an element.', ...fromInterface('§2.3') },
+    ),
+  );
+  const ScreenshotAction = Named(
+    'ScreenshotAction',
+    Type.Object(
+      {
+        type: kind('screenshot', 'Screenshot.'),
+        fullPage: Type.Optional(
+          Type.Boolean({ default: false, description: 'Capture the whole page, not just the viewport.', ...fromService() }),
+        ),
+        quality: Type.Optional(
+          Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() }),
+        ),
+        ...(version === 'v2' ? { viewport: Type.Optional(Viewport) } : {}),
+      },
+      { description: 'Take a screenshot.', ...fromInterface('§2.3') },
+    ),
+  );
+  const WriteAction = Named(
+    'WriteAction',
+    Type.Object(
+      { type: kind('write', 'Write text.'), text: Type.String({ description: 'Text to type.', ...fromService() }) },
+      { description: 'Type text into the focused element.', ...fromInterface('§2.3') },
+    ),
+  );
+  const PressAction = Named(
+    'PressAction',
+    Type.Object(
+      { type: kind('press', 'Press a key.'), key: Type.String({ description: 'Key to press.', examples: ['Enter'], ...fromService() }) },
+      { description: 'Press a keyboard key.', ...fromInterface('§2.3') },
+    ),
+  );
+  const ScrollAction = Named(
+    'ScrollAction',
+    Type.Object(
+      {
+        type: kind('scroll', 'Scroll.'),
+        direction: Type.Optional(
+          Type.Union([Type.Literal('up'), Type.Literal('down')], {
+            default: 'down',
+            description: 'Scroll direction.',
+            ...fromService(),
+          }),
+        ),
+        selector: Type.Optional(Type.String({ description: 'CSS selector of the element to scroll.', ...fromService() })),
+      },
+      { description: 'Scroll the page or an element.', ...fromInterface('§2.3') },
+    ),
+  );
+  const ScrapeAction = Named(
+    'ScrapeAction',
+    Type.Object(
+      { type: kind('scrape', 'Scrape.') },
+      { description: 'Capture the page content at this point.', ...fromInterface('§2.3') },
+    ),
+  );
+  const ExecuteJavascriptAction = Named(
+    'ExecuteJavascriptAction',
+    Type.Object(
+      {
+        type: kind('executeJavascript', 'Execute JavaScript.'),
+        script: Type.String({ description: 'JavaScript source to run in the page.', ...fromService() }),
+      },
+      { description: 'Run JavaScript in the page.', ...fromInterface('§2.3') },
+    ),
+  );
+  const PdfAction = Named(
+    'PdfAction',
+    Type.Object(
+      {
+        type: kind('pdf', 'Generate PDF.'),
+        landscape: Type.Optional(Type.Boolean({ default: false, description: 'Landscape orientation.', ...fromService() })),
+        scale: Type.Optional(Type.Number({ default: 1, description: 'Rendering scale.', ...fromService() })),
+        format: Type.Optional(
+          Type.Union(
+            ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'].map((f) => Type.Literal(f)),
+            { default: 'Letter', description: 'Paper size.', ...fromService() },
+          ),
+        ),
+      },
+      { description: 'Render the page as a PDF.', ...fromInterface('§2.3') },
+    ),
+  );
+  const Action = Named(
+    'Action',
+    Discriminated(
+      [WaitAction, ClickAction, ScreenshotAction, WriteAction, PressAction, ScrollAction, ScrapeAction, ExecuteJavascriptAction, PdfAction],
+      {
+        description: 'An action performed on the page before it is captured; `type` selects the kind.',
+        ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+      },
+    ),
+  );
+  const Actions = Type.Array(Action, {
+    maxItems: 50,
+    description: 'Actions performed on the page, in order, before capture. At most 50.',
+    ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+  });
+  return { Action, Actions };
+}

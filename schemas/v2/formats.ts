@@ -1,0 +1,161 @@
+/**
+ * v2 output formats: each item of `formats` is a format name, or an object with `type` plus that format's
+ * options. A bare name `x` means `{ "type": "x" }`. The interface names markdown, summary, html, rawHtml,
+ * links, images, screenshot, json, changeTracking and branding; the other kinds are service extensions.
+ */
+import { Type } from '@sinclair/typebox';
+import { Named, fromInterface, fromService, extension, serviceDefault, use } from '../annotations.js';
+import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
+import { Discriminated } from '../discriminated.js';
+import { JsonSchemaObject } from '../shared/jsonSchema.js';
+import { Viewport } from '../shared/viewport.js';
+
+const here = fromInterface('§2.4');
+
+export const INTERFACE_FORMATS_V2 = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking', 'branding'] as const;
+export const EXTENSION_FORMATS_V2 = ['product', 'menu', 'audio', 'video'] as const;
+/** Formats with no options of their own. */
+const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'branding', ...EXTENSION_FORMATS_V2] as const;
+
+export const FormatName = Named(
+  'FormatName',
+  Type.Union(
+    [...INTERFACE_FORMATS_V2, ...EXTENSION_FORMATS_V2].map((f) => Type.Literal(f)),
+    {
+      description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
+      ...here,
+    },
+  ),
+);
+
+export const PlainFormat = Named(
+  'PlainFormat',
+  Type.Object(
+    {
+      type: Type.Union(
+        PLAIN_FORMATS.map((f) => Type.Literal(f)),
+        { description: 'Format kind.', ...here },
+      ),
+    },
+    { description: 'A format that takes no options.', ...here },
+  ),
+);
+
+export const ScreenshotFormat = Named(
+  'ScreenshotFormat',
+  Type.Object(
+    {
+      type: Type.Literal('screenshot', { description: 'Screenshot format.', ...here }),
+      fullPage: Type.Optional(
+        Type.Boolean({ ...serviceDefault(false), description: 'Capture the whole page, not just the viewport.', ...fromService() }),
+      ),
+      quality: Type.Optional(Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() })),
+      viewport: Type.Optional(Viewport),
+    },
+    { description: 'Screenshot of the page.', ...here },
+  ),
+);
+
+export const JsonFormat = Named(
+  'JsonFormat',
+  Type.Object(
+    {
+      type: Type.Literal('json', { description: 'Structured extraction with a language model.', ...here }),
+      schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema of the data to extract.', ...here })),
+      prompt: Type.Optional(Type.String({ maxLength: 10000, description: 'Extraction prompt.', ...fromService() })),
+      checkPromptInjection: Type.Optional(
+        Type.Boolean({ description: 'Check the page for prompt-injection attempts before extracting.', ...extension() }),
+      ),
+    },
+    { additionalProperties: false, description: 'Structured JSON extracted with a language model.', ...here },
+  ),
+);
+
+export const ChangeTrackingFormat = Named(
+  'ChangeTrackingFormat',
+  Type.Object(
+    {
+      type: Type.Literal('changeTracking', { description: 'Change tracking.', ...here }),
+      modes: Type.Optional(Type.Array(ChangeTrackingMode, { ...serviceDefault([]), description: 'Modes to compare with.', ...fromService() })),
+      schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema for `json` mode.', ...fromService() })),
+      prompt: Type.Optional(Type.String({ description: 'Prompt for `json` mode.', ...fromService() })),
+      tag: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          ...serviceDefault(null),
+          description: 'Separate change-tracking history under this tag; null uses the default history.',
+          ...fromService(),
+        }),
+      ),
+    },
+    { additionalProperties: false, description: 'Compare the page with its previous scrape; needs the markdown format too.', ...here },
+  ),
+);
+
+const query = (description: string) => Type.String({ minLength: 1, maxLength: 10000, description, ...extension() });
+
+export const QuestionFormat = Named(
+  'QuestionFormat',
+  Type.Object(
+    { type: Type.Literal('question', { ...extension() }), question: query('Question to answer from the page.') },
+    { additionalProperties: false, description: 'Answer a question from the page content.', ...extension() },
+  ),
+);
+
+export const HighlightsFormat = Named(
+  'HighlightsFormat',
+  Type.Object(
+    { type: Type.Literal('highlights', { ...extension() }), query: query('What to highlight.') },
+    { additionalProperties: false, description: 'Passages of the page relevant to a query.', ...extension() },
+  ),
+);
+
+export const AttributesFormat = Named(
+  'AttributesFormat',
+  Type.Object(
+    {
+      type: Type.Literal('attributes', { ...extension() }),
+      selectors: Type.Array(
+        Type.Object(
+          {
+            selector: Type.String({ description: 'CSS selector.' }),
+            attribute: Type.String({ description: 'Attribute to read from the matching elements.' }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Elements and attributes to read.', ...extension() },
+      ),
+    },
+    { additionalProperties: false, description: 'Attribute values of selected elements.', ...extension() },
+  ),
+);
+
+export const QueryFormat = Named(
+  'QueryFormat',
+  Type.Object(
+    {
+      type: Type.Literal('query', { ...extension() }),
+      prompt: Type.String({ maxLength: 10000, description: 'Question to answer from the page.', ...extension() }),
+      mode: Type.Optional(
+        Type.Union([Type.Literal('freeform'), Type.Literal('directQuote')], {
+          ...serviceDefault('freeform'),
+          description: 'Answer freely, or quote the page directly.',
+          ...extension(),
+        }),
+      ),
+    },
+    { additionalProperties: false, deprecated: true, description: 'Deprecated: answer a prompt from the page content.', ...extension() },
+  ),
+);
+
+export const FormatObject = Named(
+  'FormatObject',
+  Discriminated([PlainFormat, ScreenshotFormat, JsonFormat, ChangeTrackingFormat, QuestionFormat, HighlightsFormat, AttributesFormat, QueryFormat], {
+    description: 'A format with its options; `type` selects the kind.',
+    ...here,
+  }),
+);
+
+export const Format = Named(
+  'Format',
+  Type.Union([FormatName, FormatObject], { description: 'An output format: a name, or an object with `type` and options.', ...here }),
+);

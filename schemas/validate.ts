@@ -1,0 +1,48 @@
+/**
+ * Validating a body against a named definition, with the precompiled validators in `generated/validators/`.
+ *
+ *   validate('v2/CrawlRequest', body) → { valid: true } | { valid: false, errors: ValidationIssue[] }
+ *
+ * Never throws for any input value; an unknown schema name is a programming error and throws a RangeError.
+ */
+import * as v1 from '#generated/validators/v1.js';
+import * as v2 from '#generated/validators/v2.js';
+import type { Validator } from '#generated/validators/v1.js';
+import { formatIssue, toIssues, type ValidationIssue } from './issues.js';
+
+export type { ValidationIssue };
+export { formatIssue };
+
+const validators = { v1, v2 } as const;
+
+/** `v1/CrawlRequest`, `v2/ScrapeOptions`, ...: every named definition of both versions. */
+export type SchemaName = { [V in keyof typeof validators]: `${V}/${keyof (typeof validators)[V] & string}` }[keyof typeof validators];
+
+export type ValidationResult = { readonly valid: true } | { readonly valid: false; readonly errors: ValidationIssue[] };
+
+const VALID: ValidationResult = Object.freeze({ valid: true });
+
+/** Every schema name, sorted. */
+export function schemaNames(): SchemaName[] {
+  return (Object.keys(validators) as (keyof typeof validators)[])
+    .flatMap((version) => Object.keys(validators[version]).map((name) => `${version}/${name}` as SchemaName))
+    .sort();
+}
+
+export function isSchemaName(name: string): name is SchemaName {
+  const [version, definition, ...rest] = name.split('/');
+  if (rest.length > 0 || (version !== 'v1' && version !== 'v2') || definition === undefined) return false;
+  return Object.prototype.hasOwnProperty.call(validators[version], definition);
+}
+
+/** The precompiled validator of `name`. */
+export function validatorFor(name: SchemaName): Validator<unknown> {
+  if (!isSchemaName(name)) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
+  const [version, definition] = name.split('/') as ['v1' | 'v2', string];
+  return (validators[version] as unknown as Record<string, Validator<unknown>>)[definition]!;
+}
+
+export function validate(name: SchemaName, data: unknown): ValidationResult {
+  const check = validatorFor(name);
+  return check(data) ? VALID : { valid: false, errors: toIssues(check.errors) };
+}
