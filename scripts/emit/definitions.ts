@@ -1,0 +1,37 @@
+/**
+ * A version's named definitions as JSON Schema, each with `title` set to its name, with references
+ * spelled as the target artefact needs them (`#/$defs/X` in JSON Schema files, `#/components/schemas/X`
+ * in OpenAPI).
+ */
+import { definitions, type Version } from '../../schemas/registry.js';
+import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
+
+export interface EmittedDefinition {
+  readonly schema: JsonSchema;
+  /** Names of the definitions this one refers to directly. */
+  readonly references: ReadonlySet<string>;
+}
+
+export function emitDefinitions(version: Version, refFor: (name: string) => string): Map<string, EmittedDefinition> {
+  const out = new Map<string, EmittedDefinition>();
+  for (const [name, definition] of definitions[version]) {
+    const references = new Set<string>();
+    const schema = toJsonSchema(definition, refFor, (ref) => references.add(ref));
+    out.set(name, { schema: { title: name, ...schema }, references });
+  }
+  return out;
+}
+
+/** `name` and every definition it reaches, in the map's (sorted) order. */
+export function closure(defs: ReadonlyMap<string, EmittedDefinition>, name: string): string[] {
+  const reached = new Set<string>();
+  const visit = (n: string): void => {
+    if (reached.has(n)) return;
+    reached.add(n);
+    const def = defs.get(n);
+    if (!def) throw new Error(`unknown definition ${n}`);
+    def.references.forEach(visit);
+  };
+  visit(name);
+  return [...defs.keys()].filter((n) => reached.has(n));
+}

@@ -1,0 +1,82 @@
+/**
+ * TypeBox definition → plain JSON Schema (draft 2020-12). Every use of a named definition becomes a `$ref`
+ * (with the use-site annotations beside it), and a few TypeBox spellings are normalised to their plainer
+ * JSON Schema equivalents, which read better in documents and in error messages:
+ *   - `anyOf` of literals of one type            → `{ type, enum }`
+ *   - `patternProperties: { "^(.*)$": S }` only   → `additionalProperties: S`
+ *   - `anyOf` annotated with a `discriminator`    → `oneOf` (its branches exclude each other by the tag)
+ * The test suite proves the result accepts exactly what TypeBox's own checker accepts.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { definitionMark } from '../../schemas/annotations.js';
+
+export type JsonSchema = { [key: string]: unknown };
+
+/** Keys a use site may set beside a `$ref`; anything else would change what the definition means. */
+const USE_SITE_KEYS = new Set(['description', 'default', 'deprecated', 'examples', 'title']);
+const TYPEBOX_ANY_KEY = '^(.*)$';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Annotation-free literal of `type`: `{ const, type }` with nothing that would be lost in an enum. */
+function literalType(schema: unknown): string | undefined {
+  if (!isPlainObject(schema) || !('const' in schema)) return undefined;
+  const keys = Object.keys(schema).filter((k) => k !== 'const' && k !== 'type');
+  return keys.length === 0 && typeof schema.type === 'string' ? schema.type : undefined;
+}
+
+/**
+ * Converts `schema` (a definition, not a use) to JSON Schema; `refFor(name)` gives the `$ref` of a named
+ * definition, and `onReference(name)` is told of every definition referenced.
+ */
+export function toJsonSchema(schema: TSchema, refFor: (name: string) => string, onReference: (name: string) => void = () => {}): JsonSchema {
+  const convert = (node: unknown, isRoot: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => convert(item, false));
+    if (!isPlainObject(node)) return node;
+    const mark = definitionMark(node);
+    if (mark && !isRoot) {
+      onReference(mark.name);
+      const useSite: JsonSchema = { $ref: refFor(mark.name) };
+      const declared = mark.definition as Record<string, unknown>;
+      for (const key of Object.keys(node)) {
+        if (node[key] === declared[key]) continue;
+        if (!USE_SITE_KEYS.has(key) && !key.startsWith('x-')) {
+          throw new Error(`a use of ${mark.name} changes "${key}"; only annotations may differ at a use site`);
+        }
+        useSite[key] = convert(node[key], false);
+      }
+      return useSite;
+    }
+    const out: JsonSchema = {};
+    for (const key of Object.keys(node)) {
+      // Data, not schemas: copied as they are.
+      out[key] = key === 'default' || key === 'examples' || key === 'const' || key === 'enum' ? node[key] : convert(node[key], false);
+    }
+    return normalise(out);
+  };
+  return convert(schema, true) as JsonSchema;
+}
+
+function normalise(schema: JsonSchema): JsonSchema {
+  const { anyOf } = schema;
+  if (Array.isArray(anyOf) && anyOf.length > 0) {
+    const types = anyOf.map(literalType);
+    const [first] = types;
+    if (first !== undefined && types.every((t) => t === first)) {
+      const { anyOf: _literals, ...rest } = schema;
+      return { type: first, enum: anyOf.map((l) => (l as JsonSchema).const), ...rest };
+    }
+    if (isPlainObject(schema.discriminator)) {
+      const { anyOf: branches, ...rest } = schema;
+      return { oneOf: branches, ...rest };
+    }
+  }
+  const patterns = schema.patternProperties;
+  if (isPlainObject(patterns) && Object.keys(patterns).length === 1 && TYPEBOX_ANY_KEY in patterns && !('properties' in schema)) {
+    const { patternProperties: _any, ...rest } = schema;
+    return { ...rest, additionalProperties: patterns[TYPEBOX_ANY_KEY] };
+  }
+  return schema;
+}

@@ -1,0 +1,170 @@
+/**
+ * OpenAPI 3.1 documents built with openapi3-ts: one per version (`v1`, `v2`) and one with both (`all`).
+ * Component schemas are the version's named definitions; in the combined document their names carry the
+ * version (`V2CrawlRequest`).
+ */
+import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { operations, type OperationSpec, type ParameterName } from '../../schemas/operations.js';
+import { VERSIONS, type Version } from '../../schemas/registry.js';
+import { emitDefinitions, type EmittedDefinition } from './definitions.js';
+import type { JsonSchema } from './jsonSchema.js';
+
+export type DocumentScope = Version | 'all';
+
+const componentName = (scope: DocumentScope, version: Version, name: string) =>
+  scope === 'all' ? `${version.toUpperCase()}${name}` : name;
+
+const TAGS = [
+  { name: 'Crawl', description: 'Crawl a site from one address: start a crawl, follow its status and results, cancel it, read its failures.' },
+  { name: 'Batch scrape', description: 'Scrape a list of addresses: start a batch, follow its status and results, cancel it, read its failures.' },
+  { name: 'Webhooks', description: 'Events the service POSTs to the `webhook` address of a crawl or batch scrape.' },
+];
+
+function parameter(name: ParameterName, version: Version): ParameterObject {
+  switch (name) {
+    case 'id':
+      return {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: version === 'v2' ? 'Job identifier (a UUID).' : 'Job identifier.',
+        schema: version === 'v2' ? { type: 'string', format: 'uuid' } : { type: 'string' },
+      };
+    case 'skip':
+      return { name: 'skip', in: 'query', required: false, description: 'Number of results to skip (pagination).', schema: { type: 'integer', minimum: 0 } };
+    case 'limit':
+      return { name: 'limit', in: 'query', required: false, description: 'Maximum number of results on this page.', schema: { type: 'integer', minimum: 1 } };
+  }
+}
+
+/** OpenAPI reads an untyped discriminator value as a schema name; ours are the branches' `type` values. */
+function withDiscriminatorMapping(schema: JsonSchema, defs: ReadonlyMap<string, EmittedDefinition>, refFor: (n: string) => string): JsonSchema {
+  const { discriminator, oneOf } = schema as { discriminator?: { propertyName: string }; oneOf?: { $ref?: string }[] };
+  if (!discriminator || !oneOf) return schema;
+  const mapping: Record<string, string> = {};
+  for (const branch of oneOf) {
+    const name = [...defs.keys()].find((n) => refFor(n) === branch.$ref);
+    const tag = (defs.get(name ?? '')?.schema.properties as Record<string, JsonSchema> | undefined)?.[discriminator.propertyName];
+    const values = tag?.const !== undefined ? [tag.const] : (tag?.enum as unknown[] | undefined);
+    if (!branch.$ref || !values) throw new Error(`discriminator branch ${branch.$ref ?? '(inline)'} has no ${discriminator.propertyName} value`);
+    for (const value of values) mapping[String(value)] = branch.$ref;
+  }
+  return { ...schema, discriminator: { ...discriminator, mapping } };
+}
+
+function namedExamples(examples: unknown): Record<string, { value: unknown }> | undefined {
+  if (!Array.isArray(examples) || examples.length === 0) return undefined;
+  return Object.fromEntries(examples.map((value, i) => [`example${i + 1}`, { value }]));
+}
+
+function operationObject(op: OperationSpec, version: Version, ref: (name: string) => string, defs: ReadonlyMap<string, EmittedDefinition>): OperationObject {
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, response]) => [
+      status,
+      {
+        description: response.description,
+        content: {
+          'application/json': {
+            schema: { $ref: ref(response.schema) },
+            examples: Object.fromEntries(Object.entries(response.examples).map(([name, value]) => [name, { value }])),
+          },
+        },
+      },
+    ]),
+  );
+  const body = op.requestBody;
+  const bodyExamples = body === undefined ? undefined : namedExamples(defs.get(body)?.schema.examples);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    ...(op.deprecated ? { deprecated: true } : {}),
+    ...(op.parameters.length > 0 ? { parameters: op.parameters.map((p) => parameter(p, version)) } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: ref(body) },
+                ...(bodyExamples ? { examples: bodyExamples } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    'x-crawlspec-source': op.source,
+  };
+}
+
+function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name: string) => string): OperationObject {
+  const job = kind === 'crawl' ? 'crawl' : 'batch scrape';
+  const prefix = kind === 'crawl' ? 'crawl' : 'batch_scrape';
+  return {
+    operationId: `${kind === 'crawl' ? 'crawl' : 'batchScrape'}Event${version.toUpperCase()}`,
+    summary: `Event of a ${version} ${job}`,
+    description: `Sent to the webhook address of a ${job}: \`${prefix}.started\`, one \`${prefix}.page\` per scraped page, and \`${prefix}.completed\`. The body's \`metadata\` echoes the webhook's metadata.`,
+    tags: ['Webhooks'],
+    security: [],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: ref('WebhookEvent') },
+          examples: {
+            started: { value: { success: true, type: `${prefix}.started`, id: '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e', data: [], metadata: { project: 'docs' } } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'Any 2xx answer acknowledges the event.' },
+      '400': { description: 'The receiver rejected the event; the service does not retry it.' },
+    },
+    'x-crawlspec-source': 'service',
+  };
+}
+
+export function openApiDocument(scope: DocumentScope): OpenAPIObject {
+  const versions = scope === 'all' ? VERSIONS : [scope];
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addInfo({
+      title: scope === 'all' ? 'Crawl and batch scrape API' : `Crawl and batch scrape API (${scope})`,
+      version: scope === 'all' ? 'v1+v2' : scope,
+      description:
+        'Start crawls and batch scrapes, follow their status and results, and receive their events.\n\n' +
+        'Generated by crawlspec from its TypeBox definitions. Each schema element says where it comes from: ' +
+        '`x-crawlspec-source: "interface §N"` for what the interface document states, `"service"` for what the interface leaves unsaid ' +
+        'and the public service fills in, and `x-crawlspec-extension: true` for fields the service accepts beyond the interface.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    })
+    .addServer({
+      url: '{baseUrl}',
+      description: 'The service; the version is the first path segment.',
+      variables: { baseUrl: { default: 'http://localhost:3002', description: 'Base address of the service, without a trailing slash.' } },
+    })
+    .addSecurityScheme('bearerAuth', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'Every request carries `Authorization: Bearer <token>`, where the token is the caller\'s API key.',
+    });
+  for (const tag of TAGS) builder.addTag(tag);
+  const doc = builder.getSpec();
+  doc.security = [{ bearerAuth: [] }];
+  for (const version of versions) {
+    const refFor = (name: string) => `#/components/schemas/${componentName(scope, version, name)}`;
+    const defs = emitDefinitions(version, refFor);
+    for (const [name, def] of defs) builder.addSchema(componentName(scope, version, name), withDiscriminatorMapping(def.schema, defs, refFor) as SchemaObject);
+    for (const op of operations(version)) {
+      const path = `/${version}${op.path}`;
+      builder.addPath(path, { ...(doc.paths?.[path] ?? {}), [op.method]: operationObject(op, version, refFor, defs) });
+    }
+    for (const kind of ['crawl', 'batch'] as const) {
+      builder.addWebhook(`${kind === 'crawl' ? 'crawlEvent' : 'batchScrapeEvent'}${version.toUpperCase()}`, { post: webhookOperation(version, kind, refFor) });
+    }
+  }
+  return builder.getSpec();
+}
