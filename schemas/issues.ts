@@ -150,17 +150,50 @@ function toIssue(error: ErrorObject): ValidationIssue {
   return { path: jsonPath(segments), segments, rule: error.keyword, message, expected };
 }
 
+/** A precompiled validator, as the generated modules export them. */
+export interface BranchValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** Finds the validator of a named definition of the same version (for the branches of a union). */
+export type DefinitionLookup = (name: string) => BranchValidator | undefined;
+
 const within = (error: ErrorObject, pointer: string) => error.instancePath === pointer || error.instancePath.startsWith(`${pointer}/`);
 
-/** A branch error that only says the value is not of that branch's shape. */
-const isShapeMismatch = (error: ErrorObject, pointer: string) =>
-  error.instancePath === pointer && ['type', 'enum', 'const'].includes(error.keyword);
+/** Errors that only say the value is not of this branch's kind: another JSON type, literal or `type` tag. */
+const isKindMismatch = (error: ErrorObject, pointer: string) =>
+  (error.instancePath === pointer && ['type', 'const'].includes(error.keyword)) ||
+  (error.instancePath === `${pointer}/type` && ['enum', 'const'].includes(error.keyword));
+
+/** A value of the wrong type also breaks the `enum`/`const` beside that `type`; the type error says it all. */
+function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
+  const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  return errors.filter((e) => !((e.keyword === 'enum' || e.keyword === 'const') && wrongType.has(e.instancePath)));
+}
+
+const rebase = (error: ErrorObject, pointer: string): ErrorObject => ({ ...error, instancePath: `${pointer}${error.instancePath}` });
+
+/**
+ * The problems of each branch of a failed `anyOf`. A named branch is checked again on its own (its own
+ * validator), so its errors are exactly its own; an inline branch (a plain type or literal) takes the
+ * errors Ajv reported under its schema path.
+ */
+function branchErrors(anyOf: ErrorObject, run: readonly ErrorObject[], lookup: DefinitionLookup): ErrorObject[][] {
+  const branches = isSchema(anyOf.parentSchema) && Array.isArray(anyOf.parentSchema.anyOf) ? (anyOf.parentSchema.anyOf as unknown[]) : [];
+  return branches.map((branch, i) => {
+    const ref = isSchema(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined;
+    const check = ref === undefined ? undefined : lookup(ref.replace(/^.*\//, ''));
+    if (check === undefined) return run.filter((e) => e.instancePath === anyOf.instancePath && e.schemaPath.startsWith(`${anyOf.schemaPath}/${i}/`));
+    return check(anyOf.data) ? [] : (check.errors ?? []).map((e) => rebase(e, anyOf.instancePath));
+  });
+}
 
 /**
  * Ajv reports an `anyOf` after the errors of all its branches. Replace that run by what matters: the
- * errors inside the branch(es) the value matched in shape, or else the one `anyOf` error.
+ * problems of the branches that are of the value's kind, or else the one `anyOf` error.
  */
-function collapseUnions(errors: readonly ErrorObject[]): ErrorObject[] {
+function collapseUnions(errors: readonly ErrorObject[], lookup: DefinitionLookup): ErrorObject[] {
   const out: ErrorObject[] = [];
   for (const error of errors) {
     if (error.keyword !== 'anyOf') {
@@ -169,15 +202,17 @@ function collapseUnions(errors: readonly ErrorObject[]): ErrorObject[] {
     }
     let start = out.length;
     while (start > 0 && within(out[start - 1]!, error.instancePath)) start -= 1;
-    const branchErrors = out.splice(start);
-    const substantive = branchErrors.filter((e) => !isShapeMismatch(e, error.instancePath));
-    out.push(...(substantive.length > 0 ? substantive : [error]));
+    const run = out.splice(start);
+    const relevant = branchErrors(error, run, lookup)
+      .filter((branch) => branch.length > 0 && !branch.some((e) => isKindMismatch(e, error.instancePath)))
+      .flatMap((branch) => collapseUnions(branch, lookup));
+    out.push(...(relevant.length > 0 ? relevant : [error]));
   }
   return out;
 }
 
-export function toIssues(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
-  return collapseUnions(errors ?? []).map(toIssue);
+export function toIssues(errors: readonly ErrorObject[] | null | undefined, lookup: DefinitionLookup): ValidationIssue[] {
+  return withoutEchoes(collapseUnions(errors ?? [], lookup)).map(toIssue);
 }
 
 /** One line per issue: `$.limit: must be integer, not string ("ten"). Expected: ...`. */

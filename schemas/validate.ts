@@ -44,5 +44,8 @@ export function validatorFor(name: SchemaName): Validator<unknown> {
 
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const check = validatorFor(name);
-  return check(data) ? VALID : { valid: false, errors: toIssues(check.errors) };
+  if (check(data)) return VALID;
+  const version = validators[name.slice(0, 2) as keyof typeof validators] as unknown as Record<string, Validator<unknown>>;
+  const lookup = (definition: string) => (Object.prototype.hasOwnProperty.call(version, definition) ? version[definition] : undefined);
+  return { valid: false, errors: toIssues(check.errors, lookup) };
 }

@@ -10,36 +10,9 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify as toYaml } from 'yaml';
-import { VERSIONS } from '../schemas/registry.js';
-import { jsonSchemaFiles } from './emit/jsonSchemaFiles.js';
-import { openApiDocument, type DocumentScope } from './emit/openapi.js';
-import { typeDeclarations } from './emit/types.js';
-import { validatorModule } from './emit/validators.js';
+import { artefacts } from './emit/artefacts.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'generated');
-
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-/** Every generated file, by path relative to `generated/`. */
-export async function artefacts(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const documents: [string, DocumentScope][] = [['v1', 'v1'], ['v2', 'v2'], ['openapi', 'all']];
-  for (const [file, scope] of documents) {
-    const doc = openApiDocument(scope);
-    files.set(`openapi/${file}.json`, json(doc));
-    files.set(`openapi/${file}.yaml`, toYaml(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
-  }
-  for (const version of VERSIONS) {
-    for (const [name, schema] of jsonSchemaFiles(version)) files.set(`schemas/${version}/${name}.json`, json(schema));
-    files.set(`types/${version}.d.ts`, await typeDeclarations(version));
-    const validators = validatorModule(version);
-    files.set(`validators/${version}.js`, validators.js);
-    files.set(`validators/${version}.d.ts`, validators.dts);
-  }
-  return files;
-}
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'generated');
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);

@@ -110,13 +110,7 @@ export type ChangeTrackingMode = "git-diff" | "json";
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Parser".
  */
-export type Parser =
-  | "pdf"
-  | PdfParser
-  | "image"
-  | {
-      type: "image";
-    };
+export type Parser = "pdf" | PdfParser | "image" | ImageParser;
 /**
  * Address of a web page (http or https).
  */
@@ -167,6 +161,7 @@ export interface Definitions {
   FormatName: FormatName;
   FormatObject: FormatObject;
   HighlightsFormat: HighlightsFormat;
+  ImageParser: ImageParser;
   Integration: Integration;
   JobError: JobError;
   JobErrorsResponse: JobErrorsResponse;
@@ -873,6 +868,15 @@ export interface PdfParser {
    * Mark page boundaries in the markdown.
    */
   pageMarkers?: boolean;
+}
+/**
+ * Image parser.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "ImageParser".
+ */
+export interface ImageParser {
+  type: "image";
 }
 /**
  * How personal data is redacted.

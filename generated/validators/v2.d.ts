@@ -32,6 +32,7 @@ export declare const Format: Validator<T.Format>;
 export declare const FormatName: Validator<T.FormatName>;
 export declare const FormatObject: Validator<T.FormatObject>;
 export declare const HighlightsFormat: Validator<T.HighlightsFormat>;
+export declare const ImageParser: Validator<T.ImageParser>;
 export declare const Integration: Validator<T.Integration>;
 export declare const JobError: Validator<T.JobError>;
 export declare const JobErrorsResponse: Validator<T.JobErrorsResponse>;

@@ -27,6 +27,11 @@ export const PdfParser = Named(
   ),
 );
 
+export const ImageParser = Named(
+  'ImageParser',
+  Type.Object({ type: Type.Literal('image') }, { additionalProperties: false, description: 'Image parser.', ...extension() }),
+);
+
 export const Parser = Named(
   'Parser',
   Type.Union(
@@ -34,7 +39,7 @@ export const Parser = Named(
       Type.Literal('pdf', { description: 'Extract PDFs to markdown.', ...fromInterface('§2.4') }),
       PdfParser,
       Type.Literal('image', { description: 'Extract text from images.', ...extension() }),
-      Type.Object({ type: Type.Literal('image') }, { additionalProperties: false, description: 'Image parser.', ...extension() }),
+      ImageParser,
     ],
     { description: 'A parser.', ...fromInterface('§2.4') },
   ),

@@ -1,0 +1,29 @@
+/** Every file of `generated/`, computed in memory from the definitions. */
+import { stringify as toYaml } from 'yaml';
+import { VERSIONS } from '../../schemas/registry.js';
+import { jsonSchemaFiles } from './jsonSchemaFiles.js';
+import { openApiDocument, type DocumentScope } from './openapi.js';
+import { typeDeclarations } from './types.js';
+import { validatorModule } from './validators.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Every generated file, by path relative to `generated/`. */
+export async function artefacts(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const documents: [string, DocumentScope][] = [['v1', 'v1'], ['v2', 'v2'], ['openapi', 'all']];
+  for (const [file, scope] of documents) {
+    const doc = openApiDocument(scope);
+    files.set(`openapi/${file}.json`, json(doc));
+    files.set(`openapi/${file}.yaml`, toYaml(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
+  }
+  for (const version of VERSIONS) {
+    for (const [name, schema] of jsonSchemaFiles(version)) files.set(`schemas/${version}/${name}.json`, json(schema));
+    files.set(`types/${version}.d.ts`, await typeDeclarations(version));
+    const validators = validatorModule(version);
+    files.set(`validators/${version}.js`, validators.js);
+    files.set(`validators/${version}.d.ts`, validators.dts);
+  }
+  return files;
+}
+
