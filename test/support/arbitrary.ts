@@ -1,0 +1,107 @@
+/**
+ * One generic mapper from TypeBox schema kinds to fast-check arbitraries: every value it generates is
+ * valid for the schema. No per-type generators: a new definition is covered as soon as it exists.
+ * Bounds are hit on purpose (strings and arrays at their maximum length, numbers at their limits), and
+ * strings use any Unicode code point, so length semantics are exercised.
+ */
+import fc from 'fast-check';
+import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
+
+type Schema = TSchema & Record<string, unknown>;
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Keys an open object may carry besides its properties. */
+const extraKey = fc.constantFrom('extra', 'x-note', 'futureField');
+
+function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+  switch (schema.format) {
+    case 'uri':
+      return fc.webUrl({ withQueryParameters: true, withFragments: true });
+    case 'date-time':
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    case 'uuid':
+      return fc.uuid();
+    case undefined:
+      break;
+    default:
+      throw new Error(`no arbitrary for format ${String(schema.format)}`);
+  }
+  const minLength = num(schema.minLength) ?? 0;
+  const maxLength = num(schema.maxLength);
+  // `maxLength` counts UTF-16 code units; fast-check counts code points, so astral characters may overshoot.
+  const typical = fc
+    .string({ unit: 'binary', minLength, maxLength: Math.min(maxLength ?? minLength + 24, minLength + 24) })
+    .filter((s) => maxLength === undefined || s.length <= maxLength);
+  return maxLength === undefined
+    ? typical
+    : fc.oneof({ weight: 4, arbitrary: typical }, { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: maxLength, maxLength }) });
+}
+
+function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
+  const min = num(schema.minimum);
+  const max = num(schema.maximum);
+  const exMin = num(schema.exclusiveMinimum);
+  const exMax = num(schema.exclusiveMaximum);
+  if (integer) {
+    const lo = min ?? (exMin === undefined ? -1_000_000 : Math.floor(exMin) + 1);
+    const hi = max ?? (exMax === undefined ? 1_000_000_000 : Math.ceil(exMax) - 1);
+    return fc.oneof(fc.integer({ min: lo, max: hi }), fc.constantFrom(lo, hi));
+  }
+  return fc.double({
+    min: min ?? exMin ?? -1e9,
+    max: max ?? exMax ?? 1e9,
+    minExcluded: min === undefined && exMin !== undefined,
+    maxExcluded: max === undefined && exMax !== undefined,
+    noNaN: true,
+    noDefaultInfinity: true,
+  });
+}
+
+export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
+  const schema = input as Schema;
+  switch (schema[Kind]) {
+    case 'Object': {
+      const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+      const requiredKeys = Object.keys(properties).filter((k) => (properties[k] as Schema)[OptionalKind] !== 'Optional');
+      const model = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryFor(s)]));
+      const declared = fc.record(model, { requiredKeys });
+      if (schema.additionalProperties === false) return declared;
+      // An open object: sometimes with keys the schema does not list, which must be accepted too.
+      const extras = fc.dictionary(extraKey.filter((k) => !(k in properties)), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 });
+      return fc.tuple(declared, extras).map(([d, e]) => ({ ...e, ...d }));
+    }
+    case 'Record': {
+      const [value] = Object.values(schema.patternProperties as Record<string, TSchema>);
+      return fc.dictionary(fc.string({ maxLength: 12 }), arbitraryFor(value!), { maxKeys: 4 });
+    }
+    case 'Array': {
+      const item = arbitraryFor(schema.items as TSchema);
+      const minLength = num(schema.minItems) ?? 0;
+      const maxItems = num(schema.maxItems);
+      const typical = fc.array(item, { minLength, maxLength: Math.min(maxItems ?? minLength + 4, minLength + 4) });
+      return maxItems === undefined
+        ? typical
+        : fc.oneof({ weight: 5, arbitrary: typical }, { weight: 1, arbitrary: fc.array(item, { minLength: maxItems, maxLength: maxItems }) });
+    }
+    case 'Union':
+      return fc.oneof(...(schema.anyOf as TSchema[]).map(arbitraryFor));
+    case 'Literal':
+      return fc.constant(schema.const);
+    case 'String':
+      return stringArbitrary(schema);
+    case 'Number':
+      return numberArbitrary(schema, false);
+    case 'Integer':
+      return numberArbitrary(schema, true);
+    case 'Boolean':
+      return fc.boolean();
+    case 'Null':
+      return fc.constant(null);
+    case 'Unknown':
+    case 'Any':
+      return fc.jsonValue({ maxDepth: 2 });
+    default:
+      throw new Error(`no arbitrary for TypeBox kind ${String(schema[Kind])}`);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The forms of the spec a value can be checked against, for one named definition:
+ *   - typebox:   TypeBox's compiled checker on the TypeBox definition (the single source)
+ *   - validator: the generated standalone Ajv validator (generated/validators)
+ *   - jsonSchema: Ajv compiling the generated JSON Schema file (generated/schemas)
+ *   - openapi:   Ajv compiling the component schema taken from the generated OpenAPI document
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import * as v1Validators from '#generated/validators/v1.js';
+import * as v2Validators from '#generated/validators/v2.js';
+import { definitions, type Version } from '../../schemas/registry.js';
+import { registerTypeBoxFormats } from '../../schemas/typeboxFormats.js';
+import { createAjv } from '../../scripts/emit/ajv.js';
+
+export const FORM_NAMES = ['typebox', 'validator', 'jsonSchema', 'openapi'] as const;
+export type FormName = (typeof FORM_NAMES)[number];
+export type Checkers = Record<FormName, (value: unknown) => boolean>;
+
+registerTypeBoxFormats();
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../generated/${path}`, import.meta.url)), 'utf8'));
+
+const generatedValidators = { v1: v1Validators, v2: v2Validators } as unknown as Record<Version, Record<string, (v: unknown) => boolean>>;
+
+/** One Ajv per version holding that version's OpenAPI document, so `$ref`s resolve inside it. */
+const openApiAjv = new Map<Version, ReturnType<typeof createAjv>>();
+function openApiSchema(version: Version, name: string) {
+  let ajv = openApiAjv.get(version);
+  if (!ajv) {
+    // OpenAPI's `discriminator` is an annotation; validation is by `oneOf` alone.
+    ajv = createAjv({ discriminator: 'annotation' });
+    // The document's `components` is a container the `$ref`s point into, not a keyword.
+    ajv.addKeyword('components');
+    const doc = readJson(`openapi/${version}.json`) as { components: unknown };
+    ajv.addSchema({ $id: `openapi-${version}`, components: doc.components });
+    openApiAjv.set(version, ajv);
+  }
+  return ajv.getSchema(`openapi-${version}#/components/schemas/${name}`)!;
+}
+
+const jsonSchemaAjv = createAjv();
+
+export function checkersFor(version: Version, name: string): Checkers {
+  const definition = definitions[version].get(name) as TSchema;
+  const typebox = TypeCompiler.Compile(definition);
+  const validator = generatedValidators[version][name]!;
+  const jsonSchema = jsonSchemaAjv.compile(readJson(`schemas/${version}/${name}.json`) as object);
+  const openapi = openApiSchema(version, name);
+  return {
+    typebox: (v) => typebox.Check(v),
+    validator: (v) => validator(v),
+    jsonSchema: (v) => jsonSchema(v) as boolean,
+    openapi: (v) => openapi(v) as boolean,
+  };
+}
+
+/** What each form decides for `value`. */
+export function decisions(checkers: Checkers, value: unknown): Record<FormName, boolean> {
+  return Object.fromEntries(FORM_NAMES.map((f) => [f, checkers[f](value)])) as Record<FormName, boolean>;
+}
