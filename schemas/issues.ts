@@ -27,13 +27,22 @@ type Schema = Record<string, unknown>;
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function segmentsOf(pointer: string): (string | number)[] {
+/**
+ * The keys and indexes of a JSON Pointer into `root`. A pointer cannot tell the key "0" from the index 0,
+ * so the data decides: a segment is an index where the value it steps into is an array.
+ */
+function segmentsOf(pointer: string, root: unknown): (string | number)[] {
   if (pointer === '') return [];
+  let node = root;
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+    .map((raw) => {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      const segment = Array.isArray(node) && /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
+      node = typeof node === 'object' && node !== null ? (node as Record<string | number, unknown>)[segment] : undefined;
+      return segment;
+    });
 }
 
 /** `["scrapeOptions", "formats", 0]` → `$.scrapeOptions.formats[0]`. Keys that are not identifiers are quoted. */
@@ -144,9 +153,9 @@ function describe(error: ErrorObject): { message: string; expected: string; at?:
   }
 }
 
-function toIssue(error: ErrorObject): ValidationIssue {
+function toIssue(error: ErrorObject, root: unknown): ValidationIssue {
   const { message, expected, at } = describe(error);
-  const segments = [...segmentsOf(error.instancePath), ...(at === undefined ? [] : [at])];
+  const segments = [...segmentsOf(error.instancePath, root), ...(at === undefined ? [] : [at])];
   return { path: jsonPath(segments), segments, rule: error.keyword, message, expected };
 }
 
@@ -184,9 +193,22 @@ function branchErrors(anyOf: ErrorObject, run: readonly ErrorObject[], lookup: D
   return branches.map((branch, i) => {
     const ref = isSchema(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined;
     const check = ref === undefined ? undefined : lookup(ref.replace(/^.*\//, ''));
-    if (check === undefined) return run.filter((e) => e.instancePath === anyOf.instancePath && e.schemaPath.startsWith(`${anyOf.schemaPath}/${i}/`));
+    if (check === undefined) return run.filter((e) => e.schemaPath.startsWith(`${anyOf.schemaPath}/${i}/`));
     return check(anyOf.data) ? [] : (check.errors ?? []).map((e) => rebase(e, anyOf.instancePath));
   });
+}
+
+/**
+ * An object whose `type` matches no branch of a union of tagged objects: one error at its `type`,
+ * listing the tags the union accepts (rather than "matches no branch" at the object).
+ */
+function unknownTag(anyOf: ErrorObject, branches: readonly ErrorObject[][]): ErrorObject | undefined {
+  if (!isSchema(anyOf.data)) return undefined;
+  const tagPath = `${anyOf.instancePath}/type`;
+  const tags = branches.flat().filter((e) => e.instancePath === tagPath && (e.keyword === 'const' || e.keyword === 'enum'));
+  if (tags.length === 0) return undefined;
+  const allowedValues = tags.flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : (e.params.allowedValues as unknown[])));
+  return { ...anyOf, keyword: 'enum', instancePath: tagPath, params: { allowedValues }, data: anyOf.data.type };
 }
 
 /**
@@ -203,16 +225,18 @@ function collapseUnions(errors: readonly ErrorObject[], lookup: DefinitionLookup
     let start = out.length;
     while (start > 0 && within(out[start - 1]!, error.instancePath)) start -= 1;
     const run = out.splice(start);
-    const relevant = branchErrors(error, run, lookup)
+    const branches = branchErrors(error, run, lookup);
+    const relevant = branches
       .filter((branch) => branch.length > 0 && !branch.some((e) => isKindMismatch(e, error.instancePath)))
       .flatMap((branch) => collapseUnions(branch, lookup));
-    out.push(...(relevant.length > 0 ? relevant : [error]));
+    out.push(...(relevant.length > 0 ? relevant : [unknownTag(error, branches) ?? error]));
   }
   return out;
 }
 
-export function toIssues(errors: readonly ErrorObject[] | null | undefined, lookup: DefinitionLookup): ValidationIssue[] {
-  return withoutEchoes(collapseUnions(errors ?? [], lookup)).map(toIssue);
+/** The issues of `data`, from the errors its validator reported. */
+export function toIssues(data: unknown, errors: readonly ErrorObject[] | null | undefined, lookup: DefinitionLookup): ValidationIssue[] {
+  return withoutEchoes(collapseUnions(errors ?? [], lookup)).map((e) => toIssue(e, data));
 }
 
 /** One line per issue: `$.limit: must be integer, not string ("ten"). Expected: ...`. */

@@ -47,5 +47,5 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
   if (check(data)) return VALID;
   const version = validators[name.slice(0, 2) as keyof typeof validators] as unknown as Record<string, Validator<unknown>>;
   const lookup = (definition: string) => (Object.prototype.hasOwnProperty.call(version, definition) ? version[definition] : undefined);
-  return { valid: false, errors: toIssues(check.errors, lookup) };
+  return { valid: false, errors: toIssues(data, check.errors, lookup) };
 }

@@ -86,11 +86,12 @@ async function main(argv: string[]): Promise<number> {
       case 'validate':
         return await validateCommand(rest);
       case undefined:
+        throw new UsageError('no command given');
       case 'help':
       case '--help':
       case '-h':
         console.log(USAGE);
-        return command === undefined ? 2 : 0;
+        return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -5,9 +5,10 @@ import type { ValidationIssue } from '../schemas/issues.js';
 
 export type ParsedJson = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: ValidationIssue };
 
+/** Parses `text`; a leading byte order mark, which editors on some systems write, is ignored. */
 export function parseJson(text: string): ParsedJson {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown };
   } catch (error) {
     return {
       ok: false,

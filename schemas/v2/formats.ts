@@ -4,7 +4,7 @@
  * links, images, screenshot, json, changeTracking and branding; the other kinds are service extensions.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension, serviceDefault, use } from '../annotations.js';
+import { Named, fromInterface, fromService, extension, extensionValues, serviceDefault, use } from '../annotations.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { Discriminated } from '../discriminated.js';
 import { JsonSchemaObject } from '../shared/jsonSchema.js';
@@ -24,6 +24,7 @@ export const FormatName = Named(
     {
       description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
       ...here,
+      ...extensionValues(EXTENSION_FORMATS_V2),
     },
   ),
 );
@@ -34,7 +35,7 @@ export const PlainFormat = Named(
     {
       type: Type.Union(
         PLAIN_FORMATS.map((f) => Type.Literal(f)),
-        { description: 'Format kind.', ...here },
+        { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) },
       ),
     },
     { description: 'A format that takes no options.', ...here },

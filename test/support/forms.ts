@@ -43,7 +43,19 @@ function openApiSchema(version: Version, name: string) {
 
 const jsonSchemaAjv = createAjv();
 
+const cache = new Map<string, Checkers>();
+
+/** The four checkers of a definition (compiled once). */
 export function checkersFor(version: Version, name: string): Checkers {
+  const key = `${version}/${name}`;
+  const known = cache.get(key);
+  if (known) return known;
+  const checkers = compileCheckers(version, name);
+  cache.set(key, checkers);
+  return checkers;
+}
+
+function compileCheckers(version: Version, name: string): Checkers {
   const definition = definitions[version].get(name) as TSchema;
   const typebox = TypeCompiler.Compile(definition);
   const validator = generatedValidators[version][name]!;
