@@ -1,4 +1,4 @@
-import { Type, type TObject, type TUnion } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema, type TUnion } from '@sinclair/typebox';
 
 interface DiscriminatedOptions {
   readonly description: string;
@@ -18,8 +18,8 @@ function tagValues(branch: TObject): string[] {
  * `oneOf` with a `discriminator`, so a validator checks only the branch the tag selects and reports that
  * branch's problems. The description lists the accepted tags, so error messages and docs can name them.
  */
-export function Discriminated<T extends TObject[]>(branches: [...T], options: DiscriminatedOptions): TUnion<T> {
-  const tags = branches.flatMap(tagValues);
+export function Discriminated<T extends TSchema[]>(branches: [...T], options: DiscriminatedOptions): TUnion<T> {
+  const tags = branches.flatMap((branch) => tagValues(branch as TSchema as TObject));
   // A union of at least one branch is a TUnion (TypeBox types the empty case as TNever).
   return Type.Union(branches, {
     ...options,

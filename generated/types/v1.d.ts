@@ -24,7 +24,10 @@ export type Action =
  */
 export type Url = string;
 /**
- * Where to deliver this batch's events.
+ * Webhook specification: where job events are delivered.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "Webhook".
  */
 export type Webhook = string | WebhookObject;
 /**
@@ -79,27 +82,12 @@ export type Format =
  */
 export type ChangeTrackingMode = "git-diff" | "json";
 /**
- * Address of a web page (http or https).
- */
-export type Url1 = string;
-/**
- * Where to deliver this crawl's events.
- */
-export type Webhook1 = string | WebhookObject;
-/**
  * State of the job: `scraping` while running, then `completed`, `cancelled` or `failed`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "JobStatus".
  */
 export type JobStatus = "scraping" | "completed" | "failed" | "cancelled";
-/**
- * Webhook specification: where job events are delivered.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "Webhook".
- */
-export type Webhook2 = string | WebhookObject;
 
 /**
  * Every named definition of v1, by name.
@@ -130,19 +118,19 @@ export interface Definitions {
   JobStatus: JobStatus;
   JobStatusResponse: JobStatusResponse;
   JsonOptions: JsonOptions;
-  JsonSchemaObject: JsonSchemaObject2;
-  Location: Location4;
+  JsonSchemaObject: JsonSchemaObject;
+  Location: Location;
   PdfAction: PdfAction;
   PressAction: PressAction;
   ScrapeAction: ScrapeAction;
-  ScrapeOptions: ScrapeOptions1;
+  ScrapeOptions: ScrapeOptions;
   ScreenshotAction: ScreenshotAction;
   ScrollAction: ScrollAction;
-  StringMap: StringMap4;
+  StringMap: StringMap;
   Url: Url;
   ValidationIssue: ValidationIssue;
   WaitAction: WaitAction;
-  Webhook: Webhook2;
+  Webhook: Webhook;
   WebhookEvent: WebhookEvent;
   WebhookEventKind: WebhookEventKind;
   WebhookObject: WebhookObject;
@@ -414,11 +402,14 @@ export interface BatchScrapeRequest {
    *
    * @minItems 1
    */
-  urls: [Url, ...Url[]];
+  urls: Url[];
   /**
    * true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request.
    */
   ignoreInvalidURLs?: boolean;
+  /**
+   * Where to deliver this batch's events.
+   */
   webhook?: Webhook;
   /**
    * Maximum number of pages scraped at once for this batch; without it the team's concurrency limit applies.
@@ -457,7 +448,10 @@ export interface BatchScrapeRequest {
    * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
    */
   maxAge?: number;
-  headers?: StringMap2;
+  /**
+   * Headers to send with the request (cookies, user agent, ...).
+   */
+  headers?: StringMap;
   /**
    * Delay in milliseconds before the content is fetched.
    */
@@ -474,6 +468,9 @@ export interface BatchScrapeRequest {
    * Request timeout in milliseconds.
    */
   timeout?: number;
+  /**
+   * Location to emulate.
+   */
   location?: Location;
   /**
    * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
@@ -504,7 +501,11 @@ export interface BatchScrapeRequest {
    */
   parsePDF?: boolean;
   jsonOptions?: JsonOptions;
-  extract?: JsonOptions1;
+  /**
+   * @deprecated
+   * Deprecated name of `jsonOptions`, paired with the `extract` format.
+   */
+  extract?: JsonOptions;
   /**
    * Actions performed on the page, in order, before capture. At most 50.
    *
@@ -512,7 +513,11 @@ export interface BatchScrapeRequest {
    */
   actions?: Action[];
   changeTrackingOptions?: ChangeTrackingOptions;
-  geolocation?: Location1;
+  /**
+   * @deprecated
+   * Deprecated alias of `location`; `location` wins when both are sent.
+   */
+  geolocation?: Location;
 }
 /**
  * Webhook specification in object form.
@@ -525,33 +530,33 @@ export interface WebhookObject {
    * Address the service POSTs events to.
    */
   url: string;
+  /**
+   * Headers sent with every delivery.
+   */
   headers?: StringMap;
-  metadata?: StringMap1;
+  /**
+   * Caller data echoed back as `metadata` in every event payload. Values must be strings.
+   */
+  metadata?: StringMap;
   /**
    * Event kinds to deliver.
    */
   events?: WebhookEventKind[];
 }
 /**
- * Headers sent with every delivery.
+ * Object with string values.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "StringMap".
  */
 export interface StringMap {
   [k: string]: string;
 }
 /**
- * Caller data echoed back as `metadata` in every event payload. Values must be strings.
- */
-export interface StringMap1 {
-  [k: string]: string;
-}
-/**
- * Headers to send with the request (cookies, user agent, ...).
- */
-export interface StringMap2 {
-  [k: string]: string;
-}
-/**
- * Location to emulate.
+ * Location to emulate. A matching proxy is used when one is available, along with the language and time zone of that place.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "Location".
  */
 export interface Location {
   /**
@@ -571,6 +576,9 @@ export interface Location {
  * via the `definition` "JsonOptions".
  */
 export interface JsonOptions {
+  /**
+   * JSON Schema of the data to extract.
+   */
   schema?: JsonSchemaObject;
   /**
    * System prompt for the extraction.
@@ -594,37 +602,13 @@ export interface JsonOptions {
   checkPromptInjection?: boolean;
 }
 /**
- * JSON Schema of the data to extract.
+ * A JSON Schema object describing the data to extract.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "JsonSchemaObject".
  */
 export interface JsonSchemaObject {
   [k: string]: unknown;
-}
-/**
- * @deprecated
- * Options of the `json` format (structured extraction with a language model).
- */
-export interface JsonOptions1 {
-  schema?: JsonSchemaObject;
-  /**
-   * System prompt for the extraction.
-   */
-  systemPrompt?: string;
-  /**
-   * Extraction prompt.
-   */
-  prompt?: string;
-  /**
-   * Extraction mode.
-   */
-  mode?: "llm";
-  /**
-   * Sampling temperature of the language model.
-   */
-  temperature?: number;
-  /**
-   * Check the page for prompt-injection attempts before extracting.
-   */
-  checkPromptInjection?: boolean;
 }
 /**
  * Beta. Options of the `changeTracking` format; `markdown` must be among the formats too.
@@ -637,7 +621,10 @@ export interface ChangeTrackingOptions {
    * Modes to compare with.
    */
   modes?: ChangeTrackingMode[];
-  schema?: JsonSchemaObject1;
+  /**
+   * JSON Schema for `json` mode.
+   */
+  schema?: JsonSchemaObject;
   /**
    * Prompt for `json` mode.
    */
@@ -646,27 +633,6 @@ export interface ChangeTrackingOptions {
    * Separate change-tracking history under this tag; null uses the default history.
    */
   tag?: string | null;
-}
-/**
- * JSON Schema for `json` mode.
- */
-export interface JsonSchemaObject1 {
-  [k: string]: unknown;
-}
-/**
- * @deprecated
- * Deprecated alias of `location`; `location` wins when both are sent.
- */
-export interface Location1 {
-  /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
-   */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
 }
 /**
  * Answer to starting a batch scrape.
@@ -757,9 +723,7 @@ export interface ChangeTrackingResult {
   /**
    * Structured comparison (`json` mode).
    */
-  json?: {
-    [k: string]: unknown;
-  };
+  json?: unknown;
   [k: string]: unknown;
 }
 /**
@@ -769,7 +733,10 @@ export interface ChangeTrackingResult {
  * via the `definition` "CrawlRequest".
  */
 export interface CrawlRequest {
-  url: Url1;
+  /**
+   * Address the crawl starts from.
+   */
+  url: Url;
   /**
    * Regular expressions on the URL path; matching URLs are left out of the crawl.
    */
@@ -806,7 +773,10 @@ export interface CrawlRequest {
    * Seconds to wait between scrapes, to respect the site's rate limits (the service allows at most 60).
    */
   delay?: number;
-  webhook?: Webhook1;
+  /**
+   * Where to deliver this crawl's events.
+   */
+  webhook?: Webhook;
   /**
    * Maximum number of pages scraped at once for this crawl; without it the team's concurrency limit applies.
    */
@@ -845,10 +815,16 @@ export interface CrawlRequest {
    * Deprecated: use `crawlEntireDomain`, which wins when both are sent. Follow internal links to sibling or parent URLs.
    */
   allowBackwardLinks?: boolean;
+  /**
+   * How each page is scraped.
+   */
   scrapeOptions?: ScrapeOptions;
 }
 /**
- * How each page is scraped.
+ * How each page is scraped (v1).
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "ScrapeOptions".
  */
 export interface ScrapeOptions {
   /**
@@ -871,7 +847,10 @@ export interface ScrapeOptions {
    * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
    */
   maxAge?: number;
-  headers?: StringMap3;
+  /**
+   * Headers to send with the request (cookies, user agent, ...).
+   */
+  headers?: StringMap;
   /**
    * Delay in milliseconds before the content is fetched.
    */
@@ -888,7 +867,10 @@ export interface ScrapeOptions {
    * Request timeout in milliseconds.
    */
   timeout?: number;
-  location?: Location2;
+  /**
+   * Location to emulate.
+   */
+  location?: Location;
   /**
    * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
    */
@@ -918,7 +900,11 @@ export interface ScrapeOptions {
    */
   parsePDF?: boolean;
   jsonOptions?: JsonOptions;
-  extract?: JsonOptions2;
+  /**
+   * @deprecated
+   * Deprecated name of `jsonOptions`, paired with the `extract` format.
+   */
+  extract?: JsonOptions;
   /**
    * Actions performed on the page, in order, before capture. At most 50.
    *
@@ -926,69 +912,11 @@ export interface ScrapeOptions {
    */
   actions?: Action[];
   changeTrackingOptions?: ChangeTrackingOptions;
-  geolocation?: Location3;
-}
-/**
- * Headers to send with the request (cookies, user agent, ...).
- */
-export interface StringMap3 {
-  [k: string]: string;
-}
-/**
- * Location to emulate.
- */
-export interface Location2 {
   /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
+   * @deprecated
+   * Deprecated alias of `location`; `location` wins when both are sent.
    */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
-}
-/**
- * @deprecated
- * Options of the `json` format (structured extraction with a language model).
- */
-export interface JsonOptions2 {
-  schema?: JsonSchemaObject;
-  /**
-   * System prompt for the extraction.
-   */
-  systemPrompt?: string;
-  /**
-   * Extraction prompt.
-   */
-  prompt?: string;
-  /**
-   * Extraction mode.
-   */
-  mode?: "llm";
-  /**
-   * Sampling temperature of the language model.
-   */
-  temperature?: number;
-  /**
-   * Check the page for prompt-injection attempts before extracting.
-   */
-  checkPromptInjection?: boolean;
-}
-/**
- * @deprecated
- * Deprecated alias of `location`; `location` wins when both are sent.
- */
-export interface Location3 {
-  /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
-   */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
+  geolocation?: Location;
 }
 /**
  * Answer to starting a crawl.
@@ -1041,15 +969,11 @@ export interface Document {
   /**
    * Extracted data, when the deprecated `extract` format was requested.
    */
-  extract?: {
-    [k: string]: unknown;
-  };
+  extract?: unknown;
   /**
    * Structured data extracted by the json format.
    */
-  json?: {
-    [k: string]: unknown;
-  };
+  json?: unknown;
   /**
    * Summary of the page.
    */
@@ -1287,125 +1211,6 @@ export interface JobStatusResponse {
   [k: string]: unknown;
 }
 /**
- * A JSON Schema object describing the data to extract.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "JsonSchemaObject".
- */
-export interface JsonSchemaObject2 {
-  [k: string]: unknown;
-}
-/**
- * Location to emulate. A matching proxy is used when one is available, along with the language and time zone of that place.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "Location".
- */
-export interface Location4 {
-  /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
-   */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
-}
-/**
- * How each page is scraped (v1).
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "ScrapeOptions".
- */
-export interface ScrapeOptions1 {
-  /**
-   * Output formats.
-   */
-  formats?: Format[];
-  /**
-   * Return only the main content of the page, without headers, navigation or footers.
-   */
-  onlyMainContent?: boolean;
-  /**
-   * Tags (CSS selectors) to keep in the output.
-   */
-  includeTags?: string[];
-  /**
-   * Tags (CSS selectors) to remove from the output.
-   */
-  excludeTags?: string[];
-  /**
-   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
-   */
-  maxAge?: number;
-  headers?: StringMap3;
-  /**
-   * Delay in milliseconds before the content is fetched.
-   */
-  waitFor?: number;
-  /**
-   * Emulate a mobile device.
-   */
-  mobile?: boolean;
-  /**
-   * Do not verify the site's TLS certificate.
-   */
-  skipTlsVerification?: boolean;
-  /**
-   * Request timeout in milliseconds.
-   */
-  timeout?: number;
-  location?: Location2;
-  /**
-   * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
-   */
-  removeBase64Images?: boolean;
-  /**
-   * Block ads and cookie pop-ups.
-   */
-  blockAds?: boolean;
-  /**
-   * Proxy class: `basic` (regular cost), `stealth` (up to 5 credits a request), `auto` (basic first, then stealth if basic fails; 5 credits only when the stealth retry is what succeeded). `enhanced` is a service extension.
-   */
-  proxy?: "basic" | "stealth" | "auto" | "enhanced";
-  /**
-   * Store the page in the service's index and cache. The service forces it off when `actions` or `headers` are used.
-   */
-  storeInCache?: boolean;
-  /**
-   * Prefer speed over completeness.
-   */
-  fastMode?: boolean;
-  /**
-   * Name of a recorded response to serve instead of fetching (testing).
-   */
-  useMock?: string;
-  /**
-   * true: extract PDF content to markdown, billed per page. false: return the PDF base64-encoded at a flat cost.
-   */
-  parsePDF?: boolean;
-  jsonOptions?: JsonOptions;
-  extract?: JsonOptions2;
-  /**
-   * Actions performed on the page, in order, before capture. At most 50.
-   *
-   * @maxItems 50
-   */
-  actions?: Action[];
-  changeTrackingOptions?: ChangeTrackingOptions;
-  geolocation?: Location3;
-}
-/**
- * Object with string values.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "StringMap".
- */
-export interface StringMap4 {
-  [k: string]: string;
-}
-/**
  * Body the service POSTs to the webhook address for each event.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
@@ -1439,7 +1244,7 @@ export interface WebhookEvent {
    * Error text, on a failure.
    */
   error?: string;
-  metadata?: StringMap4;
+  metadata?: StringMap;
   /**
    * Identifier of this delivery, stable across retries: use it to drop duplicates.
    */

@@ -24,7 +24,10 @@ export type Action =
  */
 export type Url = string;
 /**
- * Where to deliver this batch's events.
+ * Webhook specification: where job events are delivered.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "Webhook".
  */
 export type Webhook = string | WebhookObject;
 /**
@@ -112,27 +115,12 @@ export type ChangeTrackingMode = "git-diff" | "json";
  */
 export type Parser = "pdf" | PdfParser | "image" | ImageParser;
 /**
- * Address of a web page (http or https).
- */
-export type Url1 = string;
-/**
- * Where to deliver this crawl's events.
- */
-export type Webhook1 = string | WebhookObject;
-/**
  * State of the job: `scraping` while running, then `completed`, `cancelled` or `failed`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "JobStatus".
  */
 export type JobStatus = "scraping" | "completed" | "failed" | "cancelled";
-/**
- * Webhook specification: where job events are delivered.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "Webhook".
- */
-export type Webhook2 = string | WebhookObject;
 
 /**
  * Every named definition of v2, by name.
@@ -168,8 +156,8 @@ export interface Definitions {
   JobStatus: JobStatus;
   JobStatusResponse: JobStatusResponse;
   JsonFormat: JsonFormat;
-  JsonSchemaObject: JsonSchemaObject2;
-  Location: Location2;
+  JsonSchemaObject: JsonSchemaObject;
+  Location: Location;
   Parser: Parser;
   PdfAction: PdfAction;
   PdfParser: PdfParser;
@@ -179,16 +167,16 @@ export interface Definitions {
   QuestionFormat: QuestionFormat;
   RedactPiiOptions: RedactPiiOptions;
   ScrapeAction: ScrapeAction;
-  ScrapeOptions: ScrapeOptions1;
+  ScrapeOptions: ScrapeOptions;
   ScreenshotAction: ScreenshotAction;
   ScreenshotFormat: ScreenshotFormat;
   ScrollAction: ScrollAction;
-  StringMap: StringMap4;
+  StringMap: StringMap;
   Url: Url;
   ValidationIssue: ValidationIssue;
   Viewport: Viewport;
   WaitAction: WaitAction;
-  Webhook: Webhook2;
+  Webhook: Webhook;
   WebhookEvent: WebhookEvent;
   WebhookEventKind: WebhookEventKind;
   WebhookObject: WebhookObject;
@@ -500,11 +488,14 @@ export interface BatchScrapeRequest {
    *
    * @minItems 1
    */
-  urls: [Url, ...Url[]];
+  urls: Url[];
   /**
    * true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request.
    */
   ignoreInvalidURLs?: boolean;
+  /**
+   * Where to deliver this batch's events.
+   */
   webhook?: Webhook;
   /**
    * Maximum number of pages scraped at once for this batch; without it the team's concurrency limit applies.
@@ -543,7 +534,10 @@ export interface BatchScrapeRequest {
    * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
    */
   maxAge?: number;
-  headers?: StringMap2;
+  /**
+   * Headers to send with the request (cookies, user agent, ...).
+   */
+  headers?: StringMap;
   /**
    * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.
    */
@@ -560,6 +554,9 @@ export interface BatchScrapeRequest {
    * Request timeout in milliseconds, at most 300000.
    */
   timeout?: number;
+  /**
+   * Location to emulate.
+   */
   location?: Location;
   /**
    * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
@@ -648,23 +645,26 @@ export interface WebhookObject {
    * Address the service POSTs events to.
    */
   url: string;
+  /**
+   * Headers sent with every delivery.
+   */
   headers?: StringMap;
-  metadata?: StringMap1;
+  /**
+   * Caller data echoed back as `metadata` in every event payload. Values must be strings.
+   */
+  metadata?: StringMap;
   /**
    * Event kinds to deliver.
    */
   events?: WebhookEventKind[];
 }
 /**
- * Headers sent with every delivery.
+ * Object with string values.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "StringMap".
  */
 export interface StringMap {
-  [k: string]: string;
-}
-/**
- * Caller data echoed back as `metadata` in every event payload. Values must be strings.
- */
-export interface StringMap1 {
   [k: string]: string;
 }
 /**
@@ -724,6 +724,9 @@ export interface JsonFormat {
    * Structured extraction with a language model.
    */
   type: "json";
+  /**
+   * JSON Schema of the data to extract.
+   */
   schema?: JsonSchemaObject;
   /**
    * Extraction prompt.
@@ -735,7 +738,10 @@ export interface JsonFormat {
   checkPromptInjection?: boolean;
 }
 /**
- * JSON Schema of the data to extract.
+ * A JSON Schema object describing the data to extract.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "JsonSchemaObject".
  */
 export interface JsonSchemaObject {
   [k: string]: unknown;
@@ -755,7 +761,10 @@ export interface ChangeTrackingFormat {
    * Modes to compare with.
    */
   modes?: ChangeTrackingMode[];
-  schema?: JsonSchemaObject1;
+  /**
+   * JSON Schema for `json` mode.
+   */
+  schema?: JsonSchemaObject;
   /**
    * Prompt for `json` mode.
    */
@@ -764,12 +773,6 @@ export interface ChangeTrackingFormat {
    * Separate change-tracking history under this tag; null uses the default history.
    */
   tag?: string | null;
-}
-/**
- * JSON Schema for `json` mode.
- */
-export interface JsonSchemaObject1 {
-  [k: string]: unknown;
 }
 /**
  * Answer a question from the page content.
@@ -816,13 +819,10 @@ export interface QueryFormat {
   mode?: "freeform" | "directQuote";
 }
 /**
- * Headers to send with the request (cookies, user agent, ...).
- */
-export interface StringMap2 {
-  [k: string]: string;
-}
-/**
- * Location to emulate.
+ * Location to emulate. A matching proxy is used when one is available, along with the language and time zone of that place.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "Location".
  */
 export interface Location {
   /**
@@ -989,9 +989,7 @@ export interface ChangeTrackingResult {
   /**
    * Structured comparison (`json` mode).
    */
-  json?: {
-    [k: string]: unknown;
-  };
+  json?: unknown;
   [k: string]: unknown;
 }
 /**
@@ -1001,7 +999,10 @@ export interface ChangeTrackingResult {
  * via the `definition` "CrawlRequest".
  */
 export interface CrawlRequest {
-  url: Url1;
+  /**
+   * Address the crawl starts from.
+   */
+  url: Url;
   /**
    * Regular expressions on the URL path; matching URLs are left out of the crawl.
    */
@@ -1038,7 +1039,10 @@ export interface CrawlRequest {
    * Seconds to wait between scrapes, to respect the site's rate limits (the service allows at most 60).
    */
   delay?: number;
-  webhook?: Webhook1;
+  /**
+   * Where to deliver this crawl's events.
+   */
+  webhook?: Webhook;
   /**
    * Maximum number of pages scraped at once for this crawl; without it the team's concurrency limit applies.
    */
@@ -1076,10 +1080,16 @@ export interface CrawlRequest {
    * User agent whose robots.txt rules apply.
    */
   robotsUserAgent?: string;
+  /**
+   * How each page is scraped.
+   */
   scrapeOptions?: ScrapeOptions;
 }
 /**
- * How each page is scraped.
+ * How each page is scraped (v2).
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "ScrapeOptions".
  */
 export interface ScrapeOptions {
   /**
@@ -1102,7 +1112,10 @@ export interface ScrapeOptions {
    * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
    */
   maxAge?: number;
-  headers?: StringMap3;
+  /**
+   * Headers to send with the request (cookies, user agent, ...).
+   */
+  headers?: StringMap;
   /**
    * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.
    */
@@ -1119,7 +1132,10 @@ export interface ScrapeOptions {
    * Request timeout in milliseconds, at most 300000.
    */
   timeout?: number;
-  location?: Location1;
+  /**
+   * Location to emulate.
+   */
+  location?: Location;
   /**
    * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
    */
@@ -1197,26 +1213,6 @@ export interface ScrapeOptions {
   lockdown?: boolean;
 }
 /**
- * Headers to send with the request (cookies, user agent, ...).
- */
-export interface StringMap3 {
-  [k: string]: string;
-}
-/**
- * Location to emulate.
- */
-export interface Location1 {
-  /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
-   */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
-}
-/**
  * Answer to starting a crawl.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
@@ -1289,9 +1285,7 @@ export interface Document {
   /**
    * Structured data extracted by the json format.
    */
-  json?: {
-    [k: string]: unknown;
-  };
+  json?: unknown;
   /**
    * Summary of the page.
    */
@@ -1529,162 +1523,6 @@ export interface JobStatusResponse {
   [k: string]: unknown;
 }
 /**
- * A JSON Schema object describing the data to extract.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "JsonSchemaObject".
- */
-export interface JsonSchemaObject2 {
-  [k: string]: unknown;
-}
-/**
- * Location to emulate. A matching proxy is used when one is available, along with the language and time zone of that place.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "Location".
- */
-export interface Location2 {
-  /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
-   */
-  country?: string;
-  /**
-   * Languages to emulate, as language tags in order of preference.
-   */
-  languages?: string[];
-  [k: string]: unknown;
-}
-/**
- * How each page is scraped (v2).
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "ScrapeOptions".
- */
-export interface ScrapeOptions1 {
-  /**
-   * Output formats. Some formats take options, given in the object form.
-   */
-  formats?: Format[];
-  /**
-   * Return only the main content of the page, without headers, navigation or footers.
-   */
-  onlyMainContent?: boolean;
-  /**
-   * Tags (CSS selectors) to keep in the output.
-   */
-  includeTags?: string[];
-  /**
-   * Tags (CSS selectors) to remove from the output.
-   */
-  excludeTags?: string[];
-  /**
-   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
-   */
-  maxAge?: number;
-  headers?: StringMap3;
-  /**
-   * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.
-   */
-  waitFor?: number;
-  /**
-   * Emulate a mobile device.
-   */
-  mobile?: boolean;
-  /**
-   * Do not verify the site's TLS certificate.
-   */
-  skipTlsVerification?: boolean;
-  /**
-   * Request timeout in milliseconds, at most 300000.
-   */
-  timeout?: number;
-  location?: Location1;
-  /**
-   * Remove base64-encoded images from the output; their alt text stays and the image address becomes a placeholder.
-   */
-  removeBase64Images?: boolean;
-  /**
-   * Block ads and cookie pop-ups.
-   */
-  blockAds?: boolean;
-  /**
-   * Proxy class: `basic` (regular cost), `stealth` (up to 5 credits a request), `auto` (basic first, then stealth if basic fails; 5 credits only when the stealth retry is what succeeded). `enhanced` is a service extension.
-   */
-  proxy?: "basic" | "stealth" | "auto" | "enhanced";
-  /**
-   * Store the page in the service's index and cache. The service forces it off when `actions` or `headers` are used.
-   */
-  storeInCache?: boolean;
-  /**
-   * Prefer speed over completeness.
-   */
-  fastMode?: boolean;
-  /**
-   * Name of a recorded response to serve instead of fetching (testing).
-   */
-  useMock?: string;
-  /**
-   * With `pdf`, PDFs are extracted to markdown and billed per page. An empty list returns PDFs base64-encoded at a flat cost.
-   */
-  parsers?: Parser[];
-  /**
-   * Actions performed on the page, in order, before capture. At most 50.
-   *
-   * @maxItems 50
-   */
-  actions?: Action[];
-  /**
-   * Remove boilerplate text from the main content.
-   */
-  onlyCleanContent?: boolean;
-  /**
-   * Only return a cached copy at least this old, in milliseconds.
-   */
-  minAge?: number;
-  /**
-   * Redact personal data from the output; `true` uses the default options.
-   */
-  redactPII?: boolean | RedactPiiOptions;
-  /**
-   * Screening of pages against known threats (enterprise).
-   */
-  threatProtection?: {
-    [k: string]: unknown;
-  };
-  /**
-   * Browser profile (cookies, storage) to scrape with.
-   */
-  profile?: {
-    /**
-     * Name of the saved browser profile.
-     */
-    name: string;
-    /**
-     * Save cookies and storage back to the profile.
-     */
-    saveChanges?: boolean;
-  };
-  /**
-   * Caller data recorded in the audit log.
-   */
-  auditMetadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * Lockdown mode. When true and `maxAge` is absent, cached copies up to two years old are used.
-   */
-  lockdown?: boolean;
-}
-/**
- * Object with string values.
- *
- * This interface was referenced by `Definitions`'s JSON-Schema
- * via the `definition` "StringMap".
- */
-export interface StringMap4 {
-  [k: string]: string;
-}
-/**
  * Body the service POSTs to the webhook address for each event.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
@@ -1718,7 +1556,7 @@ export interface WebhookEvent {
    * Error text, on a failure.
    */
   error?: string;
-  metadata?: StringMap4;
+  metadata?: StringMap;
   /**
    * Identifier of this delivery, stable across retries: use it to drop duplicates.
    */

@@ -3,15 +3,16 @@
  * a wait action; every other field follows the service. The service ignores unknown keys on an action, so
  * action objects are open. v2 adds a screenshot viewport, so each version builds its own set.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { Named, fromInterface, fromService } from '../annotations.js';
 import { Discriminated } from '../discriminated.js';
-import { Viewport } from './viewport.js';
+import { Literals } from '../literals.js';
 
 const kind = <K extends string>(type: K, description: string) =>
   Type.Literal(type, { description, ...fromInterface('§2.3') });
 
-export function actionSchemas(version: 'v1' | 'v2') {
+/** `screenshotExtras`: the fields a version adds to the screenshot action (v2: `viewport`). */
+export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', screenshotExtras: E) {
   const WaitAction = Named(
     'WaitAction',
     Type.Object(
@@ -57,7 +58,7 @@ export function actionSchemas(version: 'v1' | 'v2') {
         quality: Type.Optional(
           Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() }),
         ),
-        ...(version === 'v2' ? { viewport: Type.Optional(Viewport) } : {}),
+        ...screenshotExtras,
       },
       { description: 'Take a screenshot.', ...fromInterface('§2.3') },
     ),
@@ -118,10 +119,11 @@ export function actionSchemas(version: 'v1' | 'v2') {
         landscape: Type.Optional(Type.Boolean({ default: false, description: 'Landscape orientation.', ...fromService() })),
         scale: Type.Optional(Type.Number({ default: 1, description: 'Rendering scale.', ...fromService() })),
         format: Type.Optional(
-          Type.Union(
-            ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'].map((f) => Type.Literal(f)),
-            { default: 'Letter', description: 'Paper size.', ...fromService() },
-          ),
+          Literals(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'], {
+            default: 'Letter',
+            description: 'Paper size.',
+            ...fromService(),
+          }),
         ),
       },
       { description: 'Render the page as a PDF.', ...fromInterface('§2.3') },

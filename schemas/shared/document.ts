@@ -3,7 +3,7 @@
  * it "not shown"; its shape follows the service. Only the keys of the requested formats are present.
  * Records are open: the service adds keys over time, and a consumer must tolerate that.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { Named, fromService } from '../annotations.js';
 
 const text = (description: string) => Type.Optional(Type.String({ description, ...fromService() }));
@@ -94,7 +94,8 @@ export const ActionResults = Named(
   ),
 );
 
-export function documentSchema(version: 'v1' | 'v2') {
+/** The page record of a version; `formatFields` are the keys of the formats only that version has. */
+export function documentSchema<E extends TProperties>(formatFields: E) {
   return Named(
     'Document',
     Type.Object(
@@ -104,12 +105,7 @@ export function documentSchema(version: 'v1' | 'v2') {
         rawHtml: text('HTML as received.'),
         links: Type.Optional(Type.Array(Type.String(), { description: 'Links found on the page.', ...fromService() })),
         screenshot: text('Address of the screenshot.'),
-        ...(version === 'v1'
-          ? { extract: Type.Optional(Type.Unknown({ description: 'Extracted data, when the deprecated `extract` format was requested.', ...fromService() })) }
-          : {
-              images: Type.Optional(Type.Array(Type.String(), { description: 'Image addresses found on the page.', ...fromService() })),
-              branding: Type.Optional(Type.Object({}, { description: 'Brand identity of the site.', ...fromService() })),
-            }),
+        ...formatFields,
         json: Type.Optional(Type.Unknown({ description: 'Structured data extracted by the json format.', ...fromService() })),
         summary: text('Summary of the page.'),
         changeTracking: Type.Optional(ChangeTrackingResult),

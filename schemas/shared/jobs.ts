@@ -3,8 +3,9 @@
  * interface gives the start answers (§4); the rest is "not shown" there and follows the service.
  * Answers are open objects: a client must tolerate keys added later.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension } from '../annotations.js';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Named, fromInterface, fromService } from '../annotations.js';
+import { Literals } from '../literals.js';
 import { StringMap } from './stringMap.js';
 import { errorCode } from './errors.js';
 
@@ -12,7 +13,11 @@ const jobId = () => Type.String({ description: 'Job identifier.', examples: ['01
 const jobUrl = (description: string) => Type.String({ format: 'uri', description, ...fromInterface('§4') });
 const startSuccess = () => Type.Literal(true, { description: 'True when the job was created.', ...fromInterface('§4') });
 
-export function jobSchemas(version: 'v1' | 'v2', Document: TSchema) {
+/**
+ * The answers of one version, around its page record `Document`; `crawlStartExtras` are the fields that
+ * version adds to the crawl start answer.
+ */
+export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D, crawlStartExtras: E) {
   const CrawlStartResponse = Named(
     'CrawlStartResponse',
     Type.Object(
@@ -20,16 +25,7 @@ export function jobSchemas(version: 'v1' | 'v2', Document: TSchema) {
         success: startSuccess(),
         id: jobId(),
         url: jobUrl('Address of the crawl job (its status endpoint).'),
-        ...(version === 'v2'
-          ? {
-              promptGeneratedOptions: Type.Optional(
-                Type.Object({}, { description: 'Crawler options generated from `prompt` (only when a prompt was sent).', ...extension() }),
-              ),
-              finalCrawlerOptions: Type.Optional(
-                Type.Object({}, { description: 'Options the crawl runs with after merging the prompt (only when a prompt was sent).', ...extension() }),
-              ),
-            }
-          : {}),
+        ...crawlStartExtras,
       },
       { description: 'Answer to starting a crawl.', ...fromInterface('§4') },
     ),
@@ -154,10 +150,8 @@ export function jobSchemas(version: 'v1' | 'v2', Document: TSchema) {
     Type.Object(
       {
         success: Type.Boolean({ description: 'True unless the event reports a failure.', ...fromService() }),
-        type: Type.Union(
-          ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed'].map(
-            (t) => Type.Literal(t),
-          ),
+        type: Literals(
+          ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed'],
           { description: 'Event name: job kind and event kind.', ...fromService() },
         ),
         id: Type.String({ description: 'Identifier of the crawl or batch job.', ...fromService() }),

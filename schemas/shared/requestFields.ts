@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Named, fromInterface, extension, serviceDefault, use } from '../annotations.js';
+import { Literals } from '../literals.js';
 import { Url } from './url.js';
 import { Webhook } from './webhook.js';
 
@@ -13,10 +14,7 @@ export const INTEGRATIONS = [
 
 export const Integration = Named(
   'Integration',
-  Type.Union(
-    INTEGRATIONS.map((i) => Type.Literal(i)),
-    { description: 'Integration the request comes from.', ...extension() },
-  ),
+  Literals(INTEGRATIONS, { description: 'Integration the request comes from.', ...extension() }),
 );
 
 /** Fields every crawl and batch request accepts. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Literals } from '../literals.js';
 import { Named, extensionValues, fromInterface } from '../annotations.js';
 
 /** v1 output formats: a list of names. */
@@ -8,12 +8,9 @@ export const EXTENSION_FORMATS_V1 = ['extract', 'summary'] as const;
 
 export const Format = Named(
   'Format',
-  Type.Union(
-    [...INTERFACE_FORMATS_V1, ...EXTENSION_FORMATS_V1].map((f) => Type.Literal(f)),
-    {
-      description: 'An output format. `extract` (deprecated name of `json`, paired with the `extract` field) and `summary` are service extensions.',
-      ...fromInterface('§2.3'),
-      ...extensionValues(EXTENSION_FORMATS_V1),
-    },
-  ),
+  Literals([...INTERFACE_FORMATS_V1, ...EXTENSION_FORMATS_V1], {
+    description: 'An output format. `extract` (deprecated name of `json`, paired with the `extract` field) and `summary` are service extensions.',
+    ...fromInterface('§2.3'),
+    ...extensionValues(EXTENSION_FORMATS_V1),
+  }),
 );

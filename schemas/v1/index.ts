@@ -1,4 +1,6 @@
 /** The v1 definitions: request bodies, scrape options, answers, events. */
+import { Type } from '@sinclair/typebox';
+import { fromService } from '../annotations.js';
 import { documentSchema } from '../shared/document.js';
 import { CancelErrorResponse, ErrorResponse } from '../shared/errors.js';
 import { jobSchemas } from '../shared/jobs.js';
@@ -8,7 +10,9 @@ import { BatchScrapeRequest } from './batchScrapeRequest.js';
 import { CrawlRequest } from './crawlRequest.js';
 import { Action, ScrapeOptions } from './scrapeOptions.js';
 
-export const Document = documentSchema('v1');
+export const Document = documentSchema({
+  extract: Type.Optional(Type.Unknown({ description: 'Extracted data, when the deprecated `extract` format was requested.', ...fromService() })),
+});
 export const {
   CrawlStartResponse,
   BatchScrapeStartResponse,
@@ -17,7 +21,7 @@ export const {
   JobErrorsResponse,
   ActiveCrawlsResponse,
   WebhookEvent,
-} = jobSchemas('v1', Document);
+} = jobSchemas(Document, {});
 export { Action, BatchScrapeRequest, CancelErrorResponse, CrawlRequest, ErrorResponse, Location, ScrapeOptions, Webhook };
 
 /** The definitions this version is built from; every named definition they use is part of it too. */

@@ -8,7 +8,7 @@ import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { Format } from './formats.js';
 
 const here = fromInterface('§2.3');
-export const { Action, Actions } = actionSchemas('v1');
+export const { Action, Actions } = actionSchemas('v1', {});
 
 export const JsonOptions = Named(
   'JsonOptions',

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { Named, fromInterface, fromService, extension, extensionValues, serviceDefault, use } from '../annotations.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { Discriminated } from '../discriminated.js';
+import { Literals } from '../literals.js';
 import { JsonSchemaObject } from '../shared/jsonSchema.js';
 import { Viewport } from '../shared/viewport.js';
 
@@ -19,8 +20,8 @@ const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'image
 
 export const FormatName = Named(
   'FormatName',
-  Type.Union(
-    [...INTERFACE_FORMATS_V2, ...EXTENSION_FORMATS_V2].map((f) => Type.Literal(f)),
+  Literals(
+    [...INTERFACE_FORMATS_V2, ...EXTENSION_FORMATS_V2],
     {
       description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
       ...here,
@@ -33,10 +34,7 @@ export const PlainFormat = Named(
   'PlainFormat',
   Type.Object(
     {
-      type: Type.Union(
-        PLAIN_FORMATS.map((f) => Type.Literal(f)),
-        { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) },
-      ),
+      type: Literals(PLAIN_FORMATS, { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) }),
     },
     { description: 'A format that takes no options.', ...here },
   ),

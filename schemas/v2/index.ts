@@ -1,4 +1,6 @@
 /** The v2 definitions: request bodies, scrape options, answers, events. */
+import { Type } from '@sinclair/typebox';
+import { extension, fromService } from '../annotations.js';
 import { documentSchema } from '../shared/document.js';
 import { CancelErrorResponse, ErrorResponse } from '../shared/errors.js';
 import { jobSchemas } from '../shared/jobs.js';
@@ -8,7 +10,10 @@ import { BatchScrapeRequest } from './batchScrapeRequest.js';
 import { CrawlRequest } from './crawlRequest.js';
 import { Action, ScrapeOptions } from './scrapeOptions.js';
 
-export const Document = documentSchema('v2');
+export const Document = documentSchema({
+  images: Type.Optional(Type.Array(Type.String(), { description: 'Image addresses found on the page.', ...fromService() })),
+  branding: Type.Optional(Type.Object({}, { description: 'Brand identity of the site.', ...fromService() })),
+});
 export const {
   CrawlStartResponse,
   BatchScrapeStartResponse,
@@ -17,7 +22,14 @@ export const {
   JobErrorsResponse,
   ActiveCrawlsResponse,
   WebhookEvent,
-} = jobSchemas('v2', Document);
+} = jobSchemas(Document, {
+  promptGeneratedOptions: Type.Optional(
+    Type.Object({}, { description: 'Crawler options generated from `prompt` (only when a prompt was sent).', ...extension() }),
+  ),
+  finalCrawlerOptions: Type.Optional(
+    Type.Object({}, { description: 'Options the crawl runs with after merging the prompt (only when a prompt was sent).', ...extension() }),
+  ),
+});
 export { Action, BatchScrapeRequest, CancelErrorResponse, CrawlRequest, ErrorResponse, Location, ScrapeOptions, Webhook };
 
 /** The definitions this version is built from; every named definition they use is part of it too. */

@@ -4,12 +4,10 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Named, extension, serviceDefault } from '../annotations.js';
+import { Literals } from '../literals.js';
 
-const literals = <T extends string>(values: readonly T[], description: string, defaultValue?: T) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description, ...(defaultValue === undefined ? {} : serviceDefault(defaultValue)), ...extension() },
-  );
+const literals = <const T extends readonly string[]>(values: T, description: string, defaultValue?: T[number]) =>
+  Literals(values, { description, ...(defaultValue === undefined ? {} : serviceDefault(defaultValue)), ...extension() });
 
 export const RedactPiiOptions = Named(
   'RedactPiiOptions',

@@ -3,11 +3,12 @@ import { Named, fromInterface, extension, serviceDefault } from '../annotations.
 import { actionSchemas } from '../shared/actions.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { Format } from './formats.js';
+import { Viewport } from '../shared/viewport.js';
 import { Parser } from './parsers.js';
 import { privacyOptionFields } from './privacyOptions.js';
 
 const here = fromInterface('§2.4');
-export const { Action, Actions } = actionSchemas('v2');
+export const { Action, Actions } = actionSchemas('v2', { viewport: Type.Optional(Viewport) });
 
 export const ScrapeOptionsFields = {
   formats: Type.Optional(

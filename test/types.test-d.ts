@@ -1,0 +1,33 @@
+/**
+ * Type-level agreement: for every definition a version exports, TypeBox's `Static` type and the type
+ * json-schema-to-typescript generated (generated/types/<version>.d.ts) are mutually assignable. Nested
+ * definitions are covered through the exported ones that contain them. Checked by `vitest --typecheck`.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import { describe, expectTypeOf, it } from 'vitest';
+import type * as V1Types from '#generated/types/v1.js';
+import type * as V2Types from '#generated/types/v2.js';
+import type * as V1 from '../schemas/v1/index.js';
+import type * as V2 from '../schemas/v2/index.js';
+
+type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** For each definition the module exports: does its Static type agree with the generated type? */
+type Agreement<Module, Generated> = {
+  [K in keyof Module & keyof Generated]: Module[K] extends TSchema ? MutuallyAssignable<Static<Module[K]>, Generated[K]> : never;
+};
+type AllTrue<T> = { [K in keyof T]: true };
+
+describe('generated types and TypeBox Static types agree', () => {
+  it('v1', () => {
+    type A = Agreement<typeof V1, V1Types.Definitions>;
+    expectTypeOf<A>().toEqualTypeOf<AllTrue<A>>();
+    // The comparison covers the request bodies at least (it cannot pass by matching no names).
+    expectTypeOf<'CrawlRequest' | 'BatchScrapeRequest' | 'ScrapeOptions'>().toExtend<keyof A>();
+  });
+  it('v2', () => {
+    type A = Agreement<typeof V2, V2Types.Definitions>;
+    expectTypeOf<A>().toEqualTypeOf<AllTrue<A>>();
+    expectTypeOf<'CrawlRequest' | 'BatchScrapeRequest' | 'ScrapeOptions'>().toExtend<keyof A>();
+  });
+});
