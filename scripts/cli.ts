@@ -4,17 +4,20 @@
  *
  *   crawlspec validate [--jsonl] <schema> [file]   validate JSON from a file or stdin
  *   crawlspec validate --list                      list the schema names
+ *   crawlspec examples                             check every example of the OpenAPI documents
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatIssue, isSchemaName, schemaNames, validate, type SchemaName, type ValidationResult } from '../schemas/validate.js';
+import { specExamples } from './examples.js';
 import { parseJson } from './parseJson.js';
 
 const USAGE = `usage:
   crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin)
   crawlspec validate --list                      list the schema names (e.g. v2/CrawlRequest)
+  crawlspec examples                             validate every example of the OpenAPI documents
 
   --jsonl   one JSON document per line; prints one JSON result per line
 
@@ -79,12 +82,35 @@ async function validateCommand(args: string[]): Promise<number> {
   return 1;
 }
 
+async function examplesCommand(args: string[]): Promise<number> {
+  if (args.length > 0) throw new UsageError(`examples takes no arguments, got ${args.join(' ')}`);
+  let failed = 0;
+  let total = 0;
+  for (const version of ['v1', 'v2'] as const) {
+    for (const example of await specExamples(version)) {
+      total += 1;
+      const result = validate(example.schema, example.value);
+      if (result.valid) {
+        console.log(`ok    ${example.label} (${example.schema})`);
+      } else {
+        failed += 1;
+        console.log(`FAIL  ${example.label} (${example.schema})`);
+        for (const issue of result.errors) console.log(`        ${formatIssue(issue)}`);
+      }
+    }
+  }
+  console.log(`${total - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'validate':
         return await validateCommand(rest);
+      case 'examples':
+        return await examplesCommand(rest);
       case undefined:
         throw new UsageError('no command given');
       case 'help':
