@@ -324,7 +324,13 @@ export interface ActionResults {
    * Page content captured by scrape actions.
    */
   scrapes?: {
+    /**
+     * Address of the page when it was captured.
+     */
     url: string;
+    /**
+     * HTML captured.
+     */
     html: string;
     [k: string]: unknown;
   }[];
@@ -332,7 +338,13 @@ export interface ActionResults {
    * Values returned by executeJavascript actions.
    */
   javascriptReturns?: {
+    /**
+     * JavaScript type of the value.
+     */
     type: string;
+    /**
+     * The value the script returned.
+     */
     value: unknown;
     [k: string]: unknown;
   }[];

@@ -388,7 +388,13 @@ export interface ActionResults {
    * Page content captured by scrape actions.
    */
   scrapes?: {
+    /**
+     * Address of the page when it was captured.
+     */
     url: string;
+    /**
+     * HTML captured.
+     */
     html: string;
     [k: string]: unknown;
   }[];
@@ -396,7 +402,13 @@ export interface ActionResults {
    * Values returned by executeJavascript actions.
    */
   javascriptReturns?: {
+    /**
+     * JavaScript type of the value.
+     */
     type: string;
+    /**
+     * The value the script returned.
+     */
     value: unknown;
     [k: string]: unknown;
   }[];
@@ -461,6 +473,9 @@ export interface ActiveCrawlsResponse {
  * via the `definition` "AttributesFormat".
  */
 export interface AttributesFormat {
+  /**
+   * Attribute values of selected elements.
+   */
   type: "attributes";
   /**
    * Elements and attributes to read.
@@ -781,6 +796,9 @@ export interface ChangeTrackingFormat {
  * via the `definition` "QuestionFormat".
  */
 export interface QuestionFormat {
+  /**
+   * Answer a question.
+   */
   type: "question";
   /**
    * Question to answer from the page.
@@ -794,6 +812,9 @@ export interface QuestionFormat {
  * via the `definition` "HighlightsFormat".
  */
 export interface HighlightsFormat {
+  /**
+   * Highlight relevant passages.
+   */
   type: "highlights";
   /**
    * What to highlight.
@@ -808,6 +829,9 @@ export interface HighlightsFormat {
  * via the `definition` "QueryFormat".
  */
 export interface QueryFormat {
+  /**
+   * Answer a prompt (deprecated).
+   */
   type: "query";
   /**
    * Question to answer from the page.
@@ -842,6 +866,9 @@ export interface Location {
  * via the `definition` "PdfParser".
  */
 export interface PdfParser {
+  /**
+   * PDF parser.
+   */
   type: "pdf";
   /**
    * How PDF text is obtained: `fast` (text layer only), `auto`, or `ocr`.
@@ -876,6 +903,9 @@ export interface PdfParser {
  * via the `definition` "ImageParser".
  */
 export interface ImageParser {
+  /**
+   * Image parser.
+   */
   type: "image";
 }
 /**

@@ -6,7 +6,8 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { Named, fromService } from '../annotations.js';
 
-const text = (description: string) => Type.Optional(Type.String({ description, ...fromService() }));
+const field = (description: string) => Type.String({ description, ...fromService() });
+const text = (description: string) => Type.Optional(field(description));
 const metaValue = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description, ...fromService() }));
 
@@ -61,7 +62,10 @@ export const ChangeTrackingResult = Named(
       }),
       diff: Type.Optional(
         Type.Object(
-          { text: Type.String({ description: 'Unified diff of the markdown.' }), json: Type.Object({}, { description: 'Structured diff.' }) },
+          {
+            text: Type.String({ description: 'Unified diff of the markdown.', ...fromService() }),
+            json: Type.Object({}, { description: 'Structured diff.', ...fromService() }),
+          },
           { description: 'Diff against the previous scrape (`git-diff` mode).', ...fromService() },
         ),
       ),
@@ -77,13 +81,13 @@ export const ActionResults = Named(
     {
       screenshots: Type.Optional(Type.Array(Type.String(), { description: 'Screenshot addresses, one per screenshot action.', ...fromService() })),
       scrapes: Type.Optional(
-        Type.Array(Type.Object({ url: Type.String(), html: Type.String() }), {
+        Type.Array(Type.Object({ url: field('Address of the page when it was captured.'), html: field('HTML captured.') }), {
           description: 'Page content captured by scrape actions.',
           ...fromService(),
         }),
       ),
       javascriptReturns: Type.Optional(
-        Type.Array(Type.Object({ type: Type.String(), value: Type.Unknown() }), {
+        Type.Array(Type.Object({ type: field('JavaScript type of the value.'), value: Type.Unknown({ description: 'The value the script returned.', ...fromService() }) }), {
           description: 'Values returned by executeJavascript actions.',
           ...fromService(),
         }),

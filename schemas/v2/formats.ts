@@ -95,7 +95,7 @@ const query = (description: string) => Type.String({ minLength: 1, maxLength: 10
 export const QuestionFormat = Named(
   'QuestionFormat',
   Type.Object(
-    { type: Type.Literal('question', { ...extension() }), question: query('Question to answer from the page.') },
+    { type: Type.Literal('question', { description: 'Answer a question.', ...extension() }), question: query('Question to answer from the page.') },
     { additionalProperties: false, description: 'Answer a question from the page content.', ...extension() },
   ),
 );
@@ -103,7 +103,7 @@ export const QuestionFormat = Named(
 export const HighlightsFormat = Named(
   'HighlightsFormat',
   Type.Object(
-    { type: Type.Literal('highlights', { ...extension() }), query: query('What to highlight.') },
+    { type: Type.Literal('highlights', { description: 'Highlight relevant passages.', ...extension() }), query: query('What to highlight.') },
     { additionalProperties: false, description: 'Passages of the page relevant to a query.', ...extension() },
   ),
 );
@@ -112,12 +112,12 @@ export const AttributesFormat = Named(
   'AttributesFormat',
   Type.Object(
     {
-      type: Type.Literal('attributes', { ...extension() }),
+      type: Type.Literal('attributes', { description: 'Attribute values of selected elements.', ...extension() }),
       selectors: Type.Array(
         Type.Object(
           {
-            selector: Type.String({ description: 'CSS selector.' }),
-            attribute: Type.String({ description: 'Attribute to read from the matching elements.' }),
+            selector: Type.String({ description: 'CSS selector.', ...extension() }),
+            attribute: Type.String({ description: 'Attribute to read from the matching elements.', ...extension() }),
           },
           { additionalProperties: false },
         ),
@@ -132,7 +132,7 @@ export const QueryFormat = Named(
   'QueryFormat',
   Type.Object(
     {
-      type: Type.Literal('query', { ...extension() }),
+      type: Type.Literal('query', { description: 'Answer a prompt (deprecated).', ...extension() }),
       prompt: Type.String({ maxLength: 10000, description: 'Question to answer from the page.', ...extension() }),
       mode: Type.Optional(
         Type.Union([Type.Literal('freeform'), Type.Literal('directQuote')], {

@@ -9,7 +9,7 @@ export const PdfParser = Named(
   'PdfParser',
   Type.Object(
     {
-      type: Type.Literal('pdf', { ...fromService() }),
+      type: Type.Literal('pdf', { description: 'PDF parser.', ...fromService() }),
       mode: Type.Optional(
         Type.Union([Type.Literal('fast'), Type.Literal('auto'), Type.Literal('ocr')], {
           ...serviceDefault('auto'),
@@ -29,7 +29,10 @@ export const PdfParser = Named(
 
 export const ImageParser = Named(
   'ImageParser',
-  Type.Object({ type: Type.Literal('image') }, { additionalProperties: false, description: 'Image parser.', ...extension() }),
+  Type.Object(
+    { type: Type.Literal('image', { description: 'Image parser.', ...extension() }) },
+    { additionalProperties: false, description: 'Image parser.', ...extension() },
+  ),
 );
 
 export const Parser = Named(
