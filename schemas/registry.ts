@@ -2,7 +2,7 @@
  * The named definitions of each version, collected from the version's roots. A name is unique within a
  * version (`v2/ScrapeOptions`); the same shared definition (e.g. `Location`) appears in both versions.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { TypeGuard, type TSchema } from '@sinclair/typebox';
 import { definitionMark } from './annotations.js';
 import * as v1 from './v1/index.js';
 import * as v2 from './v2/index.js';
@@ -10,7 +10,8 @@ import * as v2 from './v2/index.js';
 export const VERSIONS = ['v1', 'v2'] as const;
 export type Version = (typeof VERSIONS)[number];
 
-const rootsByVersion: Record<Version, readonly TSchema[]> = { v1: v1.roots, v2: v2.roots };
+/** A version is built from the definitions its module exports; every named definition they use is part of it. */
+const exported = (module: Record<string, unknown>): TSchema[] => Object.values(module).filter((v): v is TSchema => TypeGuard.IsSchema(v));
 
 /** Every named definition reachable from `roots`, by name, in a stable (sorted) order. */
 function collect(version: Version, roots: readonly TSchema[]): ReadonlyMap<string, TSchema> {
@@ -35,8 +36,8 @@ function collect(version: Version, roots: readonly TSchema[]): ReadonlyMap<strin
 }
 
 export const definitions: Record<Version, ReadonlyMap<string, TSchema>> = {
-  v1: collect('v1', rootsByVersion.v1),
-  v2: collect('v2', rootsByVersion.v2),
+  v1: collect('v1', exported(v1)),
+  v2: collect('v2', exported(v2)),
 };
 
 /** `v2/CrawlRequest` → the definition, or undefined. */

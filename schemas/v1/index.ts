@@ -23,23 +23,3 @@ export const {
   WebhookEvent,
 } = jobSchemas(Document, {});
 export { Action, BatchScrapeRequest, CancelErrorResponse, CrawlRequest, ErrorResponse, Location, ScrapeOptions, Webhook };
-
-/** The definitions this version is built from; every named definition they use is part of it too. */
-export const roots = [
-  CrawlRequest,
-  BatchScrapeRequest,
-  ScrapeOptions,
-  Location,
-  Action,
-  Webhook,
-  Document,
-  CrawlStartResponse,
-  BatchScrapeStartResponse,
-  JobStatusResponse,
-  CancelResponse,
-  JobErrorsResponse,
-  ActiveCrawlsResponse,
-  WebhookEvent,
-  ErrorResponse,
-  CancelErrorResponse,
-];

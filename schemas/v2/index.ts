@@ -31,23 +31,3 @@ export const {
   ),
 });
 export { Action, BatchScrapeRequest, CancelErrorResponse, CrawlRequest, ErrorResponse, Location, ScrapeOptions, Webhook };
-
-/** The definitions this version is built from; every named definition they use is part of it too. */
-export const roots = [
-  CrawlRequest,
-  BatchScrapeRequest,
-  ScrapeOptions,
-  Location,
-  Action,
-  Webhook,
-  Document,
-  CrawlStartResponse,
-  BatchScrapeStartResponse,
-  JobStatusResponse,
-  CancelResponse,
-  JobErrorsResponse,
-  ActiveCrawlsResponse,
-  WebhookEvent,
-  ErrorResponse,
-  CancelErrorResponse,
-];
