@@ -9,6 +9,7 @@
  *     send some of these, so they are accepted, typed and optional.
  *   - `x-crawlspec-default-source: "service"`: the interface gives no default; the service's default is used.
  *   - `x-crawlspec-extension-values: [...]`: values of an interface enum that only the service accepts.
+ *   - `x-crawlspec-rules: [...]`: the cross-field or value rules a schema stands for (see `rule.ts`).
  */
 import type { TSchema } from '@sinclair/typebox';
 
@@ -20,7 +21,8 @@ export const EXTENSION = 'x-crawlspec-extension';
 export const DEFAULT_SOURCE = 'x-crawlspec-default-source';
 export const EXTENSION_VALUES = 'x-crawlspec-extension-values';
 /** The `x-` keywords this package adds; validators register them as annotation-only vocabulary. */
-export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES] as const;
+export const RULES = 'x-crawlspec-rules';
+export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES, RULES] as const;
 
 /** The field is stated by the interface, in the given section. */
 export const fromInterface = (section: InterfaceSection) => ({ [SOURCE]: `interface ${section}` });

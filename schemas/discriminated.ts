@@ -1,4 +1,5 @@
-import { Type, type TObject, type TSchema, type TUnion } from '@sinclair/typebox';
+import { Type, type TSchema, type TUnion } from '@sinclair/typebox';
+import { objectOf } from './rule.js';
 
 interface DiscriminatedOptions {
   readonly description: string;
@@ -6,8 +7,8 @@ interface DiscriminatedOptions {
 }
 
 /** The `type` values a branch admits: its `type` property's literal, or each literal of a union of them. */
-function tagValues(branch: TObject): string[] {
-  const tag = branch.properties['type'] as { const?: unknown; anyOf?: { const?: unknown }[] } | undefined;
+function tagValues(branch: TSchema): string[] {
+  const tag = objectOf(branch)?.properties['type'] as { const?: unknown; anyOf?: { const?: unknown }[] } | undefined;
   const values = tag?.anyOf ? tag.anyOf.map((l) => l.const) : [tag?.const];
   if (values.some((v) => typeof v !== 'string')) throw new Error('every branch of a discriminated union needs literal `type` values');
   return values as string[];
@@ -19,7 +20,7 @@ function tagValues(branch: TObject): string[] {
  * branch's problems. The description lists the accepted tags, so error messages and docs can name them.
  */
 export function Discriminated<T extends TSchema[]>(branches: [...T], options: DiscriminatedOptions): TUnion<T> {
-  const tags = branches.flatMap((branch) => tagValues(branch as TSchema as TObject));
+  const tags = branches.flatMap(tagValues);
   // A union of at least one branch is a TUnion (TypeBox types the empty case as TNever).
   return Type.Union(branches, {
     ...options,

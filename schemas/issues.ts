@@ -8,7 +8,8 @@
  * matched" is reported only when no branch came close.
  */
 import type { ErrorObject } from 'ajv';
-import { SOURCE } from './annotations.js';
+import { RULES, SOURCE } from './annotations.js';
+import type { RuleSpec } from './rule.js';
 
 export interface ValidationIssue {
   /** JSON path of the offending value, e.g. `$.scrapeOptions.timeout` (`$` is the whole body). */
@@ -48,7 +49,8 @@ function segmentsOf(pointer: string, root: unknown): (string | number)[] {
 /** `["scrapeOptions", "formats", 0]` → `$.scrapeOptions.formats[0]`. Keys that are not identifiers are quoted. */
 export function jsonPath(segments: readonly (string | number)[]): string {
   return segments.reduce<string>(
-    (path, s) => (typeof s === 'number' ? `${path}[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `${path}.${s}` : `${path}[${JSON.stringify(s)}]`),
+    (path, s) =>
+      typeof s === 'number' ? `${path}[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `${path}.${s}` : `${path}[${JSON.stringify(s)}]`,
     '$',
   );
 }
@@ -91,9 +93,17 @@ function branchName(branch: unknown): string {
   return 'a value';
 }
 
-function describe(error: ErrorObject): { message: string; expected: string; at?: string } {
+/** The rule a failing keyword stands for, if its schema is marked with one. */
+function ruleOf(error: ErrorObject): RuleSpec | undefined {
+  const rules = isSchema(error.parentSchema) ? error.parentSchema[RULES] : undefined;
+  return Array.isArray(rules) ? (rules as RuleSpec[]).find((r) => r.keyword === error.keyword) : undefined;
+}
+
+function describe(error: ErrorObject): { message: string; expected: string; at?: string; rule?: string } {
   const { params, parentSchema, data } = error;
   const here = expectation(parentSchema, 'a valid value');
+  const rule = ruleOf(error);
+  if (rule) return { message: rule.message, expected: here, rule: rule.id };
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
@@ -145,7 +155,8 @@ function describe(error: ErrorObject): { message: string; expected: string; at?:
         : { at: String(params.tag), message: `is required and must be a string`, expected: here };
     case 'anyOf':
     case 'oneOf': {
-      const branches = isSchema(parentSchema) && Array.isArray(parentSchema[error.keyword]) ? (parentSchema[error.keyword] as unknown[]) : [];
+      const branches =
+        isSchema(parentSchema) && Array.isArray(parentSchema[error.keyword]) ? (parentSchema[error.keyword] as unknown[]) : [];
       return { message: `must be ${branches.map(branchName).join(' or ')}, not ${shown(data)}`, expected: here };
     }
     default:
@@ -154,9 +165,9 @@ function describe(error: ErrorObject): { message: string; expected: string; at?:
 }
 
 function toIssue(error: ErrorObject, root: unknown): ValidationIssue {
-  const { message, expected, at } = describe(error);
+  const { message, expected, at, rule } = describe(error);
   const segments = [...segmentsOf(error.instancePath, root), ...(at === undefined ? [] : [at])];
-  return { path: jsonPath(segments), segments, rule: error.keyword, message, expected };
+  return { path: jsonPath(segments), segments, rule: rule ?? error.keyword, message, expected };
 }
 
 /** A precompiled validator, as the generated modules export them. */
@@ -175,10 +186,20 @@ const isKindMismatch = (error: ErrorObject, pointer: string) =>
   (error.instancePath === pointer && ['type', 'const'].includes(error.keyword)) ||
   (error.instancePath === `${pointer}/type` && ['enum', 'const'].includes(error.keyword));
 
-/** A value of the wrong type also breaks the `enum`/`const` beside that `type`; the type error says it all. */
+/**
+ * Says each problem once: a value of the wrong type breaks everything else said about that place too
+ * (its `enum`, the rules on it), so only the type error stays; and the same error found twice (by an
+ * object and by a rule on it) is kept once, from the schema that describes itself best.
+ */
 function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-  return errors.filter((e) => !((e.keyword === 'enum' || e.keyword === 'const') && wrongType.has(e.instancePath)));
+  const best = new Map<string, ErrorObject>();
+  const keyOf = (e: ErrorObject) => JSON.stringify([e.instancePath, e.keyword, e.params]);
+  for (const e of errors) {
+    const known = best.get(keyOf(e));
+    if (!known || (!isSchema(known.parentSchema) || typeof known.parentSchema.description !== 'string')) best.set(keyOf(e), e);
+  }
+  return errors.filter((e) => (e.keyword === 'type' || !wrongType.has(e.instancePath)) && best.get(keyOf(e)) === e);
 }
 
 const rebase = (error: ErrorObject, pointer: string): ErrorObject => ({ ...error, instancePath: `${pointer}${error.instancePath}` });
@@ -218,10 +239,17 @@ function unknownTag(anyOf: ErrorObject, branches: readonly ErrorObject[][]): Err
 function collapseUnions(errors: readonly ErrorObject[], lookup: DefinitionLookup): ErrorObject[] {
   const out: ErrorObject[] = [];
   for (const error of errors) {
+    if (ruleOf(error)) {
+      // A broken rule is the one problem here; what its inner schemas found on the way is noise.
+      const inside = `${error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))}/`;
+      out.splice(0, out.length, ...out.filter((e) => !(within(e, error.instancePath) && e.schemaPath.startsWith(inside))), error);
+      continue;
+    }
     if (error.keyword !== 'anyOf') {
       out.push(error);
       continue;
     }
+
     let start = out.length;
     while (start > 0 && within(out[start - 1]!, error.instancePath)) start -= 1;
     const run = out.splice(start);
@@ -241,5 +269,5 @@ export function toIssues(data: unknown, errors: readonly ErrorObject[] | null | 
 
 /** One line per issue: `$.limit: must be integer, not string ("ten"). Expected: ...`. */
 export function formatIssue(issue: ValidationIssue): string {
-  return `${issue.path}: ${issue.message}. Expected: ${issue.expected}`;
+  return `${issue.path}: ${issue.message.replace(/\.$/, '')}. Expected: ${issue.expected}`;
 }

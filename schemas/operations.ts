@@ -42,7 +42,11 @@ const authAndFailure = {
   '401': {
     description: 'The `Authorization` header is missing, has no token, or the token is not valid.',
     schema: 'ErrorResponse',
-    examples: { missing: error('Unauthorized'), noToken: error('Unauthorized: Token missing'), invalid: error('Unauthorized: Invalid token') },
+    examples: {
+      missing: error('Unauthorized'),
+      noToken: error('Unauthorized: Token missing'),
+      invalid: error('Unauthorized: Invalid token'),
+    },
   },
   '429': {
     description: 'Rate limit exceeded; retry later.',
@@ -73,7 +77,13 @@ const badRequest = (version: Version, kind: 'crawl' | 'batch'): ResponseSpec => 
     }),
     unknownKey: error(`Unrecognized key in body -- please review the ${version} API documentation for request body changes`, {
       code: 'BAD_REQUEST',
-      details: [{ code: 'unrecognized_keys', message: `Unrecognized key in body -- please review the ${version} API documentation for request body changes`, path: [] }],
+      details: [
+        {
+          code: 'unrecognized_keys',
+          message: `Unrecognized key in body -- please review the ${version} API documentation for request body changes`,
+          path: [],
+        },
+      ],
     }),
     malformedJson: error('Bad request, malformed JSON', { code: 'BAD_REQUEST_INVALID_JSON' }),
   },
@@ -110,9 +120,7 @@ const startErrors = (version: Version, kind: 'crawl' | 'batch') => ({
 const notFound = (schema: string, withSuccess: boolean): ResponseSpec => ({
   description: 'No job with this id belongs to the caller, or it has expired.',
   schema,
-  examples: withSuccess
-    ? { notFound: error('Job not found'), expired: error('Job expired') }
-    : { notFound: { error: 'Job not found' } },
+  examples: withSuccess ? { notFound: error('Job not found'), expired: error('Job expired') } : { notFound: { error: 'Job not found' } },
 });
 
 const invalidId = (version: Version): Record<string, ResponseSpec> =>
@@ -170,8 +178,7 @@ export function operations(version: Version): OperationSpec[] {
         path: `${path}/{id}`,
         tag,
         summary: `Get a ${label}'s status and results`,
-        description:
-          'Returns the job state, counters and one page of scraped pages. Follow `next` for the following page of results.',
+        description: 'Returns the job state, counters and one page of scraped pages. Follow `next` for the following page of results.',
         source: 'service',
         parameters: ['id', 'skip', 'limit'],
         responses: {
@@ -242,7 +249,15 @@ export function operations(version: Version): OperationSpec[] {
             schema: 'JobErrorsResponse',
             examples: {
               errors: {
-                errors: [{ id: 'c0ffee00-0000-4000-8000-000000000001', timestamp: '2026-11-22T10:00:00.000Z', url: 'https://example.com/slow', code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }],
+                errors: [
+                  {
+                    id: 'c0ffee00-0000-4000-8000-000000000001',
+                    timestamp: '2026-11-22T10:00:00.000Z',
+                    url: 'https://example.com/slow',
+                    code: 'SCRAPE_TIMEOUT',
+                    error: 'Scrape timed out',
+                  },
+                ],
                 robotsBlocked: ['https://example.com/private'],
               },
             },
@@ -261,7 +276,7 @@ export function operations(version: Version): OperationSpec[] {
     path,
     tag: 'Crawl',
     summary: deprecated ? 'List running crawls (alias of /crawl/active)' : 'List running crawls',
-    description: 'Lists the caller\'s crawls that have not finished or been cancelled. Batch scrapes are not listed.',
+    description: "Lists the caller's crawls that have not finished or been cancelled. Batch scrapes are not listed.",
     source: 'service',
     ...(deprecated ? { deprecated: true } : {}),
     parameters: [],
@@ -273,7 +288,13 @@ export function operations(version: Version): OperationSpec[] {
           active: {
             success: true,
             crawls: [
-              { id: JOB_ID, teamId: 'team-1', url: 'https://example.com/docs', created_at: '2026-11-22T10:00:00.000Z', options: { limit: 10 } },
+              {
+                id: JOB_ID,
+                teamId: 'team-1',
+                url: 'https://example.com/docs',
+                created_at: '2026-11-22T10:00:00.000Z',
+                options: { limit: 10 },
+              },
             ],
           },
         },

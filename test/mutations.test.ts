@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
+import { objectOf } from '../schemas/rule.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { arbitraryFor } from './support/arbitrary.js';
@@ -56,8 +57,9 @@ describe('a field of the other version is rejected', () => {
   const other = (v: Version): Version => (v === 'v1' ? 'v2' : 'v1');
   for (const version of VERSIONS) {
     for (const name of ['CrawlRequest', 'BatchScrapeRequest', 'ScrapeOptions']) {
-      const own = definitions[version].get(name) as TObject;
-      const foreign = definitions[other(version)].get(name) as TObject;
+      const ownDefinition = definitions[version].get(name)!;
+      const own = objectOf(ownDefinition)!;
+      const foreign = objectOf(definitions[other(version)].get(name)!)!;
       const onlyForeign = Object.keys(foreign.properties).filter((k) => !(k in own.properties));
 
       it(`${version} ${name} rejects ${other(version)}-only fields: ${onlyForeign.join(', ')}`, () => {
@@ -65,7 +67,7 @@ describe('a field of the other version is rejected', () => {
         const checkers = checkersFor(version, name);
         const field = fc.constantFrom(...onlyForeign).chain((key) => arbitraryFor(foreign.properties[key] as TSchema).map((v) => [key, v] as const));
         fc.assert(
-          fc.property(arbitraryFor(own), field, (value, [key, fieldValue]) => {
+          fc.property(arbitraryFor(ownDefinition), field, (value, [key, fieldValue]) => {
             seen.set('otherVersionField', (seen.get('otherVersionField') ?? 0) + 1);
             const mutated = JSON.parse(JSON.stringify({ ...(value as object), [key]: fieldValue })) as unknown;
             expectRejectedAt(version, name, checkers, mutated, [key], `${other(version)}-only field ${key}`);

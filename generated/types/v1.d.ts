@@ -137,7 +137,7 @@ export interface Definitions {
   WriteAction: WriteAction;
 }
 /**
- * Wait for a duration (`milliseconds`) or for an element (`selector`).
+ * Wait for a duration (`milliseconds`) or for an element (`selector`). Exactly one of `milliseconds` and `selector`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "WaitAction".
@@ -403,7 +403,7 @@ export interface ActiveCrawlsResponse {
   [k: string]: unknown;
 }
 /**
- * Body of POST /v1/batch/scrape: the URLs, batch fields, and the v1 scrape options at top level.
+ * Body of POST /v1/batch/scrape: the URLs, batch fields, and the v1 scrape options at top level. The `json` format is requested exactly when `jsonOptions` is given. The deprecated `extract` format is requested exactly when the `extract` options are given.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "BatchScrapeRequest".
@@ -441,7 +441,7 @@ export interface BatchScrapeRequest {
    */
   appendToId?: string;
   /**
-   * Output formats.
+   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`.
    */
   formats?: Format[];
   /**
@@ -833,14 +833,14 @@ export interface CrawlRequest {
   scrapeOptions?: ScrapeOptions;
 }
 /**
- * How each page is scraped (v1).
+ * How each page is scraped (v1). The `json` format is requested exactly when `jsonOptions` is given. The deprecated `extract` format is requested exactly when the `extract` options are given.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "ScrapeOptions".
  */
 export interface ScrapeOptions {
   /**
-   * Output formats.
+   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`.
    */
   formats?: Format[];
   /**

@@ -183,7 +183,7 @@ export interface Definitions {
   WriteAction: WriteAction;
 }
 /**
- * Wait by duration (`milliseconds`) or wait for an element (`selector`).
+ * Wait by duration (`milliseconds`) or wait for an element (`selector`). Exactly one of `milliseconds` and `selector`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "WaitAction".
@@ -530,7 +530,7 @@ export interface BatchScrapeRequest {
    */
   appendToId?: string;
   /**
-   * Output formats. Some formats take options, given in the object form.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format.
    */
   formats?: Format[];
   /**
@@ -1123,7 +1123,7 @@ export interface CrawlRequest {
  */
 export interface ScrapeOptions {
   /**
-   * Output formats. Some formats take options, given in the object form.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format.
    */
   formats?: Format[];
   /**

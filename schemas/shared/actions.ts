@@ -7,31 +7,46 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import { Named, fromInterface, fromService } from '../annotations.js';
 import { Discriminated } from '../discriminated.js';
 import { Literals } from '../literals.js';
+import { ruleMarks, SchemaRule, WithRules } from '../rule.js';
 
-const kind = <K extends string>(type: K, description: string) =>
-  Type.Literal(type, { description, ...fromInterface('§2.3') });
+const present = (field: string) => Type.Object({ [field]: Type.Unknown() });
+
+/** A wait action waits for a duration or for an element: exactly one of the two. */
+const waitNeedsOneTarget = SchemaRule(
+  { id: 'waitNeedsOneTarget', keyword: 'anyOf', message: "Either 'milliseconds' or 'selector' must be provided, but not both." },
+  Type.Union([
+    Type.Intersect([present('milliseconds'), Type.Not(present('selector'))]),
+    Type.Intersect([present('selector'), Type.Not(present('milliseconds'))]),
+  ]),
+  'Exactly one of `milliseconds` and `selector`.',
+);
+
+const kind = <K extends string>(type: K, description: string) => Type.Literal(type, { description, ...fromInterface('§2.3') });
 
 /** `screenshotExtras`: the fields a version adds to the screenshot action (v2: `viewport`). */
 export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', screenshotExtras: E) {
   const WaitAction = Named(
     'WaitAction',
-    Type.Object(
-      {
-        type: kind('wait', 'Wait.'),
-        milliseconds: Type.Optional(
-          Type.Number({ exclusiveMinimum: 0, description: 'How long to wait, in milliseconds.', ...fromInterface('§2.3') }),
-        ),
-        selector: Type.Optional(
-          Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...fromInterface('§2.3') }),
-        ),
-      },
-      {
-        description:
-          version === 'v1'
-            ? 'Wait for a duration (`milliseconds`) or for an element (`selector`).'
-            : 'Wait by duration (`milliseconds`) or wait for an element (`selector`).',
-        ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
-      },
+    WithRules(
+      Type.Object(
+        {
+          type: kind('wait', 'Wait.'),
+          milliseconds: Type.Optional(
+            Type.Number({ exclusiveMinimum: 0, description: 'How long to wait, in milliseconds.', ...fromInterface('§2.3') }),
+          ),
+          selector: Type.Optional(
+            Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...fromInterface('§2.3') }),
+          ),
+        },
+        {
+          description:
+            version === 'v1'
+              ? 'Wait for a duration (`milliseconds`) or for an element (`selector`).'
+              : 'Wait by duration (`milliseconds`) or wait for an element (`selector`).',
+          ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+        },
+      ),
+      [waitNeedsOneTarget],
     ),
   );
   const ClickAction = Named(
@@ -55,9 +70,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
         fullPage: Type.Optional(
           Type.Boolean({ default: false, description: 'Capture the whole page, not just the viewport.', ...fromService() }),
         ),
-        quality: Type.Optional(
-          Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() }),
-        ),
+        quality: Type.Optional(Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() })),
         ...screenshotExtras,
       },
       { description: 'Take a screenshot.', ...fromInterface('§2.3') },
@@ -96,10 +109,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
   );
   const ScrapeAction = Named(
     'ScrapeAction',
-    Type.Object(
-      { type: kind('scrape', 'Scrape.') },
-      { description: 'Capture the page content at this point.', ...fromInterface('§2.3') },
-    ),
+    Type.Object({ type: kind('scrape', 'Scrape.') }, { description: 'Capture the page content at this point.', ...fromInterface('§2.3') }),
   );
   const ExecuteJavascriptAction = Named(
     'ExecuteJavascriptAction',
@@ -141,6 +151,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
   );
   const Actions = Type.Array(Action, {
     maxItems: 50,
+    ...ruleMarks({ id: 'atMost50Actions', keyword: 'maxItems', message: 'Number of actions cannot exceed 50' }),
     description: 'Actions performed on the page, in order, before capture. At most 50.',
     ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
   });

@@ -20,7 +20,10 @@ export const DocumentMetadata = Named(
       statusCode: Type.Integer({ description: 'HTTP status of the final response.', ...fromService() }),
       scrapeId: text('Identifier of this scrape.'),
       proxyUsed: Type.Optional(
-        Type.Union([Type.Literal('basic'), Type.Literal('stealth')], { description: 'Proxy class that served the page.', ...fromService() }),
+        Type.Union([Type.Literal('basic'), Type.Literal('stealth')], {
+          description: 'Proxy class that served the page.',
+          ...fromService(),
+        }),
       ),
       cacheState: Type.Optional(
         Type.Union([Type.Literal('hit'), Type.Literal('miss')], { description: 'Whether the page came from the cache.', ...fromService() }),
@@ -52,10 +55,10 @@ export const ChangeTrackingResult = Named(
         description: 'When the page was scraped before (ISO 8601), or null the first time.',
         ...fromService(),
       }),
-      changeStatus: Type.Union(
-        [Type.Literal('new'), Type.Literal('same'), Type.Literal('changed'), Type.Literal('removed')],
-        { description: 'How the page changed since the previous scrape.', ...fromService() },
-      ),
+      changeStatus: Type.Union([Type.Literal('new'), Type.Literal('same'), Type.Literal('changed'), Type.Literal('removed')], {
+        description: 'How the page changed since the previous scrape.',
+        ...fromService(),
+      }),
       visibility: Type.Union([Type.Literal('visible'), Type.Literal('hidden')], {
         description: 'Whether the page is still reachable by discovery.',
         ...fromService(),
@@ -79,7 +82,9 @@ export const ActionResults = Named(
   'ActionResults',
   Type.Object(
     {
-      screenshots: Type.Optional(Type.Array(Type.String(), { description: 'Screenshot addresses, one per screenshot action.', ...fromService() })),
+      screenshots: Type.Optional(
+        Type.Array(Type.String(), { description: 'Screenshot addresses, one per screenshot action.', ...fromService() }),
+      ),
       scrapes: Type.Optional(
         Type.Array(Type.Object({ url: field('Address of the page when it was captured.'), html: field('HTML captured.') }), {
           description: 'Page content captured by scrape actions.',
@@ -87,10 +92,16 @@ export const ActionResults = Named(
         }),
       ),
       javascriptReturns: Type.Optional(
-        Type.Array(Type.Object({ type: field('JavaScript type of the value.'), value: Type.Unknown({ description: 'The value the script returned.', ...fromService() }) }), {
-          description: 'Values returned by executeJavascript actions.',
-          ...fromService(),
-        }),
+        Type.Array(
+          Type.Object({
+            type: field('JavaScript type of the value.'),
+            value: Type.Unknown({ description: 'The value the script returned.', ...fromService() }),
+          }),
+          {
+            description: 'Values returned by executeJavascript actions.',
+            ...fromService(),
+          },
+        ),
       ),
       pdfs: Type.Optional(Type.Array(Type.String(), { description: 'PDF addresses, one per pdf action.', ...fromService() })),
     },

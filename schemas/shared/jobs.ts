@@ -9,7 +9,8 @@ import { Literals } from '../literals.js';
 import { StringMap } from './stringMap.js';
 import { errorCode } from './errors.js';
 
-const jobId = () => Type.String({ description: 'Job identifier.', examples: ['0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e'], ...fromInterface('§4') });
+const jobId = () =>
+  Type.String({ description: 'Job identifier.', examples: ['0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e'], ...fromInterface('§4') });
 const jobUrl = (description: string) => Type.String({ format: 'uri', description, ...fromInterface('§4') });
 const startSuccess = () => Type.Literal(true, { description: 'True when the job was created.', ...fromInterface('§4') });
 
@@ -128,7 +129,10 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
         teamId: Type.String({ description: 'Team that owns the crawl.', ...fromService() }),
         url: Type.String({ description: 'Address the crawl started from.', ...fromService() }),
         created_at: Type.String({ format: 'date-time', description: 'When the crawl was created (ISO 8601, UTC).', ...fromService() }),
-        options: Type.Object({}, { description: 'Crawler options of the crawl, in this version\'s vocabulary, plus `scrapeOptions`.', ...fromService() }),
+        options: Type.Object(
+          {},
+          { description: "Crawler options of the crawl, in this version's vocabulary, plus `scrapeOptions`.", ...fromService() },
+        ),
       },
       { description: 'A crawl that is still running.', ...fromService() },
     ),
@@ -139,7 +143,7 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
     Type.Object(
       {
         success: Type.Literal(true, { description: 'Always true on success.', ...fromService() }),
-        crawls: Type.Array(ActiveCrawl, { description: 'The caller\'s running crawls (batch scrapes are not listed).', ...fromService() }),
+        crawls: Type.Array(ActiveCrawl, { description: "The caller's running crawls (batch scrapes are not listed).", ...fromService() }),
       },
       { description: 'Running crawls of the caller.', ...fromService() },
     ),
@@ -151,7 +155,15 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
       {
         success: Type.Boolean({ description: 'True unless the event reports a failure.', ...fromService() }),
         type: Literals(
-          ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed'],
+          [
+            'crawl.started',
+            'crawl.page',
+            'crawl.completed',
+            'crawl.failed',
+            'batch_scrape.started',
+            'batch_scrape.page',
+            'batch_scrape.completed',
+          ],
           { description: 'Event name: job kind and event kind.', ...fromService() },
         ),
         id: Type.String({ description: 'Identifier of the crawl or batch job.', ...fromService() }),
@@ -159,7 +171,11 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
         error: Type.Optional(Type.String({ description: 'Error text, on a failure.', ...fromService() })),
         metadata: Type.Optional(StringMap),
         webhookId: Type.Optional(
-          Type.String({ format: 'uuid', description: 'Identifier of this delivery, stable across retries: use it to drop duplicates.', ...fromService() }),
+          Type.String({
+            format: 'uuid',
+            description: 'Identifier of this delivery, stable across retries: use it to drop duplicates.',
+            ...fromService(),
+          }),
         ),
       },
       { description: 'Body the service POSTs to the webhook address for each event.', ...fromService() },

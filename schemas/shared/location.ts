@@ -10,8 +10,7 @@ export const Location = Named(
     {
       country: Type.Optional(
         Type.String({
-          description:
-            'Country to emulate, as a country code. Without a location object the service emulates the US.',
+          description: 'Country to emulate, as a country code. Without a location object the service emulates the US.',
           default: 'US',
           examples: ['US', 'DE'],
           ...fromInterface('§2.5'),

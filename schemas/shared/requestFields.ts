@@ -5,11 +5,24 @@
 import { Type } from '@sinclair/typebox';
 import { Named, fromInterface, extension, serviceDefault, use } from '../annotations.js';
 import { Literals } from '../literals.js';
+import { ruleMarks } from '../rule.js';
 import { Url } from './url.js';
 import { Webhook } from './webhook.js';
 
 export const INTEGRATIONS = [
-  'dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai',
+  'dify',
+  'zapier',
+  'pipedream',
+  'raycast',
+  'langchain',
+  'crewai',
+  'llamaindex',
+  'n8n',
+  'camelai',
+  'make',
+  'flowise',
+  'metagpt',
+  'relevanceai',
 ] as const;
 
 export const Integration = Named(
@@ -44,9 +57,7 @@ export function jobRequestFields(kind: 'crawl' | 'batch') {
 }
 
 const pathPatterns = (description: string) =>
-  Type.Optional(
-    Type.Array(Type.String(), { ...serviceDefault([]), description, examples: [['^/blog/.*']], ...fromInterface('§2.1') }),
-  );
+  Type.Optional(Type.Array(Type.String(), { ...serviceDefault([]), description, examples: [['^/blog/.*']], ...fromInterface('§2.1') }));
 
 /** Crawler fields common to v1 and v2 crawl requests. */
 export function crawlerFields() {
@@ -75,22 +86,39 @@ export function crawlerFields() {
       }),
     ),
     allowExternalLinks: Type.Optional(Type.Boolean({ default: false, description: 'Follow links to other websites.', ...here })),
-    allowSubdomains: Type.Optional(Type.Boolean({ default: false, description: 'Follow links to subdomains of the start domain.', ...here })),
+    allowSubdomains: Type.Optional(
+      Type.Boolean({ default: false, description: 'Follow links to subdomains of the start domain.', ...here }),
+    ),
     delay: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
         maximum: 60,
-        description: 'Seconds to wait between scrapes, to respect the site\'s rate limits (the service allows at most 60).',
+        ...ruleMarks({
+          id: 'delayAtMost60Seconds',
+          keyword: 'maximum',
+          message: 'The delay parameter is measured in seconds and cannot exceed 60 seconds.',
+        }),
+        description: "Seconds to wait between scrapes, to respect the site's rate limits (the service allows at most 60).",
         ...here,
       }),
     ),
     ...jobRequestFields('crawl'),
-    ignoreRobotsTxt: Type.Optional(Type.Boolean({ ...serviceDefault(false), description: 'Ignore the site\'s robots.txt.', ...extension() })),
+    ignoreRobotsTxt: Type.Optional(
+      Type.Boolean({ ...serviceDefault(false), description: "Ignore the site's robots.txt.", ...extension() }),
+    ),
     deduplicateSimilarURLs: Type.Optional(
-      Type.Boolean({ ...serviceDefault(true), description: 'Treat near-identical URLs (e.g. `www.` and not) as one page.', ...extension() }),
+      Type.Boolean({
+        ...serviceDefault(true),
+        description: 'Treat near-identical URLs (e.g. `www.` and not) as one page.',
+        ...extension(),
+      }),
     ),
     regexOnFullURL: Type.Optional(
-      Type.Boolean({ ...serviceDefault(false), description: 'Match `includePaths`/`excludePaths` against the full URL instead of the path.', ...extension() }),
+      Type.Boolean({
+        ...serviceDefault(false),
+        description: 'Match `includePaths`/`excludePaths` against the full URL instead of the path.',
+        ...extension(),
+      }),
     ),
   };
 }
@@ -115,7 +143,11 @@ export function batchFields(version: 'v1' | 'v2') {
     ),
     ...jobRequestFields('batch'),
     appendToId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Add these pages to an existing batch job instead of starting a new one.', ...extension() }),
+      Type.String({
+        format: 'uuid',
+        description: 'Add these pages to an existing batch job instead of starting a new one.',
+        ...extension(),
+      }),
     ),
   };
 }

@@ -13,10 +13,18 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
   const here = fromInterface(section);
   return {
     onlyMainContent: Type.Optional(
-      Type.Boolean({ default: true, description: 'Return only the main content of the page, without headers, navigation or footers.', ...here }),
+      Type.Boolean({
+        default: true,
+        description: 'Return only the main content of the page, without headers, navigation or footers.',
+        ...here,
+      }),
     ),
     includeTags: Type.Optional(
-      Type.Array(Type.String(), { description: 'Tags (CSS selectors) to keep in the output.', examples: [['article', '.content']], ...here }),
+      Type.Array(Type.String(), {
+        description: 'Tags (CSS selectors) to keep in the output.',
+        examples: [['article', '.content']],
+        ...here,
+      }),
     ),
     excludeTags: Type.Optional(
       Type.Array(Type.String(), { description: 'Tags (CSS selectors) to remove from the output.', examples: [['nav', '#ads']], ...here }),
@@ -39,13 +47,13 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         description:
           version === 'v1'
             ? 'Delay in milliseconds before the content is fetched.'
-            : 'Delay in milliseconds before the content is fetched, on top of the service\'s own adaptive wait.',
+            : "Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.",
         ...here,
       }),
     ),
     mobile: Type.Optional(Type.Boolean({ default: false, description: 'Emulate a mobile device.', ...here })),
     skipTlsVerification: Type.Optional(
-      Type.Boolean({ default: version === 'v2', description: 'Do not verify the site\'s TLS certificate.', ...here }),
+      Type.Boolean({ default: version === 'v2', description: "Do not verify the site's TLS certificate.", ...here }),
     ),
     timeout: Type.Optional(
       Type.Integer({
@@ -77,11 +85,13 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
     storeInCache: Type.Optional(
       Type.Boolean({
         default: true,
-        description: 'Store the page in the service\'s index and cache. The service forces it off when `actions` or `headers` are used.',
+        description: "Store the page in the service's index and cache. The service forces it off when `actions` or `headers` are used.",
         ...here,
       }),
     ),
     fastMode: Type.Optional(Type.Boolean({ ...serviceDefault(false), description: 'Prefer speed over completeness.', ...extension() })),
-    useMock: Type.Optional(Type.String({ description: 'Name of a recorded response to serve instead of fetching (testing).', ...extension() })),
+    useMock: Type.Optional(
+      Type.String({ description: 'Name of a recorded response to serve instead of fetching (testing).', ...extension() }),
+    ),
   };
 }

@@ -22,9 +22,7 @@ export const WebhookObject = Named(
         examples: ['https://hooks.example.com/crawl'],
         ...fromService(),
       }),
-      headers: Type.Optional(
-        use(StringMap, { description: 'Headers sent with every delivery.', default: {}, ...fromService() }),
-      ),
+      headers: Type.Optional(use(StringMap, { description: 'Headers sent with every delivery.', default: {}, ...fromService() })),
       metadata: Type.Optional(
         use(StringMap, {
           description: 'Caller data echoed back as `metadata` in every event payload. Values must be strings.',
@@ -47,11 +45,8 @@ export const WebhookObject = Named(
 /** A webhook is either a bare address (shorthand for `{url}`) or the object form. */
 export const Webhook = Named(
   'Webhook',
-  Type.Union(
-    [
-      Type.String({ format: 'uri', description: 'Shorthand for `{ "url": <this string> }`.', ...fromService() }),
-      WebhookObject,
-    ],
-    { description: 'Webhook specification: where job events are delivered.', ...fromInterface('§6') },
-  ),
+  Type.Union([Type.String({ format: 'uri', description: 'Shorthand for `{ "url": <this string> }`.', ...fromService() }), WebhookObject], {
+    description: 'Webhook specification: where job events are delivered.',
+    ...fromInterface('§6'),
+  }),
 );

@@ -1,20 +1,30 @@
 import { Type } from '@sinclair/typebox';
 import { Named, fromInterface } from '../annotations.js';
 import { batchFields } from '../shared/requestFields.js';
+import { WithRules } from '../rule.js';
 import { ScrapeOptionsFields } from './scrapeOptions.js';
+import { scrapeOptionRulesV1 } from './scrapeOptionRules.js';
 
 export const BatchScrapeRequest = Named(
   'BatchScrapeRequest',
-  Type.Object(
-    { ...batchFields('v1'), ...ScrapeOptionsFields },
-    {
-      additionalProperties: false,
-      description: 'Body of POST /v1/batch/scrape: the URLs, batch fields, and the v1 scrape options at top level.',
-      examples: [
-        { urls: ['https://example.com/a', 'https://example.com/b'] },
-        { urls: ['https://example.com/a', 'not a url'], ignoreInvalidURLs: true, formats: ['markdown', 'screenshot@fullPage'], proxy: 'stealth' },
-      ],
-      ...fromInterface('§2.2'),
-    },
+  WithRules(
+    Type.Object(
+      { ...batchFields('v1'), ...ScrapeOptionsFields },
+      {
+        additionalProperties: false,
+        description: 'Body of POST /v1/batch/scrape: the URLs, batch fields, and the v1 scrape options at top level.',
+        examples: [
+          { urls: ['https://example.com/a', 'https://example.com/b'] },
+          {
+            urls: ['https://example.com/a', 'not a url'],
+            ignoreInvalidURLs: true,
+            formats: ['markdown', 'screenshot@fullPage'],
+            proxy: 'stealth',
+          },
+        ],
+        ...fromInterface('§2.2'),
+      },
+    ),
+    scrapeOptionRulesV1,
   ),
 );

@@ -17,12 +17,13 @@ export const CrawlRequest = Named(
           ...here,
         }),
       ),
-      ignoreSitemap: Type.Optional(Type.Boolean({ default: false, description: 'Do not use the site\'s sitemap.', ...here })),
+      ignoreSitemap: Type.Optional(Type.Boolean({ default: false, description: "Do not use the site's sitemap.", ...here })),
       allowBackwardLinks: Type.Optional(
         Type.Boolean({
           default: false,
           deprecated: true,
-          description: 'Deprecated: use `crawlEntireDomain`, which wins when both are sent. Follow internal links to sibling or parent URLs.',
+          description:
+            'Deprecated: use `crawlEntireDomain`, which wins when both are sent. Follow internal links to sibling or parent URLs.',
           ...here,
         }),
       ),

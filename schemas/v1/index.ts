@@ -11,7 +11,9 @@ import { CrawlRequest } from './crawlRequest.js';
 import { Action, ScrapeOptions } from './scrapeOptions.js';
 
 export const Document = documentSchema({
-  extract: Type.Optional(Type.Unknown({ description: 'Extracted data, when the deprecated `extract` format was requested.', ...fromService() })),
+  extract: Type.Optional(
+    Type.Unknown({ description: 'Extracted data, when the deprecated `extract` format was requested.', ...fromService() }),
+  ),
 });
 export const {
   CrawlStartResponse,

@@ -5,7 +5,9 @@ import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { JsonSchemaObject } from '../shared/jsonSchema.js';
 import { Location } from '../shared/location.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
+import { WithRules } from '../rule.js';
 import { Format } from './formats.js';
+import { scrapeOptionRulesV1 } from './scrapeOptionRules.js';
 
 const here = fromInterface('§2.3');
 export const { Action, Actions } = actionSchemas('v1', {});
@@ -64,7 +66,11 @@ export const ScrapeOptionsFields = {
   ),
   jsonOptions: Type.Optional(JsonOptions),
   extract: Type.Optional(
-    use(JsonOptions, { deprecated: true, description: 'Deprecated name of `jsonOptions`, paired with the `extract` format.', ...extension() }),
+    use(JsonOptions, {
+      deprecated: true,
+      description: 'Deprecated name of `jsonOptions`, paired with the `extract` format.',
+      ...extension(),
+    }),
   ),
   actions: Type.Optional(Actions),
   changeTrackingOptions: Type.Optional(ChangeTrackingOptions),
@@ -75,9 +81,12 @@ export const ScrapeOptionsFields = {
 
 export const ScrapeOptions = Named(
   'ScrapeOptions',
-  Type.Object(ScrapeOptionsFields, {
-    additionalProperties: false,
-    description: 'How each page is scraped (v1).',
-    ...here,
-  }),
+  WithRules(
+    Type.Object(ScrapeOptionsFields, {
+      additionalProperties: false,
+      description: 'How each page is scraped (v1).',
+      ...here,
+    }),
+    scrapeOptionRulesV1,
+  ),
 );

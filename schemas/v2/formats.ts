@@ -13,21 +13,29 @@ import { Viewport } from '../shared/viewport.js';
 
 const here = fromInterface('§2.4');
 
-export const INTERFACE_FORMATS_V2 = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking', 'branding'] as const;
+export const INTERFACE_FORMATS_V2 = [
+  'markdown',
+  'summary',
+  'html',
+  'rawHtml',
+  'links',
+  'images',
+  'screenshot',
+  'json',
+  'changeTracking',
+  'branding',
+] as const;
 export const EXTENSION_FORMATS_V2 = ['product', 'menu', 'audio', 'video'] as const;
 /** Formats with no options of their own. */
 const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'branding', ...EXTENSION_FORMATS_V2] as const;
 
 export const FormatName = Named(
   'FormatName',
-  Literals(
-    [...INTERFACE_FORMATS_V2, ...EXTENSION_FORMATS_V2],
-    {
-      description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
-      ...here,
-      ...extensionValues(EXTENSION_FORMATS_V2),
-    },
-  ),
+  Literals([...INTERFACE_FORMATS_V2, ...EXTENSION_FORMATS_V2], {
+    description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
+    ...here,
+    ...extensionValues(EXTENSION_FORMATS_V2),
+  }),
 );
 
 export const PlainFormat = Named(
@@ -75,7 +83,9 @@ export const ChangeTrackingFormat = Named(
   Type.Object(
     {
       type: Type.Literal('changeTracking', { description: 'Change tracking.', ...here }),
-      modes: Type.Optional(Type.Array(ChangeTrackingMode, { ...serviceDefault([]), description: 'Modes to compare with.', ...fromService() })),
+      modes: Type.Optional(
+        Type.Array(ChangeTrackingMode, { ...serviceDefault([]), description: 'Modes to compare with.', ...fromService() }),
+      ),
       schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema for `json` mode.', ...fromService() })),
       prompt: Type.Optional(Type.String({ description: 'Prompt for `json` mode.', ...fromService() })),
       tag: Type.Optional(
@@ -95,7 +105,10 @@ const query = (description: string) => Type.String({ minLength: 1, maxLength: 10
 export const QuestionFormat = Named(
   'QuestionFormat',
   Type.Object(
-    { type: Type.Literal('question', { description: 'Answer a question.', ...extension() }), question: query('Question to answer from the page.') },
+    {
+      type: Type.Literal('question', { description: 'Answer a question.', ...extension() }),
+      question: query('Question to answer from the page.'),
+    },
     { additionalProperties: false, description: 'Answer a question from the page content.', ...extension() },
   ),
 );
@@ -103,7 +116,10 @@ export const QuestionFormat = Named(
 export const HighlightsFormat = Named(
   'HighlightsFormat',
   Type.Object(
-    { type: Type.Literal('highlights', { description: 'Highlight relevant passages.', ...extension() }), query: query('What to highlight.') },
+    {
+      type: Type.Literal('highlights', { description: 'Highlight relevant passages.', ...extension() }),
+      query: query('What to highlight.'),
+    },
     { additionalProperties: false, description: 'Passages of the page relevant to a query.', ...extension() },
   ),
 );
@@ -148,10 +164,13 @@ export const QueryFormat = Named(
 
 export const FormatObject = Named(
   'FormatObject',
-  Discriminated([PlainFormat, ScreenshotFormat, JsonFormat, ChangeTrackingFormat, QuestionFormat, HighlightsFormat, AttributesFormat, QueryFormat], {
-    description: 'A format with its options; `type` selects the kind.',
-    ...here,
-  }),
+  Discriminated(
+    [PlainFormat, ScreenshotFormat, JsonFormat, ChangeTrackingFormat, QuestionFormat, HighlightsFormat, AttributesFormat, QueryFormat],
+    {
+      description: 'A format with its options; `type` selects the kind.',
+      ...here,
+    },
+  ),
 );
 
 export const Format = Named(

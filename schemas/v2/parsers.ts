@@ -17,7 +17,9 @@ export const PdfParser = Named(
           ...fromService(),
         }),
       ),
-      maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'Parse at most this many pages.', ...fromService() })),
+      maxPages: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 10000, description: 'Parse at most this many pages.', ...fromService() }),
+      ),
       pages: Type.Optional(Type.Boolean({ description: 'Also return the markdown of each page separately.', ...extension() })),
       pageMarkdown: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated name of `pages`.', ...extension() })),
       blocks: Type.Optional(Type.Boolean({ description: 'Also return the layout blocks of the document.', ...extension() })),

@@ -4,7 +4,9 @@ import { actionSchemas } from '../shared/actions.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { Format } from './formats.js';
 import { Viewport } from '../shared/viewport.js';
+import { WithRules } from '../rule.js';
 import { Parser } from './parsers.js';
+import { scrapeOptionRulesV2 } from './scrapeOptionRules.js';
 import { privacyOptionFields } from './privacyOptions.js';
 
 const here = fromInterface('§2.4');
@@ -23,7 +25,8 @@ export const ScrapeOptionsFields = {
   parsers: Type.Optional(
     Type.Array(Parser, {
       default: ['pdf'],
-      description: 'With `pdf`, PDFs are extracted to markdown and billed per page. An empty list returns PDFs base64-encoded at a flat cost.',
+      description:
+        'With `pdf`, PDFs are extracted to markdown and billed per page. An empty list returns PDFs base64-encoded at a flat cost.',
       ...here,
     }),
   ),
@@ -39,9 +42,12 @@ export const ScrapeOptionsFields = {
 
 export const ScrapeOptions = Named(
   'ScrapeOptions',
-  Type.Object(ScrapeOptionsFields, {
-    additionalProperties: false,
-    description: 'How each page is scraped (v2).',
-    ...here,
-  }),
+  WithRules(
+    Type.Object(ScrapeOptionsFields, {
+      additionalProperties: false,
+      description: 'How each page is scraped (v2).',
+      ...here,
+    }),
+    scrapeOptionRulesV2,
+  ),
 );

@@ -5,6 +5,7 @@
  *   - `anyOf` of literals of one type            → `{ type, enum }`
  *   - `patternProperties: { "^(.*)$": S }` only   → `additionalProperties: S`
  *   - `anyOf` annotated with a `discriminator`    → `oneOf` (its branches exclude each other by the tag)
+ *   - `allOf: [object, ...rules]` (an object with rules) → the object's keywords plus `allOf: [...rules]`
  * The test suite proves the result accepts exactly what TypeBox's own checker accepts.
  */
 import type { TSchema } from '@sinclair/typebox';
@@ -59,8 +60,36 @@ export function toJsonSchema(schema: TSchema, refFor: (name: string) => string, 
   return convert(schema, true) as JsonSchema;
 }
 
+const withSentence = (description: unknown, sentence: unknown) =>
+  typeof sentence !== 'string' ? description : typeof description === 'string' ? `${description} ${sentence}` : sentence;
+
+/**
+ * The rules an object must satisfy, told in words where a reader looks: a rule on one field (an object
+ * rule with that single property) in the field's description, any other in the object's.
+ */
+function describeRules(object: JsonSchema, rules: JsonSchema[]): JsonSchema {
+  const properties = { ...(object.properties as Record<string, JsonSchema>) };
+  let description = object.description;
+  for (const rule of rules) {
+    const fields = isPlainObject(rule.properties) ? Object.entries(rule.properties as Record<string, JsonSchema>) : [];
+    const [name, fieldRule] = fields.length === 1 && !('required' in rule) ? fields[0]! : [];
+    const target = name === undefined ? undefined : properties[name];
+    if (name !== undefined && target !== undefined && fieldRule !== undefined) {
+      properties[name] = { ...target, description: withSentence(target.description, fieldRule.description) };
+    } else {
+      description = withSentence(description, rule.description);
+    }
+  }
+  return { ...object, ...(description === undefined ? {} : { description }), properties };
+}
+
 function normalise(schema: JsonSchema): JsonSchema {
-  const { anyOf } = schema;
+  const { anyOf, allOf } = schema;
+  if (Array.isArray(allOf) && isPlainObject(allOf[0]) && allOf[0].type === 'object' && !('allOf' in allOf[0])) {
+    const [object, ...rules] = allOf as [JsonSchema, ...JsonSchema[]];
+    const { allOf: _members, ...outer } = schema;
+    return { ...describeRules(object, rules), ...outer, ...(rules.length > 0 ? { allOf: rules } : {}) };
+  }
   if (Array.isArray(anyOf) && anyOf.length > 0) {
     const types = anyOf.map(literalType);
     const [first] = types;

@@ -21,11 +21,13 @@ const isSchema = (value: unknown): value is Schema => typeof value === 'object' 
  * Adapts a schema to json-schema-to-typescript's reading of it:
  *   - a use of a definition (`$ref` with annotations beside it) becomes `allOf: [{ $ref }]` with the
  *     annotations: it would otherwise declare a second, numbered copy of the definition (`ScrapeOptions1`);
- *   - a schema that accepts any value is declared `unknown` (it would otherwise read it as an object).
+ *   - a schema that accepts any value is declared `unknown` (it would otherwise read it as an object);
+ *   - the rules of an object (`allOf` beside its `properties`) constrain values, not their type: left out.
  */
 function forTypes(schema: Schema): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
+    if (key === 'allOf' && 'properties' in schema) continue;
     if (SUBSCHEMA.has(key) && isSchema(value)) out[key] = forTypes(value);
     else if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isSchema(v) ? forTypes(v) : v));
     else if (SUBSCHEMA_MAP.has(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSchema(v) ? forTypes(v) : v]));

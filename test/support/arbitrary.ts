@@ -6,6 +6,8 @@
  */
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { objectOf } from '../../schemas/rule.js';
 
 type Schema = TSchema & Record<string, unknown>;
 
@@ -86,6 +88,12 @@ export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
     }
     case 'Union':
       return fc.oneof(...(schema.anyOf as TSchema[]).map(arbitraryFor));
+    case 'Intersect': {
+      // An object with rules: values of the object, kept when they satisfy the rules too.
+      const object = objectOf(schema);
+      if (!object) throw new Error('no arbitrary for an intersection without an object');
+      return arbitraryFor(object).filter((v) => Value.Check(schema, v));
+    }
     case 'Literal':
       return fc.constant(schema.const);
     case 'String':

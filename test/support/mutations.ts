@@ -4,6 +4,7 @@
  */
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { objectOf } from '../../schemas/rule.js';
 
 export const MUTATION_KINDS = ['wrongType', 'outOfRange', 'unknownKey', 'missingRequired', 'outsideEnum'] as const;
 export type MutationKind = (typeof MUTATION_KINDS)[number];
@@ -43,7 +44,8 @@ function acceptedTypes(schema: Schema): Set<string> | undefined {
     case 'Null': return new Set(['null']);
     case 'Literal': return new Set([typeof schema.const === 'number' ? 'number' : typeof schema.const]);
     case 'Object':
-    case 'Record': return new Set(['object']);
+    case 'Record':
+    case 'Intersect': return new Set(['object']);
     case 'Array': return new Set(['array']);
     case 'Union': {
       const all = new Set<string>();
@@ -111,6 +113,12 @@ export function mutationsOf(schema: TSchema, value: unknown, path: Path = []): M
   if (s[Kind] === 'Literal' && typeof s.const === 'boolean') here('outsideEnum', !s.const, `${String(!s.const)} where only ${String(s.const)} is allowed`);
 
   switch (s[Kind]) {
+    case 'Intersect': {
+      // An object with rules: mutate the object (a broken object is invalid whatever its rules say).
+      const object = objectOf(s);
+      if (object) out.push(...mutationsOf(object, value, path).filter((m) => !(m.kind === 'wrongType' && m.errorPath.length === path.length)));
+      break;
+    }
     case 'Union': {
       if (isLiteralUnion(s)) break;
       const branch = (s.anyOf as TSchema[]).find((b) => Value.Check(b, value));

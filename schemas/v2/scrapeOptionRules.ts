@@ -1,0 +1,32 @@
+/**
+ * Rules on v2 output formats that JSON Schema expresses. They apply wherever v2 scrape options stand: the
+ * `scrapeOptions` of a crawl, and the top level of a batch scrape. A format is a name or `{type, ...}`.
+ */
+import { Type } from '@sinclair/typebox';
+import { FieldRule, SchemaRule } from '../rule.js';
+import { CHANGE_TRACKING_NEEDS_MARKDOWN } from '../v1/scrapeOptionRules.js';
+
+export const ONE_SCREENSHOT_V2 = 'You may only specify one screenshot format';
+
+/** A format item of kind `name`, by name or as an object. */
+const formatOf = (name: string) => Type.Union([Type.Literal(name), Type.Object({ type: Type.Literal(name) })]);
+const containing = (name: string) => Type.Array(Type.Unknown(), { contains: formatOf(name) });
+
+export const scrapeOptionRulesV2 = [
+  FieldRule(
+    'formats',
+    SchemaRule(
+      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN },
+      Type.Union([Type.Not(containing('changeTracking')), containing('markdown')]),
+      'With a `changeTracking` format, a `markdown` format must be requested too.',
+    ),
+  ),
+  FieldRule(
+    'formats',
+    SchemaRule(
+      { id: 'oneScreenshotFormat', keyword: 'contains', message: ONE_SCREENSHOT_V2 },
+      Type.Array(Type.Unknown(), { contains: formatOf('screenshot'), minContains: 0, maxContains: 1 }),
+      'At most one screenshot format.',
+    ),
+  ),
+];
