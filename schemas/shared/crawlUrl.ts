@@ -1,0 +1,131 @@
+/**
+ * The one definition of a valid crawl or scrape address (crawl `url`, each batch `urls` entry).
+ *
+ * The interface only says "a URL"; the public service decides, and reports the failed clause's message.
+ * The clauses, checked in order; the first that fails gives the message:
+ *
+ *   1. It is a string. Else `Expected string`.
+ *   2. Scheme-less shorthand: unless the string starts with `<one or more characters other than "." and
+ *      ":">://`, `http://` is put in front (`example.com/a` → `http://example.com/a`, `localhost:3000` →
+ *      `http://localhost:3000`). Every later clause looks at the result.
+ *   3. It parses as a WHATWG URL (`URL.canParse`). Else `Invalid URL`.
+ *   4. The scheme is `http` or `https`, in any letter case. Else `URL uses unsupported protocol`.
+ *   5. Take the text after the leading `scheme://` up to the first `.`, `/`, `\`, `?`, `#` or `[` (or to the
+ *      end). It holds no `:`, except one followed by one or more digits up to that point (a port). Else
+ *      `Invalid URL`. This rejects a second scheme or a password before the host (`http://http://example.com`,
+ *      `http://user:pw@example.com`, `mailto:a@example.com`), while `http://example.com/http://x`,
+ *      `http://[::1]:3000/` and `http://localhost:3000` (left to clause 6) pass it.
+ *   6. The host, as WHATWG reads it (`new URL(s).hostname`), is an IP address (IPv4, or IPv6 in brackets), or a
+ *      domain name of at least two labels, none empty, whose last label (the top-level domain) matches
+ *      `/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i` (letters, or an internationalised name, which WHATWG
+ *      punycodes). A host written with a trailing `.` is invalid too, also where WHATWG drops it (IPv4).
+ *      Else `URL must have a valid top-level domain or be an IP address`.
+ *
+ * Clause 5 is the service's check that the text before the first "." holds exactly one ":", narrowed so that
+ * it stops at a path and at an IPv6 host and allows a port: as the service words it, every IPv6 address and
+ * every dotless host with a port would fail it, so clause 6 would never accept an IPv6 address.
+ *
+ * WHATWG reading, which clauses 3 and 6 inherit: leading and trailing spaces and control characters are
+ * trimmed and tabs and newlines removed anywhere; hosts are percent-decoded, lower-cased and IDNA-mapped
+ * (`example%2Ecom` and `example。com` are `example.com`); IPv4 is read in any form the standard allows
+ * (`http://134744072` is `8.8.8.8`, `http://127.1` is `127.0.0.1`); a host whose last label is a number must
+ * be an IPv4 address, so `http://example.123` already fails clause 3.
+ *
+ * Every pattern here has only bounded quantifiers (longer text is scanned by hand), so all run in linear
+ * time; nothing throws, whatever the input.
+ */
+
+/** Messages the public service gives, by clause. */
+export const CRAWL_URL_MESSAGES = {
+  notString: 'Expected string',
+  invalid: 'Invalid URL',
+  protocol: 'URL uses unsupported protocol',
+  host: 'URL must have a valid top-level domain or be an IP address',
+} as const;
+
+/** Clause 6: the last label of a domain name. Bounded quantifiers, so linear in any input. */
+const TOP_LEVEL_DOMAIN = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+/** WHATWG serialises every IPv4 address as four decimal parts. */
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** Clause 2: does `s` start with `<one or more chars other than "." and ":">://`? */
+function hasScheme(s: string): boolean {
+  const colon = s.indexOf(':');
+  return colon > 0 && !s.slice(0, colon).includes('.') && s.startsWith('//', colon + 1);
+}
+
+/** Clause 2: the string with the scheme-less shorthand expanded. Only meaningful for valid input. */
+export function normalizeCrawlUrl(input: string): string {
+  return hasScheme(input) ? input : `http://${input}`;
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+/** Clause 5, on a string that starts with `scheme://` (every string does, after clause 2). */
+function colonsBeforeHostAreFine(s: string): boolean {
+  const start = s.indexOf(':') + 3;
+  let end = start;
+  while (end < s.length && !'./\\?#['.includes(s[end] as string)) end += 1;
+  const colon = s.indexOf(':', start);
+  if (colon === -1 || colon >= end) return true;
+  if (colon + 1 === end) return false;
+  for (let i = colon + 1; i < end; i += 1) if (!isDigit(s[i])) return false;
+  return true;
+}
+
+const isC0OrSpace = (c: string | undefined) => c !== undefined && c <= ' ';
+
+/**
+ * The host as written, before WHATWG decodes it: what follows the scheme, its slashes and any user info, up
+ * to the port, path, query or fragment. Mirrors the WHATWG authority rules for `http` and `https`.
+ */
+function writtenHost(s: string): string {
+  let from = 0;
+  let to = s.length;
+  while (from < to && isC0OrSpace(s[from])) from += 1;
+  while (to > from && isC0OrSpace(s[to - 1])) to -= 1;
+  const t = s.slice(from, to).replace(/[\t\n\r]/g, '');
+  let start = t.indexOf(':') + 1;
+  while (t[start] === '/' || t[start] === '\\') start += 1;
+  let end = start;
+  while (end < t.length && !'/\\?#'.includes(t[end] as string)) end += 1;
+  const authority = t.slice(start, end);
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/**
+ * WHATWG drops one trailing "." from an IPv4 address (also written `%2E` or `。`). Appending a letter to the
+ * written host and asking WHATWG again tells: the last label is then that letter alone.
+ */
+function writtenWithTrailingDot(s: string): boolean {
+  const probe = `http://${writtenHost(s)}x`;
+  return URL.canParse(probe) && new URL(probe).hostname.endsWith('.x');
+}
+
+/** Clause 6, on the hostname WHATWG gives. */
+function hostIsFine(hostname: string, s: string): boolean {
+  if (hostname.startsWith('[')) return true;
+  if (IPV4.test(hostname)) return !writtenWithTrailingDot(s);
+  const labels = hostname.split('.');
+  const last = labels[labels.length - 1];
+  return labels.length >= 2 && labels.every((label) => label.length > 0) && last !== undefined && TOP_LEVEL_DOMAIN.test(last);
+}
+
+/** Why `input` is not a valid crawl URL, in the service's words; `undefined` when it is one. */
+export function crawlUrlProblem(input: unknown): string | undefined {
+  if (typeof input !== 'string') return CRAWL_URL_MESSAGES.notString;
+  const s = normalizeCrawlUrl(input);
+  if (!URL.canParse(s)) return CRAWL_URL_MESSAGES.invalid;
+  const url = new URL(s);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return CRAWL_URL_MESSAGES.protocol;
+  if (!colonsBeforeHostAreFine(s)) return CRAWL_URL_MESSAGES.invalid;
+  if (!hostIsFine(url.hostname, s)) return CRAWL_URL_MESSAGES.host;
+  return undefined;
+}
+
+/** Whether `input` is a valid crawl or scrape URL. */
+export function isCrawlUrl(input: unknown): boolean {
+  return crawlUrlProblem(input) === undefined;
+}

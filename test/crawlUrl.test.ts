@@ -1,0 +1,283 @@
+/**
+ * The crawl URL rule, clause by clause, from both sides: each example is its own test and names the message
+ * the service gives for it. Then properties: nothing throws, ordinary web URLs pass, the two entry points
+ * agree, and the shorthand expansion is idempotent. Runs: FC_RUNS (default 200) per property.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { crawlUrlProblem, isCrawlUrl, normalizeCrawlUrl } from '../schemas/shared/crawlUrl.js';
+
+const numRuns = Number(process.env.FC_RUNS ?? 200);
+
+const NOT_STRING = 'Expected string';
+const INVALID = 'Invalid URL';
+const PROTOCOL = 'URL uses unsupported protocol';
+const HOST = 'URL must have a valid top-level domain or be an IP address';
+
+type Case = readonly [input: unknown, expected: string | undefined];
+
+/** Valid (`undefined`) and invalid examples, grouped by the clause they exercise. */
+const CLAUSES: ReadonlyArray<readonly [clause: string, cases: readonly Case[]]> = [
+  [
+    '1. a string',
+    [
+      ['https://example.com', undefined],
+      [null, NOT_STRING],
+      [undefined, NOT_STRING],
+      [42, NOT_STRING],
+      [true, NOT_STRING],
+      [{}, NOT_STRING],
+      [[], NOT_STRING],
+      [['https://example.com'], NOT_STRING],
+      [new String('https://example.com'), NOT_STRING],
+    ],
+  ],
+  [
+    '2. scheme-less shorthand',
+    [
+      ['example.com', undefined],
+      ['example.com/a?b=c', undefined],
+      ['www.example.co.uk:8080/x', undefined],
+      ['93.184.216.34/page', undefined],
+      ['localhost:3000', HOST],
+      ['mailto:a@example.com', INVALID],
+      ['://example.com', INVALID],
+    ],
+  ],
+  [
+    '3. parses as a WHATWG URL',
+    [
+      ['http://example.com/a b', undefined],
+      ['https://example.com:8443/', undefined],
+      ['', INVALID],
+      ['   ', INVALID],
+      ['http://ex ample.com/', INVALID],
+      ['http://', INVALID],
+      ['http://example.com:65536/', INVALID],
+      ['h_t://example.com', INVALID],
+      ['http://exa%00mple.com', INVALID],
+      ['\uD800', INVALID],
+      ['http://a\uD800.com', INVALID],
+      // WHATWG reads a host whose last label is a number as IPv4, and fails when it is not one.
+      ['http://example.123', INVALID],
+    ],
+  ],
+  [
+    '4. http or https',
+    [
+      ['https://example.com', undefined],
+      ['HTTP://Example.COM/Path?q=1#f', undefined],
+      ['HtTpS://example.com', undefined],
+      ['ftp://example.com', PROTOCOL],
+      ['ws://example.com', PROTOCOL],
+      ['file:///etc/passwd', PROTOCOL],
+    ],
+  ],
+  [
+    '5. no second scheme or password before the host',
+    [
+      ['http://example.com/http://example.com', undefined],
+      ['http://example.com?next=http://example.org', undefined],
+      ['https://example.com:8443/a:b', undefined],
+      ['http://user@example.com', undefined],
+      ['http://[::1]:3000/', undefined],
+      ['http://http://example.com', INVALID],
+      ['https://http://example.com', INVALID],
+      ['http:/example.com', INVALID],
+      ['http://user:pw@example.com', INVALID],
+      ['http://localhost:/', INVALID],
+    ],
+  ],
+  [
+    '6. a top-level domain or an IP address',
+    [
+      ['http://93.184.216.34', undefined],
+      ['http://8.8.8.8', undefined],
+      ['http://8.8.8.8:80/', undefined],
+      ['http://[::1]:3000/', undefined],
+      ['http://[::1]', undefined],
+      ['http://[2001:db8::1]/', undefined],
+      ['https://xn--bcher-kva.example', undefined],
+      ['https://bücher.example', undefined],
+      ['https://пример.рф', undefined],
+      ['https://example.XN--P1AI', undefined],
+      ['https://a.b.example.co.uk', undefined],
+      [`http://example.${'a'.repeat(63)}`, undefined],
+      ['http://localhost:3000', HOST],
+      ['http://localhost', HOST],
+      ['http://example', HOST],
+      ['http://.example.com', HOST],
+      ['http://example..com', HOST],
+      ['http://example.com.', HOST],
+      ['http://example.com.:8080/', HOST],
+      ['http://1.2.3.4.', HOST],
+      ['http://1.2.3.4%2E', HOST],
+      ['http://1.2.3.4\u3002', HOST],
+      ['http://example.c', HOST],
+      ['http://example.1a', HOST],
+      [`http://example.${'a'.repeat(64)}`, HOST],
+    ],
+  ],
+  [
+    'WHATWG reading the rule inherits',
+    [
+      // Decimal, hexadecimal and shortened IPv4 forms are read as dotted addresses.
+      ['http://134744072', undefined],
+      ['http://127.1', undefined],
+      // Hosts are percent-decoded and IDNA-mapped, tabs and newlines dropped, surrounding spaces trimmed.
+      ['http://example%2Ecom', undefined],
+      ['http://example\u3002com', undefined],
+      ['http://exa\tmple.com', undefined],
+      ['  https://example.com  ', undefined],
+      // Extra slashes after a special scheme are skipped.
+      ['//example.com', undefined],
+    ],
+  ],
+];
+
+const show = (input: unknown) => (input instanceof String ? 'new String(…)' : input === undefined ? 'undefined' : JSON.stringify(input));
+
+for (const [clause, cases] of CLAUSES) {
+  describe(`crawl URL clause ${clause}`, () => {
+    for (const [input, expected] of cases) {
+      it(`${show(input)} → ${expected ?? 'valid'}`, () => {
+        expect(crawlUrlProblem(input)).toBe(expected);
+        expect(isCrawlUrl(input)).toBe(expected === undefined);
+      });
+    }
+  });
+}
+
+describe('normalizeCrawlUrl', () => {
+  const EXPANSIONS: ReadonlyArray<readonly [string, string]> = [
+    ['example.com/a', 'http://example.com/a'],
+    ['localhost:3000', 'http://localhost:3000'],
+    ['example.com:8080', 'http://example.com:8080'],
+    ['mailto:a@example.com', 'http://mailto:a@example.com'],
+    ['a.b://example.com', 'http://a.b://example.com'],
+    ['://example.com', 'http://://example.com'],
+    ['https://example.com', 'https://example.com'],
+    ['HTTP://Example.COM', 'HTTP://Example.COM'],
+    ['ftp://example.com', 'ftp://example.com'],
+  ];
+  for (const [input, expected] of EXPANSIONS) {
+    it(`${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
+      expect(normalizeCrawlUrl(input)).toBe(expected);
+    });
+  }
+});
+
+describe('huge inputs return quickly', () => {
+  const MB = 1 << 20;
+  const HUGE: ReadonlyArray<readonly [string, string]> = [
+    ['letters', 'a'.repeat(MB)],
+    ['a long path', `http://example.com/${'a'.repeat(MB)}`],
+    ['colons', ':'.repeat(MB)],
+    ['dots', '.'.repeat(MB)],
+    ['slashes', '/'.repeat(MB)],
+    ['brackets', `http://${'['.repeat(MB)}`],
+    ['labels', `http://${'a.'.repeat(MB / 2)}`],
+    ['a long top-level domain', `http://a.${'x'.repeat(MB)}`],
+    ['trailing dots after an IPv4 address', `http://1.2.3.4${'.'.repeat(MB)}`],
+    ['user info before an IPv4 address', `http://${'@'.repeat(MB)}1.2.3.4.`],
+    ['ports', `http://x${':1'.repeat(MB / 2)}`],
+    ['lone surrogates', '\uD800'.repeat(MB)],
+  ];
+  for (const [what, input] of HUGE) {
+    it(`1 MB of ${what}`, () => {
+      const started = performance.now();
+      const problem = crawlUrlProblem(input);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(problem === undefined || typeof problem === 'string').toBe(true);
+    });
+  }
+});
+
+describe('properties', () => {
+  const alphabeticTld = (url: string) => /^[a-z]{2,}$/.test(new URL(url).hostname.split('.').pop() ?? '');
+  const isIp = (url: string) => /^(?:\[.*\]|[\d.]+)$/.test(new URL(url).hostname);
+
+  it('crawlUrlProblem never throws on anything', () => {
+    fc.assert(
+      fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withNullPrototype: true }), (x) => {
+        const problem = crawlUrlProblem(x);
+        return problem === undefined || typeof problem === 'string';
+      }),
+      { numRuns },
+    );
+  });
+
+  it('crawlUrlProblem never throws on binary strings, bare or behind a scheme', () => {
+    const binary = fc.string({ unit: 'binary' });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          binary,
+          binary.map((s) => `http://${s}`),
+          binary.map((s) => `https://a.${s}`),
+        ),
+        (s) => {
+          const problem = crawlUrlProblem(s);
+          return problem === undefined || typeof problem === 'string';
+        },
+      ),
+      { numRuns },
+    );
+  });
+
+  it('every web URL whose top-level domain is alphabetic (2+ letters) is accepted', () => {
+    const urls = fc.oneof(
+      fc.webUrl(),
+      fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withPort: true } }),
+    );
+    fc.assert(
+      fc.property(urls.filter(alphabeticTld), (url) => {
+        expect(crawlUrlProblem(url)).toBeUndefined();
+      }),
+      { numRuns },
+    );
+  });
+
+  it('every web URL whose host is an IP address is accepted', () => {
+    const urls = fc.webUrl({
+      withQueryParameters: true,
+      withFragments: true,
+      authoritySettings: { withIPv4: true, withIPv4Extended: true, withIPv6: true, withPort: true },
+    });
+    fc.assert(
+      fc.property(urls.filter(isIp), (url) => {
+        expect(crawlUrlProblem(url)).toBeUndefined();
+      }),
+      { numRuns },
+    );
+  });
+
+  /** Strings near the boundary: web URLs, with the scheme cut off, and arbitrary text. */
+  const candidates = fc.oneof(
+    fc.webUrl({ authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true } }),
+    fc.webUrl({ authoritySettings: { withPort: true } }).map((u) => u.replace(/^https?:\/\//, '')),
+    fc.string(),
+    fc.anything(),
+  );
+
+  it('isCrawlUrl(x) is crawlUrlProblem(x) === undefined', () => {
+    fc.assert(
+      fc.property(candidates, (x) => isCrawlUrl(x) === (crawlUrlProblem(x) === undefined)),
+      { numRuns },
+    );
+  });
+
+  it('normalizeCrawlUrl is idempotent on valid input, and keeps it valid', () => {
+    fc.assert(
+      fc.property(
+        candidates.filter((x): x is string => isCrawlUrl(x)),
+        (url) => {
+          const once = normalizeCrawlUrl(url);
+          expect(normalizeCrawlUrl(once)).toBe(once);
+          expect(crawlUrlProblem(once)).toBeUndefined();
+        },
+      ),
+      { numRuns },
+    );
+  });
+});
