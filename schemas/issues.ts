@@ -197,7 +197,7 @@ function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
   const keyOf = (e: ErrorObject) => JSON.stringify([e.instancePath, e.keyword, e.params]);
   for (const e of errors) {
     const known = best.get(keyOf(e));
-    if (!known || (!isSchema(known.parentSchema) || typeof known.parentSchema.description !== 'string')) best.set(keyOf(e), e);
+    if (!known || !isSchema(known.parentSchema) || typeof known.parentSchema.description !== 'string') best.set(keyOf(e), e);
   }
   return errors.filter((e) => (e.keyword === 'type' || !wrongType.has(e.instancePath)) && best.get(keyOf(e)) === e);
 }

@@ -7,7 +7,6 @@
 import { Type, type TIntersect, type TObject, type TSchema, type TUnknown } from '@sinclair/typebox';
 import { RULES } from './annotations.js';
 
-
 export interface RuleSpec {
   /** Stable identifier, e.g. `changeTrackingNeedsMarkdown`. */
   readonly id: string;

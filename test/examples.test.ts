@@ -9,7 +9,8 @@ for (const version of ['v1', 'v2'] as const) {
 
     it('cover the request body of every start endpoint and an answer of every operation', () => {
       const labels = examples.map((e) => e.label);
-      for (const path of ['crawl', 'batch/scrape']) expect(labels.some((l) => l.startsWith(`${version} POST /${version}/${path} request`))).toBe(true);
+      for (const path of ['crawl', 'batch/scrape'])
+        expect(labels.some((l) => l.startsWith(`${version} POST /${version}/${path} request`))).toBe(true);
       expect(labels.filter((l) => l.includes('→ 200')).length).toBeGreaterThanOrEqual(10);
     });
 

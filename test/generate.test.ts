@@ -30,7 +30,10 @@ describe('generate', () => {
     await writeFile(join(out, 'openapi/v2.json'), '{}\n');
     await rm(join(out, 'schemas/v1/Location.json'));
     await writeFile(join(out, 'schemas/v1/Removed.json'), '{}\n');
-    const result = await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check', '--out', out], { cwd: ROOT, timeout: 60_000 }).then(
+    const result = await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check', '--out', out], {
+      cwd: ROOT,
+      timeout: 60_000,
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
     );

@@ -431,17 +431,33 @@ const VERSION_DEFAULT_ROWS: Row[] = rows(VERSIONS, BOTH_SCRAPE_OWNERS, [
 
 // Fields that must NOT be present: [version, owner, field, reason]
 const ABSENT: [Version, string, string, string][] = [
-  ...(['maxDepth', 'ignoreSitemap', 'allowBackwardLinks'] as const).map(
-    (f): [Version, string, string, string] => ['v2', 'CrawlRequest', f, 'v1-only crawl field'],
-  ),
+  ...(['maxDepth', 'ignoreSitemap', 'allowBackwardLinks'] as const).map((f): [Version, string, string, string] => [
+    'v2',
+    'CrawlRequest',
+    f,
+    'v1-only crawl field',
+  ]),
   ...(['prompt', 'sitemap'] as const).map((f): [Version, string, string, string] => ['v1', 'CrawlRequest', f, 'v2-only crawl field']),
   ...BOTH_SCRAPE_OWNERS.flatMap((owner) =>
-    (['parsePDF', 'jsonOptions', 'changeTrackingOptions'] as const).map(
-      (f): [Version, string, string, string] => ['v2', owner, f, 'v1-only scrape option'],
-    ),
+    (['parsePDF', 'jsonOptions', 'changeTrackingOptions'] as const).map((f): [Version, string, string, string] => [
+      'v2',
+      owner,
+      f,
+      'v1-only scrape option',
+    ]),
   ),
-  ...VERSIONS.map((v): [Version, string, string, string] => [v, 'BatchScrapeRequest', 'scrapeOptions', 'batch scrape options are top-level, not nested']),
-  ...VERSIONS.map((v): [Version, string, string, string] => [v, 'CrawlStartResponse', 'invalidURLs', 'only the batch start response carries it']),
+  ...VERSIONS.map((v): [Version, string, string, string] => [
+    v,
+    'BatchScrapeRequest',
+    'scrapeOptions',
+    'batch scrape options are top-level, not nested',
+  ]),
+  ...VERSIONS.map((v): [Version, string, string, string] => [
+    v,
+    'CrawlStartResponse',
+    'invalidURLs',
+    'only the batch start response carries it',
+  ]),
 ];
 
 // ---------------------------------------------------------------------------
@@ -500,7 +516,8 @@ function checkType(doc: Schema, node: Schema, t: TypeFact, at: string): void {
     expect(found, `${at}: object format types`).toEqual(expect.arrayContaining([...t.formatObjects]));
     for (const b of objects) {
       const d = discriminatorValues(doc, b);
-      if (d && Array.isArray(d.holder.enum)) checkExtras(d.holder, t.formatObjects, `${at} (${String(b.title ?? 'format object')}.type enum)`);
+      if (d && Array.isArray(d.holder.enum))
+        checkExtras(d.holder, t.formatObjects, `${at} (${String(b.title ?? 'format object')}.type enum)`);
     }
     return;
   }
@@ -570,10 +587,7 @@ const CRAWL_ROWS = rows(VERSIONS, ['CrawlRequest'], CRAWL);
 const BATCH_ROWS = rows(VERSIONS, ['BatchScrapeRequest'], BATCH);
 // Scrape options: nested under the crawl's `scrapeOptions` (the ScrapeOptions component) and at the top level of
 // the batch scrape body.
-const SCRAPE_ROWS = [
-  ...rows(['v1'], BOTH_SCRAPE_OWNERS, SCRAPE_V1),
-  ...rows(['v2'], BOTH_SCRAPE_OWNERS, SCRAPE_V2),
-];
+const SCRAPE_ROWS = [...rows(['v1'], BOTH_SCRAPE_OWNERS, SCRAPE_V1), ...rows(['v2'], BOTH_SCRAPE_OWNERS, SCRAPE_V2)];
 const LOCATION_ROWS = rows(VERSIONS, ['Location'], LOCATION);
 const RESPONSE_ROWS = [
   ...rows(VERSIONS, ['CrawlStartResponse'], CRAWL_STARTED),
@@ -635,4 +649,3 @@ describe('interface tables vs generated OpenAPI', () => {
     }
   });
 });
-

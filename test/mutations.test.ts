@@ -17,7 +17,14 @@ const numRuns = Number(process.env.FC_RUNS ?? 200);
 const seen = new Map<MutationKind | 'otherVersionField', number>();
 const ALL_REJECT = { typebox: false, validator: false, jsonSchema: false, openapi: false };
 
-function expectRejectedAt(version: Version, name: string, checkers: ReturnType<typeof checkersFor>, mutated: unknown, errorPath: Path, what: string) {
+function expectRejectedAt(
+  version: Version,
+  name: string,
+  checkers: ReturnType<typeof checkersFor>,
+  mutated: unknown,
+  errorPath: Path,
+  what: string,
+) {
   expect(decisions(checkers, mutated), what).toEqual(ALL_REJECT);
   const result = validate(`${version}/${name}` as SchemaName, mutated);
   const paths = result.valid ? [] : result.errors.map((e) => JSON.stringify(e.segments));
@@ -43,7 +50,14 @@ for (const version of VERSIONS) {
             if (pair === undefined) return; // nothing to mutate (e.g. a definition that accepts any value)
             const [value, mutation] = pair;
             seen.set(mutation.kind, (seen.get(mutation.kind) ?? 0) + 1);
-            expectRejectedAt(version, name, checkers, mutation.apply(value), mutation.errorPath, `${mutation.kind}: ${mutation.description}`);
+            expectRejectedAt(
+              version,
+              name,
+              checkers,
+              mutation.apply(value),
+              mutation.errorPath,
+              `${mutation.kind}: ${mutation.description}`,
+            );
           }),
           { numRuns },
         );
@@ -65,7 +79,9 @@ describe('a field of the other version is rejected', () => {
       it(`${version} ${name} rejects ${other(version)}-only fields: ${onlyForeign.join(', ')}`, () => {
         expect(onlyForeign.length).toBeGreaterThan(0);
         const checkers = checkersFor(version, name);
-        const field = fc.constantFrom(...onlyForeign).chain((key) => arbitraryFor(foreign.properties[key] as TSchema).map((v) => [key, v] as const));
+        const field = fc
+          .constantFrom(...onlyForeign)
+          .chain((key) => arbitraryFor(foreign.properties[key] as TSchema).map((v) => [key, v] as const));
         fc.assert(
           fc.property(arbitraryFor(ownDefinition), field, (value, [key, fieldValue]) => {
             seen.set('otherVersionField', (seen.get('otherVersionField') ?? 0) + 1);

@@ -36,11 +36,7 @@ type V1Webhook = NonNullable<V1CrawlParams['webhook']>;
 type V1Action = NonNullable<NonNullable<Parameters<FirecrawlAppV1['scrapeUrl']>[1]>['actions']>[number];
 type V2ScrapeOptions = NonNullable<CrawlOptions['scrapeOptions']>;
 
-type SchemaName =
-  | 'v1/CrawlRequest'
-  | 'v2/CrawlRequest'
-  | 'v1/BatchScrapeRequest'
-  | 'v2/BatchScrapeRequest';
+type SchemaName = 'v1/CrawlRequest' | 'v2/CrawlRequest' | 'v1/BatchScrapeRequest' | 'v2/BatchScrapeRequest';
 
 interface Clients {
   v1: FirecrawlAppV1;
@@ -141,15 +137,7 @@ function v1Batch(
     path: '/v1/batch/scrape',
     run: ({ v1 }) =>
       polls
-        ? v1.batchScrapeUrls(
-            urls,
-            params,
-            1,
-            opts.idempotencyKey,
-            opts.webhook,
-            opts.ignoreInvalidURLs,
-            opts.maxConcurrency,
-          )
+        ? v1.batchScrapeUrls(urls, params, 1, opts.idempotencyKey, opts.webhook, opts.ignoreInvalidURLs, opts.maxConcurrency)
         : v1.asyncBatchScrapeUrls(urls, params, opts.idempotencyKey, opts.webhook, opts.ignoreInvalidURLs),
     expectedBody: opts.expectedBody ?? {
       urls,
@@ -160,9 +148,7 @@ function v1Batch(
       origin: SDK_ORIGIN,
     },
     expectedHeaders: opts.idempotencyKey ? { 'x-idempotency-key': opts.idempotencyKey } : undefined,
-    expectedResult: polls
-      ? expect.objectContaining({ success: true, status: 'completed', data: [] })
-      : v1Started('batch/scrape'),
+    expectedResult: polls ? expect.objectContaining({ success: true, status: 'completed', data: [] }) : v1Started('batch/scrape'),
     polls,
   };
 }
@@ -342,12 +328,17 @@ const v1CrawlCases: Case[] = [
     allowSubdomains: false,
     limit: 10,
   }),
-  v1Crawl('v1 crawl: delay, maxConcurrency, zeroDataRetention, idempotency key', 'https://example.org/blog', {
-    delay: 1.5,
-    maxConcurrency: 2,
-    zeroDataRetention: true,
-    limit: 100,
-  }, { idempotencyKey: '0f8fad5b-d9cb-469f-a165-70867728950e' }),
+  v1Crawl(
+    'v1 crawl: delay, maxConcurrency, zeroDataRetention, idempotency key',
+    'https://example.org/blog',
+    {
+      delay: 1.5,
+      maxConcurrency: 2,
+      zeroDataRetention: true,
+      limit: 100,
+    },
+    { idempotencyKey: '0f8fad5b-d9cb-469f-a165-70867728950e' },
+  ),
   v1Crawl('v1 crawl: webhook as string', 'https://example.com/docs', {
     webhook: 'https://example.com/hooks/firecrawl',
     limit: 5,
@@ -450,21 +441,36 @@ const v1BatchCases: Case[] = [
     ['https://example.com/search'],
     withV1Actions({ formats: ['markdown', 'screenshot'], waitFor: 500 }, v1Actions),
   ),
-  v1Batch('v1 batch: webhook string, ignoreInvalidURLs, idempotency key', ['https://example.com/docs', 'https://example.org/a'], {
-    formats: ['markdown'],
-  }, {
-    webhook: 'https://example.com/hooks/batch',
-    ignoreInvalidURLs: true,
-    idempotencyKey: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  }),
-  v1Batch('v1 batch: webhook object, ignoreInvalidURLs false', ['https://example.org/a', 'https://example.org/b'], {
-    formats: ['links', 'html'],
-    onlyMainContent: false,
-  }, { webhook: v1WebhookObject, ignoreInvalidURLs: false }),
-  v1Batch('v1 batch: maxConcurrency (polling batchScrapeUrls), zeroDataRetention', ['https://example.com/docs/a', 'https://example.com/docs/b'], {
-    formats: ['markdown'],
-    zeroDataRetention: true,
-  }, { maxConcurrency: 3, webhook: 'https://example.com/hooks/batch' }),
+  v1Batch(
+    'v1 batch: webhook string, ignoreInvalidURLs, idempotency key',
+    ['https://example.com/docs', 'https://example.org/a'],
+    {
+      formats: ['markdown'],
+    },
+    {
+      webhook: 'https://example.com/hooks/batch',
+      ignoreInvalidURLs: true,
+      idempotencyKey: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    },
+  ),
+  v1Batch(
+    'v1 batch: webhook object, ignoreInvalidURLs false',
+    ['https://example.org/a', 'https://example.org/b'],
+    {
+      formats: ['links', 'html'],
+      onlyMainContent: false,
+    },
+    { webhook: v1WebhookObject, ignoreInvalidURLs: false },
+  ),
+  v1Batch(
+    'v1 batch: maxConcurrency (polling batchScrapeUrls), zeroDataRetention',
+    ['https://example.com/docs/a', 'https://example.com/docs/b'],
+    {
+      formats: ['markdown'],
+      zeroDataRetention: true,
+    },
+    { maxConcurrency: 3, webhook: 'https://example.com/hooks/batch' },
+  ),
   v1Batch('v1 batch: screenshot@fullPage, basic proxy', ['https://example.org/a'], {
     formats: ['screenshot@fullPage'],
     proxy: 'basic',
@@ -514,27 +520,29 @@ const v2CrawlCases: Case[] = [
     limit: 25,
   }),
   v2Crawl('v2 crawl: webhook as object', 'https://example.com/docs', { webhook: v2WebhookObject }),
-  v2Crawl('v2 crawl: null-valued options are dropped by the SDK', 'https://example.org/a', {
-    prompt: null,
-    includePaths: null,
-    excludePaths: null,
-    maxDiscoveryDepth: null,
-    limit: null,
-    delay: null,
-    maxConcurrency: null,
-    webhook: null,
-    scrapeOptions: null,
-  }, { expectedBody: { url: 'https://example.org/a', origin: SDK_ORIGIN } }),
+  v2Crawl(
+    'v2 crawl: null-valued options are dropped by the SDK',
+    'https://example.org/a',
+    {
+      prompt: null,
+      includePaths: null,
+      excludePaths: null,
+      maxDiscoveryDepth: null,
+      limit: null,
+      delay: null,
+      maxConcurrency: null,
+      webhook: null,
+      scrapeOptions: null,
+    },
+    { expectedBody: { url: 'https://example.org/a', origin: SDK_ORIGIN } },
+  ),
   v2Crawl('v2 crawl: scrapeOptions with every spec field', 'https://example.com/docs', {
     limit: 20,
     scrapeOptions: v2ScrapeEverything,
   }),
   v2Crawl('v2 crawl: json format object (prompt + schema)', 'https://example.com/shop', {
     scrapeOptions: {
-      formats: [
-        'markdown',
-        { type: 'json', prompt: 'Extract the product title, price and currency.', schema: productSchema },
-      ],
+      formats: ['markdown', { type: 'json', prompt: 'Extract the product title, price and currency.', schema: productSchema }],
     },
   }),
   v2Crawl('v2 crawl: json format object (schema only)', 'https://example.com/shop', {
@@ -615,14 +623,18 @@ const v2BatchCases: Case[] = [
   v2Batch('v2 batch: actions of every kind', ['https://example.com/search'], {
     options: { formats: ['markdown', 'screenshot'], actions: v2Actions, waitFor: 500 },
   }),
-  v2Batch('v2 batch: webhook string, ignoreInvalidURLs, maxConcurrency, ZDR, idempotency key', ['https://example.com/docs', 'https://example.org/a'], {
-    options: { formats: ['markdown'] },
-    webhook: 'https://example.org/webhooks/batch',
-    ignoreInvalidURLs: true,
-    maxConcurrency: 5,
-    zeroDataRetention: true,
-    idempotencyKey: '16fd2706-8baf-433b-82eb-8c7fada847da',
-  }),
+  v2Batch(
+    'v2 batch: webhook string, ignoreInvalidURLs, maxConcurrency, ZDR, idempotency key',
+    ['https://example.com/docs', 'https://example.org/a'],
+    {
+      options: { formats: ['markdown'] },
+      webhook: 'https://example.org/webhooks/batch',
+      ignoreInvalidURLs: true,
+      maxConcurrency: 5,
+      zeroDataRetention: true,
+      idempotencyKey: '16fd2706-8baf-433b-82eb-8c7fada847da',
+    },
+  ),
   v2Batch('v2 batch: webhook object, ignoreInvalidURLs false', ['https://example.org/a', 'https://example.org/b'], {
     options: { formats: ['html'] },
     webhook: v2WebhookObject,
@@ -672,36 +684,51 @@ const typedExtraCases: Case[] = [
     }),
     ['$.agent', '$.auditMetadata'],
   ),
-  v1Batch('v1 batch extra: origin containing "mcp" is kept', ['https://example.org/a'], {
-    formats: ['markdown'],
-    origin: 'mcp-server',
-  } as V1ScrapeParams, {
-    expectedBody: { urls: ['https://example.org/a'], formats: ['markdown'], origin: 'mcp-server' },
-  }),
-  v2Crawl('v2 crawl extra: deduplicateSimilarURLs, robotsUserAgent, regexOnFullURL, integration', 'https://example.com/docs', {
-    deduplicateSimilarURLs: true,
-    robotsUserAgent: 'DocsBot',
-    regexOnFullURL: true,
-    includePaths: ['https://example\\.com/docs/.*'],
-    integration: '  langchain  ',
-  }, {
-    expectedBody: {
-      url: 'https://example.com/docs',
+  v1Batch(
+    'v1 batch extra: origin containing "mcp" is kept',
+    ['https://example.org/a'],
+    {
+      formats: ['markdown'],
+      origin: 'mcp-server',
+    } as V1ScrapeParams,
+    {
+      expectedBody: { urls: ['https://example.org/a'], formats: ['markdown'], origin: 'mcp-server' },
+    },
+  ),
+  v2Crawl(
+    'v2 crawl extra: deduplicateSimilarURLs, robotsUserAgent, regexOnFullURL, integration',
+    'https://example.com/docs',
+    {
       deduplicateSimilarURLs: true,
       robotsUserAgent: 'DocsBot',
       regexOnFullURL: true,
       includePaths: ['https://example\\.com/docs/.*'],
-      integration: 'langchain',
-      origin: SDK_ORIGIN,
+      integration: '  langchain  ',
     },
-  }),
-  v2Crawl('v2 crawl extra: ignoreRobotsTxt is typed but dropped by the SDK', 'https://example.org/a', {
-    ignoreRobotsTxt: true,
-    limit: 10,
-  }, {
-    expectedBody: { url: 'https://example.org/a', limit: 10, origin: SDK_ORIGIN },
-    absentKeys: ['ignoreRobotsTxt'],
-  }),
+    {
+      expectedBody: {
+        url: 'https://example.com/docs',
+        deduplicateSimilarURLs: true,
+        robotsUserAgent: 'DocsBot',
+        regexOnFullURL: true,
+        includePaths: ['https://example\\.com/docs/.*'],
+        integration: 'langchain',
+        origin: SDK_ORIGIN,
+      },
+    },
+  ),
+  v2Crawl(
+    'v2 crawl extra: ignoreRobotsTxt is typed but dropped by the SDK',
+    'https://example.org/a',
+    {
+      ignoreRobotsTxt: true,
+      limit: 10,
+    },
+    {
+      expectedBody: { url: 'https://example.org/a', limit: 10, origin: SDK_ORIGIN },
+      absentKeys: ['ignoreRobotsTxt'],
+    },
+  ),
   v2Crawl('v2 crawl extra: newer format strings', 'https://example.com/shop', {
     scrapeOptions: { formats: ['branding', 'product', 'menu', 'audio', 'video'] },
   }),
@@ -722,32 +749,44 @@ const typedExtraCases: Case[] = [
     },
   }),
   // domainTools, and integration/origin inside scrapeOptions, are not scrape options of the service.
-  rejecting(v2Crawl('v2 crawl extra: scrapeOptions fastMode, minAge, lockdown, redactPII, threatProtection, profile, auditMetadata', 'https://example.com/docs', {
-    scrapeOptions: {
-      fastMode: true,
-      minAge: 60000,
-      lockdown: false,
-      redactPII: { mode: 'accurate', entities: ['EMAIL', 'PHONE'], replaceStyle: 'mask' },
-      threatProtection: { mode: 'normal', riskScoreThreshold: 70, blockedTlds: ['zip'], failurePolicy: 'closed' },
-      profile: { name: 'docs-login', saveChanges: false },
-      auditMetadata: { username: 'jane.doe' },
-      domainTools: false,
-      useMock: 'docs-fixture',
-      integration: 'zapier',
-      origin: 'js-sdk-wrapper',
-    },
-  }), ['$.scrapeOptions.domainTools', '$.scrapeOptions.integration', '$.scrapeOptions.origin']),
+  rejecting(
+    v2Crawl(
+      'v2 crawl extra: scrapeOptions fastMode, minAge, lockdown, redactPII, threatProtection, profile, auditMetadata',
+      'https://example.com/docs',
+      {
+        scrapeOptions: {
+          fastMode: true,
+          minAge: 60000,
+          lockdown: false,
+          redactPII: { mode: 'accurate', entities: ['EMAIL', 'PHONE'], replaceStyle: 'mask' },
+          threatProtection: { mode: 'normal', riskScoreThreshold: 70, blockedTlds: ['zip'], failurePolicy: 'closed' },
+          profile: { name: 'docs-login', saveChanges: false },
+          auditMetadata: { username: 'jane.doe' },
+          domainTools: false,
+          useMock: 'docs-fixture',
+          integration: 'zapier',
+          origin: 'js-sdk-wrapper',
+        },
+      },
+    ),
+    ['$.scrapeOptions.domainTools', '$.scrapeOptions.integration', '$.scrapeOptions.origin'],
+  ),
   v2Batch('v2 batch extra: appendToId, integration, redactPII true', ['https://example.org/c'], {
     options: { formats: ['markdown'], redactPII: true },
     appendToId: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
     integration: 'n8n',
   }),
-  v2Batch('v2 batch extra: origin containing "mcp" is kept', ['https://example.org/a'], {
-    options: { formats: ['markdown'] },
-    origin: 'firecrawl-mcp',
-  }, {
-    expectedBody: { urls: ['https://example.org/a'], formats: ['markdown'], origin: 'firecrawl-mcp' },
-  }),
+  v2Batch(
+    'v2 batch extra: origin containing "mcp" is kept',
+    ['https://example.org/a'],
+    {
+      options: { formats: ['markdown'] },
+      origin: 'firecrawl-mcp',
+    },
+    {
+      expectedBody: { urls: ['https://example.org/a'], formats: ['markdown'], origin: 'firecrawl-mcp' },
+    },
+  ),
 ];
 
 const groups: Array<{ title: string; cases: Case[] }> = [
@@ -820,9 +859,9 @@ describe('capture harness', () => {
 
   it('v2 SDK refuses a bare "json" format client-side and sends nothing', async () => {
     const before = server?.requests.length;
-    await expect(
-      clients!.v2.startCrawl('https://example.com/docs', { scrapeOptions: { formats: ['json'] } }),
-    ).rejects.toThrow(/json format must be an object/);
+    await expect(clients!.v2.startCrawl('https://example.com/docs', { scrapeOptions: { formats: ['json'] } })).rejects.toThrow(
+      /json format must be an object/,
+    );
     expect(server?.requests.length).toBe(before);
   });
 });

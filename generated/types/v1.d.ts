@@ -572,7 +572,7 @@ export interface StringMap {
  */
 export interface Location {
   /**
-   * Country to emulate, as a country code. Without a location object the service emulates the US.
+   * Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.
    */
   country?: string;
   /**

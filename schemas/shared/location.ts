@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Named, fromInterface } from '../annotations.js';
+import { ruleMarks } from '../rule.js';
+import { COUNTRY_PATTERN, COUNTRY_RULE_MESSAGE } from './countries.js';
 
 /**
  * Location emulation. The service ignores unknown keys here, so the object is open.
@@ -10,7 +12,10 @@ export const Location = Named(
     {
       country: Type.Optional(
         Type.String({
-          description: 'Country to emulate, as a country code. Without a location object the service emulates the US.',
+          pattern: COUNTRY_PATTERN,
+          ...ruleMarks({ id: 'countryCode', keyword: 'pattern', message: COUNTRY_RULE_MESSAGE }),
+          description:
+            "Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.",
           default: 'US',
           examples: ['US', 'DE'],
           ...fromInterface('§2.5'),

@@ -6,12 +6,15 @@
  */
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { objectOf } from '../../schemas/rule.js';
 
 type Schema = TSchema & Record<string, unknown>;
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Marks an optional property left out. */
+const ABSENT = Symbol('absent');
 
 /** Keys an open object may carry besides its properties. */
 const extraKey = fc.constantFrom('extra', 'x-note', 'futureField');
@@ -21,7 +24,9 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
     case 'uri':
       return fc.webUrl({ withQueryParameters: true, withFragments: true });
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case 'uuid':
       return fc.uuid();
     case undefined:
@@ -29,6 +34,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
     default:
       throw new Error(`no arbitrary for format ${String(schema.format)}`);
   }
+  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
   const minLength = num(schema.minLength) ?? 0;
   const maxLength = num(schema.maxLength);
   // `maxLength` counts UTF-16 code units; fast-check counts code points, so astral characters may overshoot.
@@ -37,7 +43,10 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
     .filter((s) => maxLength === undefined || s.length <= maxLength);
   return maxLength === undefined
     ? typical
-    : fc.oneof({ weight: 4, arbitrary: typical }, { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: maxLength, maxLength }) });
+    : fc.oneof(
+        { weight: 4, arbitrary: typical },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: maxLength, maxLength }) },
+      );
 }
 
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -65,12 +74,23 @@ export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
   switch (schema[Kind]) {
     case 'Object': {
       const properties = (schema.properties ?? {}) as Record<string, TSchema>;
-      const requiredKeys = Object.keys(properties).filter((k) => (properties[k] as Schema)[OptionalKind] !== 'Optional');
-      const model = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryFor(s)]));
-      const declared = fc.record(model, { requiredKeys });
+      // Each optional property is present one time in three: values stay small, and combinations that a
+      // rule forbids (e.g. options without their format) stay rare enough to filter out cheaply.
+      const model = Object.fromEntries(
+        Object.entries(properties).map(([k, s]) => {
+          const value = arbitraryFor(s);
+          const optional = (s as Schema)[OptionalKind] === 'Optional';
+          return [k, optional ? fc.oneof({ weight: 2, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: value }) : value];
+        }),
+      );
+      const declared = fc.record(model).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ABSENT)));
       if (schema.additionalProperties === false) return declared;
       // An open object: sometimes with keys the schema does not list, which must be accepted too.
-      const extras = fc.dictionary(extraKey.filter((k) => !(k in properties)), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 });
+      const extras = fc.dictionary(
+        extraKey.filter((k) => !(k in properties)),
+        fc.jsonValue({ maxDepth: 1 }),
+        { maxKeys: 2 },
+      );
       return fc.tuple(declared, extras).map(([d, e]) => ({ ...e, ...d }));
     }
     case 'Record': {
@@ -84,7 +104,10 @@ export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
       const typical = fc.array(item, { minLength, maxLength: Math.min(maxItems ?? minLength + 4, minLength + 4) });
       return maxItems === undefined
         ? typical
-        : fc.oneof({ weight: 5, arbitrary: typical }, { weight: 1, arbitrary: fc.array(item, { minLength: maxItems, maxLength: maxItems }) });
+        : fc.oneof(
+            { weight: 5, arbitrary: typical },
+            { weight: 1, arbitrary: fc.array(item, { minLength: maxItems, maxLength: maxItems }) },
+          );
     }
     case 'Union':
       return fc.oneof(...(schema.anyOf as TSchema[]).map(arbitraryFor));
@@ -92,7 +115,8 @@ export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
       // An object with rules: values of the object, kept when they satisfy the rules too.
       const object = objectOf(schema);
       if (!object) throw new Error('no arbitrary for an intersection without an object');
-      return arbitraryFor(object).filter((v) => Value.Check(schema, v));
+      const rules = TypeCompiler.Compile(schema);
+      return arbitraryFor(object).filter((v) => rules.Check(v));
     }
     case 'Literal':
       return fc.constant(schema.const);

@@ -21,7 +21,8 @@ export type Checkers = Record<FormName, (value: unknown) => boolean>;
 
 registerTypeBoxFormats();
 
-const readJson = (path: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../generated/${path}`, import.meta.url)), 'utf8'));
+const readJson = (path: string): unknown =>
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../generated/${path}`, import.meta.url)), 'utf8'));
 
 const generatedValidators = { v1: v1Validators, v2: v2Validators } as unknown as Record<Version, Record<string, (v: unknown) => boolean>>;
 

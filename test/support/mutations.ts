@@ -37,16 +37,24 @@ function setAt(root: unknown, path: Path, next: unknown): unknown {
 /** The JSON types a schema accepts; undefined for "any". */
 function acceptedTypes(schema: Schema): Set<string> | undefined {
   switch (schema[Kind]) {
-    case 'String': return new Set(['string']);
-    case 'Number': return new Set(['number', 'integer']);
-    case 'Integer': return new Set(['integer']);
-    case 'Boolean': return new Set(['boolean']);
-    case 'Null': return new Set(['null']);
-    case 'Literal': return new Set([typeof schema.const === 'number' ? 'number' : typeof schema.const]);
+    case 'String':
+      return new Set(['string']);
+    case 'Number':
+      return new Set(['number', 'integer']);
+    case 'Integer':
+      return new Set(['integer']);
+    case 'Boolean':
+      return new Set(['boolean']);
+    case 'Null':
+      return new Set(['null']);
+    case 'Literal':
+      return new Set([typeof schema.const === 'number' ? 'number' : typeof schema.const]);
     case 'Object':
     case 'Record':
-    case 'Intersect': return new Set(['object']);
-    case 'Array': return new Set(['array']);
+    case 'Intersect':
+      return new Set(['object']);
+    case 'Array':
+      return new Set(['array']);
     case 'Union': {
       const all = new Set<string>();
       for (const branch of schema.anyOf as Schema[]) {
@@ -57,11 +65,19 @@ function acceptedTypes(schema: Schema): Set<string> | undefined {
       if (all.has('number')) all.add('integer');
       return all;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
-const WRONG_VALUES: [string, unknown][] = [['string', 'wrong'], ['number', 12.5], ['boolean', true], ['null', null], ['array', []], ['object', {}]];
+const WRONG_VALUES: [string, unknown][] = [
+  ['string', 'wrong'],
+  ['number', 12.5],
+  ['boolean', true],
+  ['null', null],
+  ['array', []],
+  ['object', {}],
+];
 
 function wrongValue(schema: Schema): unknown {
   const accepted = acceptedTypes(schema);
@@ -107,23 +123,33 @@ export function mutationsOf(schema: TSchema, value: unknown, path: Path = []): M
     out.push({ kind, errorPath, description, apply: (root) => setAt(root, path, next) });
 
   const wrong = wrongValue(s);
-  if (wrong !== undefined) here('wrongType', wrong, `${JSON.stringify(wrong)} where ${[...(acceptedTypes(s) ?? [])].join('|')} is expected`);
-  for (const bad of outOfRange(s, value)) here('outOfRange', bad, `out of range: ${typeof bad === 'string' ? `${bad.length} characters` : Array.isArray(bad) ? `${bad.length} items` : String(bad)}`);
-  if (isLiteralUnion(s) || (s[Kind] === 'Literal' && typeof s.const === 'string')) here('outsideEnum', NOT_LISTED, 'a value outside the allowed ones');
-  if (s[Kind] === 'Literal' && typeof s.const === 'boolean') here('outsideEnum', !s.const, `${String(!s.const)} where only ${String(s.const)} is allowed`);
+  if (wrong !== undefined)
+    here('wrongType', wrong, `${JSON.stringify(wrong)} where ${[...(acceptedTypes(s) ?? [])].join('|')} is expected`);
+  for (const bad of outOfRange(s, value))
+    here(
+      'outOfRange',
+      bad,
+      `out of range: ${typeof bad === 'string' ? `${bad.length} characters` : Array.isArray(bad) ? `${bad.length} items` : String(bad)}`,
+    );
+  if (isLiteralUnion(s) || (s[Kind] === 'Literal' && typeof s.const === 'string'))
+    here('outsideEnum', NOT_LISTED, 'a value outside the allowed ones');
+  if (s[Kind] === 'Literal' && typeof s.const === 'boolean')
+    here('outsideEnum', !s.const, `${String(!s.const)} where only ${String(s.const)} is allowed`);
 
   switch (s[Kind]) {
     case 'Intersect': {
       // An object with rules: mutate the object (a broken object is invalid whatever its rules say).
       const object = objectOf(s);
-      if (object) out.push(...mutationsOf(object, value, path).filter((m) => !(m.kind === 'wrongType' && m.errorPath.length === path.length)));
+      if (object)
+        out.push(...mutationsOf(object, value, path).filter((m) => !(m.kind === 'wrongType' && m.errorPath.length === path.length)));
       break;
     }
     case 'Union': {
       if (isLiteralUnion(s)) break;
       const branch = (s.anyOf as TSchema[]).find((b) => Value.Check(b, value));
       // Kind-level mutations of the union were added above; the branch adds what lies inside it.
-      if (branch) out.push(...mutationsOf(branch, value, path).filter((m) => !(m.kind === 'wrongType' && m.errorPath.length === path.length)));
+      if (branch)
+        out.push(...mutationsOf(branch, value, path).filter((m) => !(m.kind === 'wrongType' && m.errorPath.length === path.length)));
       break;
     }
     case 'Object': {
@@ -132,18 +158,29 @@ export function mutationsOf(schema: TSchema, value: unknown, path: Path = []): M
       for (const [key, property] of Object.entries(properties)) {
         if (!(key in object)) continue;
         if (property[OptionalKind] !== 'Optional') {
-          out.push({ kind: 'missingRequired', errorPath: [...path, key], description: `required ${key} removed`, apply: (root) => setAt(root, [...path, key], undefined) });
+          out.push({
+            kind: 'missingRequired',
+            errorPath: [...path, key],
+            description: `required ${key} removed`,
+            apply: (root) => setAt(root, [...path, key], undefined),
+          });
         }
         out.push(...mutationsOf(property, object[key], [...path, key]));
       }
       if (s.additionalProperties === false) {
-        out.push({ kind: 'unknownKey', errorPath: [...path, UNKNOWN_KEY], description: `unknown key ${UNKNOWN_KEY} added`, apply: (root) => setAt(root, [...path, UNKNOWN_KEY], 1) });
+        out.push({
+          kind: 'unknownKey',
+          errorPath: [...path, UNKNOWN_KEY],
+          description: `unknown key ${UNKNOWN_KEY} added`,
+          apply: (root) => setAt(root, [...path, UNKNOWN_KEY], 1),
+        });
       }
       break;
     }
     case 'Record': {
       const [valueSchema] = Object.values(s.patternProperties as Record<string, TSchema>);
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) out.push(...mutationsOf(valueSchema!, item, [...path, key]));
+      for (const [key, item] of Object.entries(value as Record<string, unknown>))
+        out.push(...mutationsOf(valueSchema!, item, [...path, key]));
       break;
     }
     case 'Array':
