@@ -8,7 +8,9 @@
 import * as v1 from '#generated/validators/v1.js';
 import * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { formatIssue, toIssues, type ValidationIssue } from './issues.js';
+import { CODE_RULES } from './codeRules/index.js';
+import { field, isRecord } from './codeRules/codeRule.js';
+import { formatIssue, jsonPath, toIssues, type ValidationIssue } from './issues.js';
 
 export type { ValidationIssue };
 export { formatIssue };
@@ -42,10 +44,29 @@ export function validatorFor(name: SchemaName): Validator<unknown> {
   return (validators[version] as unknown as Record<string, Validator<unknown>>)[definition]!;
 }
 
+/** The problems the code rules of `name` find in `data` (see codeRules/). */
+function ruleIssues(name: SchemaName, data: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const { at, rule } of CODE_RULES[name] ?? []) {
+    let object: unknown = data;
+    for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
+    if (!isRecord(object)) continue;
+    for (const problem of rule.check(object)) {
+      const segments = [...at, ...problem.at];
+      issues.push({ path: jsonPath(segments), segments, rule: rule.id, message: problem.message, expected: rule.description });
+    }
+  }
+  return issues;
+}
+
+/** Checks `data` against the definition `name`: its schema, then the rules written as code. */
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const check = validatorFor(name);
-  if (check(data)) return VALID;
+  const schemaValid = check(data);
+  const errors = schemaValid ? undefined : check.errors;
+  const broken = ruleIssues(name, data);
+  if (schemaValid && broken.length === 0) return VALID;
   const version = validators[name.slice(0, 2) as keyof typeof validators] as unknown as Record<string, Validator<unknown>>;
   const lookup = (definition: string) => (Object.prototype.hasOwnProperty.call(version, definition) ? version[definition] : undefined);
-  return { valid: false, errors: toIssues(data, check.errors, lookup) };
+  return { valid: false, errors: [...toIssues(data, errors, lookup), ...broken] };
 }

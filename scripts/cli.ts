@@ -40,7 +40,11 @@ function check(schema: SchemaName, text: string): ValidationResult {
 async function validateCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { jsonl: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      jsonl: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
   });
   if (values.help) {

@@ -21,7 +21,11 @@ function mediaExamples(label: string, version: 'v1' | 'v2', media: unknown): Spe
   const ref = (json?.schema as Json | undefined)?.$ref;
   if (typeof ref !== 'string') return [];
   const schema = `${version}/${ref.replace(/^.*\//, '')}` as SchemaName;
-  return Object.entries((json?.examples ?? {}) as Record<string, Json>).map(([name, example]) => ({ label: `${label} ${name}`, schema, value: example.value }));
+  return Object.entries((json?.examples ?? {}) as Record<string, Json>).map(([name, example]) => ({
+    label: `${label} ${name}`,
+    schema,
+    value: example.value,
+  }));
 }
 
 function operationExamples(label: string, version: 'v1' | 'v2', operation: Json): SpecExample[] {

@@ -17,7 +17,7 @@ export type Action =
   | ExecuteJavascriptAction
   | PdfAction;
 /**
- * Address of a web page (http or https).
+ * Address of a web page: http or https, or no scheme (meaning http); parseable as a URL; with an IP address or a host name that has a top-level domain.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Url".
@@ -410,7 +410,7 @@ export interface ActiveCrawlsResponse {
  */
 export interface BatchScrapeRequest {
   /**
-   * Addresses to scrape.
+   * Addresses to scrape. Each entry must be a valid crawl URL unless `ignoreInvalidURLs` is true (default false in v1); when ignoring, invalid entries are dropped and listed in `invalidURLs`, and at least one valid entry must remain.
    *
    * @minItems 1
    */
@@ -465,7 +465,7 @@ export interface BatchScrapeRequest {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched.
+   * Delay in milliseconds before the content is fetched. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
    */
   waitFor?: number;
   /**
@@ -519,7 +519,7 @@ export interface BatchScrapeRequest {
    */
   extract?: JsonOptions;
   /**
-   * Actions performed on the page, in order, before capture. At most 50.
+   * Actions performed on the page, in order, before capture. At most 50. `waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.
    *
    * @maxItems 50
    */
@@ -746,15 +746,15 @@ export interface ChangeTrackingResult {
  */
 export interface CrawlRequest {
   /**
-   * Address the crawl starts from.
+   * Address the crawl starts from. A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host with a top-level domain.
    */
   url: Url;
   /**
-   * Regular expressions on the URL path; matching URLs are left out of the crawl.
+   * Regular expressions on the URL path; matching URLs are left out of the crawl. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
    */
   excludePaths?: string[];
   /**
-   * Regular expressions on the URL path; only matching paths are included in the results.
+   * Regular expressions on the URL path; only matching paths are included in the results. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
    */
   includePaths?: string[];
   /**
@@ -815,7 +815,7 @@ export interface CrawlRequest {
    */
   regexOnFullURL?: boolean;
   /**
-   * Maximum absolute depth below the start: the largest number of slashes in the path of a scraped URL.
+   * Maximum absolute depth below the start: the largest number of slashes in the path of a scraped URL. The start URL's depth (slashes in its path, not counting a trailing one) must not exceed `maxDepth` (default 10).
    */
   maxDepth?: number;
   /**
@@ -864,7 +864,7 @@ export interface ScrapeOptions {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched.
+   * Delay in milliseconds before the content is fetched. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
    */
   waitFor?: number;
   /**
@@ -918,7 +918,7 @@ export interface ScrapeOptions {
    */
   extract?: JsonOptions;
   /**
-   * Actions performed on the page, in order, before capture. At most 50.
+   * Actions performed on the page, in order, before capture. At most 50. `waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.
    *
    * @maxItems 50
    */

@@ -17,7 +17,7 @@ export type Action =
   | ExecuteJavascriptAction
   | PdfAction;
 /**
- * Address of a web page (http or https).
+ * Address of a web page: http or https, or no scheme (meaning http); parseable as a URL; with an IP address or a host name that has a top-level domain.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Url".
@@ -499,7 +499,7 @@ export interface AttributesFormat {
  */
 export interface BatchScrapeRequest {
   /**
-   * Addresses to scrape.
+   * Addresses to scrape. Each entry must be a valid crawl URL unless `ignoreInvalidURLs` is true (default true in v2); when ignoring, invalid entries are dropped and listed in `invalidURLs`, and at least one valid entry must remain.
    *
    * @minItems 1
    */
@@ -554,7 +554,7 @@ export interface BatchScrapeRequest {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.
+   * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
    */
   waitFor?: number;
   /**
@@ -602,7 +602,7 @@ export interface BatchScrapeRequest {
    */
   parsers?: Parser[];
   /**
-   * Actions performed on the page, in order, before capture. At most 50.
+   * Actions performed on the page, in order, before capture. At most 50. The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.
    *
    * @maxItems 50
    */
@@ -1030,15 +1030,15 @@ export interface ChangeTrackingResult {
  */
 export interface CrawlRequest {
   /**
-   * Address the crawl starts from.
+   * Address the crawl starts from. A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host with a top-level domain.
    */
   url: Url;
   /**
-   * Regular expressions on the URL path; matching URLs are left out of the crawl.
+   * Regular expressions on the URL path; matching URLs are left out of the crawl. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
    */
   excludePaths?: string[];
   /**
-   * Regular expressions on the URL path; only matching paths are included in the results.
+   * Regular expressions on the URL path; only matching paths are included in the results. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
    */
   includePaths?: string[];
   /**
@@ -1147,7 +1147,7 @@ export interface ScrapeOptions {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.
+   * Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
    */
   waitFor?: number;
   /**
@@ -1195,7 +1195,7 @@ export interface ScrapeOptions {
    */
   parsers?: Parser[];
   /**
-   * Actions performed on the page, in order, before capture. At most 50.
+   * Actions performed on the page, in order, before capture. At most 50. The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.
    *
    * @maxItems 50
    */

@@ -11,7 +11,11 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** Every generated file, by path relative to `generated/`. */
 export async function artefacts(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  const documents: [string, DocumentScope][] = [['v1', 'v1'], ['v2', 'v2'], ['openapi', 'all']];
+  const documents: [string, DocumentScope][] = [
+    ['v1', 'v1'],
+    ['v2', 'v2'],
+    ['openapi', 'all'],
+  ];
   for (const [file, scope] of documents) {
     const doc = openApiDocument(scope);
     files.set(`openapi/${file}.json`, json(doc));
@@ -26,4 +30,3 @@ export async function artefacts(): Promise<Map<string, string>> {
   }
   return files;
 }
-

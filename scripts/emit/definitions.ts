@@ -4,6 +4,8 @@
  * in OpenAPI).
  */
 import { definitions, type Version } from '../../schemas/registry.js';
+import { CODE_RULES } from '../../schemas/codeRules/index.js';
+import type { SchemaName } from '../../schemas/validate.js';
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 
 export interface EmittedDefinition {
@@ -16,10 +18,31 @@ export function emitDefinitions(version: Version, refFor: (name: string) => stri
   const out = new Map<string, EmittedDefinition>();
   for (const [name, definition] of definitions[version]) {
     const references = new Set<string>();
-    const schema = toJsonSchema(definition, refFor, (ref) => references.add(ref));
+    const schema = withCodeRules(
+      `${version}/${name}`,
+      toJsonSchema(definition, refFor, (ref) => references.add(ref)),
+    );
     out.set(name, { schema: { title: name, ...schema }, references });
   }
   return out;
+}
+
+/**
+ * The rules written as code (codeRules/) cannot travel in JSON Schema; the documents tell of them in the
+ * descriptions of the fields they concern.
+ */
+function withCodeRules(name: string, schema: JsonSchema): JsonSchema {
+  const placed = CODE_RULES[name as SchemaName]?.filter(({ at }) => at.length === 0) ?? [];
+  if (placed.length === 0) return schema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const { rule } of placed) {
+    for (const field of rule.fields) {
+      const property = properties[field];
+      if (property === undefined) throw new Error(`${name}: code rule ${rule.id} concerns ${field}, which it does not have`);
+      properties[field] = { ...property, description: `${String(property.description ?? '')} ${rule.description}`.trim() };
+    }
+  }
+  return { ...schema, properties };
 }
 
 /** `name` and every definition it reaches, in the map's (sorted) order. */

@@ -32,7 +32,11 @@ function literalType(schema: unknown): string | undefined {
  * Converts `schema` (a definition, not a use) to JSON Schema; `refFor(name)` gives the `$ref` of a named
  * definition, and `onReference(name)` is told of every definition referenced.
  */
-export function toJsonSchema(schema: TSchema, refFor: (name: string) => string, onReference: (name: string) => void = () => {}): JsonSchema {
+export function toJsonSchema(
+  schema: TSchema,
+  refFor: (name: string) => string,
+  onReference: (name: string) => void = () => {},
+): JsonSchema {
   const convert = (node: unknown, isRoot: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => convert(item, false));
     if (!isPlainObject(node)) return node;

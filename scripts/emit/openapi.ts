@@ -15,8 +15,14 @@ const componentName = (scope: DocumentScope, version: Version, name: string) =>
   scope === 'all' ? `${version.toUpperCase()}${name}` : name;
 
 const TAGS = [
-  { name: 'Crawl', description: 'Crawl a site from one address: start a crawl, follow its status and results, cancel it, read its failures.' },
-  { name: 'Batch scrape', description: 'Scrape a list of addresses: start a batch, follow its status and results, cancel it, read its failures.' },
+  {
+    name: 'Crawl',
+    description: 'Crawl a site from one address: start a crawl, follow its status and results, cancel it, read its failures.',
+  },
+  {
+    name: 'Batch scrape',
+    description: 'Scrape a list of addresses: start a batch, follow its status and results, cancel it, read its failures.',
+  },
   { name: 'Webhooks', description: 'Events the service POSTs to the `webhook` address of a crawl or batch scrape.' },
 ];
 
@@ -31,14 +37,30 @@ function parameter(name: ParameterName, version: Version): ParameterObject {
         schema: version === 'v2' ? { type: 'string', format: 'uuid' } : { type: 'string' },
       };
     case 'skip':
-      return { name: 'skip', in: 'query', required: false, description: 'Number of results to skip (pagination).', schema: { type: 'integer', minimum: 0 } };
+      return {
+        name: 'skip',
+        in: 'query',
+        required: false,
+        description: 'Number of results to skip (pagination).',
+        schema: { type: 'integer', minimum: 0 },
+      };
     case 'limit':
-      return { name: 'limit', in: 'query', required: false, description: 'Maximum number of results on this page.', schema: { type: 'integer', minimum: 1 } };
+      return {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Maximum number of results on this page.',
+        schema: { type: 'integer', minimum: 1 },
+      };
   }
 }
 
 /** OpenAPI reads an untyped discriminator value as a schema name; ours are the branches' `type` values. */
-function withDiscriminatorMapping(schema: JsonSchema, defs: ReadonlyMap<string, EmittedDefinition>, refFor: (n: string) => string): JsonSchema {
+function withDiscriminatorMapping(
+  schema: JsonSchema,
+  defs: ReadonlyMap<string, EmittedDefinition>,
+  refFor: (n: string) => string,
+): JsonSchema {
   const { discriminator, oneOf } = schema as { discriminator?: { propertyName: string }; oneOf?: { $ref?: string }[] };
   if (!discriminator || !oneOf) return schema;
   const mapping: Record<string, string> = {};
@@ -46,7 +68,8 @@ function withDiscriminatorMapping(schema: JsonSchema, defs: ReadonlyMap<string, 
     const name = [...defs.keys()].find((n) => refFor(n) === branch.$ref);
     const tag = (defs.get(name ?? '')?.schema.properties as Record<string, JsonSchema> | undefined)?.[discriminator.propertyName];
     const values = tag?.const !== undefined ? [tag.const] : (tag?.enum as unknown[] | undefined);
-    if (!branch.$ref || !values) throw new Error(`discriminator branch ${branch.$ref ?? '(inline)'} has no ${discriminator.propertyName} value`);
+    if (!branch.$ref || !values)
+      throw new Error(`discriminator branch ${branch.$ref ?? '(inline)'} has no ${discriminator.propertyName} value`);
     for (const value of values) mapping[String(value)] = branch.$ref;
   }
   return { ...schema, discriminator: { ...discriminator, mapping } };
@@ -57,7 +80,12 @@ function namedExamples(examples: unknown): Record<string, { value: unknown }> | 
   return Object.fromEntries(examples.map((value, i) => [`example${i + 1}`, { value }]));
 }
 
-function operationObject(op: OperationSpec, version: Version, ref: (name: string) => string, defs: ReadonlyMap<string, EmittedDefinition>): OperationObject {
+function operationObject(
+  op: OperationSpec,
+  version: Version,
+  ref: (name: string) => string,
+  defs: ReadonlyMap<string, EmittedDefinition>,
+): OperationObject {
   const responses = Object.fromEntries(
     Object.entries(op.responses).map(([status, response]) => [
       status,
@@ -114,7 +142,15 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
         'application/json': {
           schema: { $ref: ref('WebhookEvent') },
           examples: {
-            started: { value: { success: true, type: `${prefix}.started`, id: '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e', data: [], metadata: { project: 'docs' } } },
+            started: {
+              value: {
+                success: true,
+                type: `${prefix}.started`,
+                id: '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e',
+                data: [],
+                metadata: { project: 'docs' },
+              },
+            },
           },
         },
       },
@@ -149,7 +185,7 @@ export function openApiDocument(scope: DocumentScope): OpenAPIObject {
     .addSecurityScheme('bearerAuth', {
       type: 'http',
       scheme: 'bearer',
-      description: 'Every request carries `Authorization: Bearer <token>`, where the token is the caller\'s API key.',
+      description: "Every request carries `Authorization: Bearer <token>`, where the token is the caller's API key.",
     });
   for (const tag of TAGS) builder.addTag(tag);
   const doc = builder.getSpec();
@@ -157,13 +193,16 @@ export function openApiDocument(scope: DocumentScope): OpenAPIObject {
   for (const version of versions) {
     const refFor = (name: string) => `#/components/schemas/${componentName(scope, version, name)}`;
     const defs = emitDefinitions(version, refFor);
-    for (const [name, def] of defs) builder.addSchema(componentName(scope, version, name), withDiscriminatorMapping(def.schema, defs, refFor) as SchemaObject);
+    for (const [name, def] of defs)
+      builder.addSchema(componentName(scope, version, name), withDiscriminatorMapping(def.schema, defs, refFor) as SchemaObject);
     for (const op of operations(version)) {
       const path = `/${version}${op.path}`;
       builder.addPath(path, { ...(doc.paths?.[path] ?? {}), [op.method]: operationObject(op, version, refFor, defs) });
     }
     for (const kind of ['crawl', 'batch'] as const) {
-      builder.addWebhook(`${kind === 'crawl' ? 'crawlEvent' : 'batchScrapeEvent'}${version.toUpperCase()}`, { post: webhookOperation(version, kind, refFor) });
+      builder.addWebhook(`${kind === 'crawl' ? 'crawlEvent' : 'batchScrapeEvent'}${version.toUpperCase()}`, {
+        post: webhookOperation(version, kind, refFor),
+      });
     }
   }
   return builder.getSpec();

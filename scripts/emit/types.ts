@@ -30,7 +30,8 @@ function forTypes(schema: Schema): Schema {
     if (key === 'allOf' && 'properties' in schema) continue;
     if (SUBSCHEMA.has(key) && isSchema(value)) out[key] = forTypes(value);
     else if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isSchema(v) ? forTypes(v) : v));
-    else if (SUBSCHEMA_MAP.has(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSchema(v) ? forTypes(v) : v]));
+    else if (SUBSCHEMA_MAP.has(key) && isSchema(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSchema(v) ? forTypes(v) : v]));
     else out[key] = value;
   }
   if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {

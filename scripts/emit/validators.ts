@@ -18,15 +18,18 @@ const standaloneCode = standaloneModule.default;
  */
 function toEsm(code: string): string {
   const modules = new Map<string, string>();
-  const body = code.replace(/const (\w+) = require\("([^"]+)"\)((?:\.\w+|\["[^"]+"\])*);/g, (_all, name: string, module: string, path: string) => {
-    const specifier = module.endsWith('.js') ? module : `${module}.js`;
-    let local = modules.get(specifier);
-    if (local === undefined) {
-      local = `__module${modules.size}`;
-      modules.set(specifier, local);
-    }
-    return `const ${name} = ${local}${path};`;
-  });
+  const body = code.replace(
+    /const (\w+) = require\("([^"]+)"\)((?:\.\w+|\["[^"]+"\])*);/g,
+    (_all, name: string, module: string, path: string) => {
+      const specifier = module.endsWith('.js') ? module : `${module}.js`;
+      let local = modules.get(specifier);
+      if (local === undefined) {
+        local = `__module${modules.size}`;
+        modules.set(specifier, local);
+      }
+      return `const ${name} = ${local}${path};`;
+    },
+  );
   if (body.includes('require(')) throw new Error('standalone validator code still calls require()');
   const imports = [...modules].map(([specifier, local]) => `import ${local} from ${JSON.stringify(specifier)};`);
   return [...imports, body.replace(/^"use strict";/, '')].join('\n');

@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { definitionMark } from '../../schemas/annotations.js';
 import { objectOf } from '../../schemas/rule.js';
+import { isCrawlUrl } from '../../schemas/shared/crawlUrl.js';
 
 type Schema = TSchema & Record<string, unknown>;
 
@@ -69,8 +71,18 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   });
 }
 
+/**
+ * Definitions whose validity is decided by a rule written as code (schemas/codeRules/), so their schema
+ * alone does not say which values are valid: their values are drawn from what the rule accepts.
+ */
+const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
+  Url: () => fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(isCrawlUrl),
+};
+
 export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
   const schema = input as Schema;
+  const decidedInCode = DECIDED_IN_CODE[definitionMark(schema)?.name ?? ''];
+  if (decidedInCode) return decidedInCode();
   switch (schema[Kind]) {
     case 'Object': {
       const properties = (schema.properties ?? {}) as Record<string, TSchema>;

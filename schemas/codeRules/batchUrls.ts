@@ -1,0 +1,18 @@
+/** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
+import { NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
+import type { CodeRule } from './codeRule.js';
+
+export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
+  return {
+    id: 'batchUrls',
+    fields: ['urls'],
+    description: `Each entry must be a valid crawl URL unless \`ignoreInvalidURLs\` is true (default ${version === 'v1' ? 'false' : 'true'} in ${version}); when ignoring, invalid entries are dropped and listed in \`invalidURLs\`, and at least one valid entry must remain.`,
+    check(request) {
+      const partition = partitionBatch(version, request);
+      if (partition.outcome === 'accepted') return [];
+      return partition.reason === 'no valid URLs'
+        ? [{ at: ['urls'], message: NO_VALID_URLS }]
+        : partition.invalid.map((i) => ({ at: ['urls', i.index], message: i.problem }));
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Rules JSON Schema cannot say (they compare fields, add numbers up, parse text), written as code next to
+ * the definitions and applied by `validate()` and the CLI after the schema check. A rule looks at one
+ * object of the body and reports problems at paths relative to it; it skips fields of the wrong type,
+ * which the schema check reports already.
+ */
+export type Segments = readonly (string | number)[];
+
+export interface RuleProblem {
+  /** Where, relative to the object the rule looks at. */
+  readonly at: Segments;
+  /** What is wrong, in the service's words. */
+  readonly message: string;
+}
+
+export interface CodeRule {
+  /** Stable identifier, e.g. `waitForWithinTimeout` (reported as the issue's `rule`). */
+  readonly id: string;
+  /** What the rule requires, in words: the issue's `expected`, and part of the documents' descriptions. */
+  readonly description: string;
+  /** The fields whose descriptions in the documents tell of the rule. */
+  readonly fields: readonly string[];
+  readonly check: (object: Readonly<Record<string, unknown>>) => RuleProblem[];
+}
+
+export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An own property of a parsed body (never one inherited from Object.prototype). */
+export const field = (object: Readonly<Record<string, unknown>>, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;

@@ -1,0 +1,36 @@
+/** Which code rules apply to which definition, and at which object inside it. */
+
+import { objectOf } from '../rule.js';
+import { CrawlRequest as V1Crawl } from '../v1/crawlRequest.js';
+import type { SchemaName } from '../validate.js';
+import { batchUrlsUsable } from './batchUrls.js';
+import type { CodeRule, Segments } from './codeRule.js';
+import { crawlUrlValid, urlDepthWithinMaxDepth } from './crawlUrl.js';
+import { pathPatternsCompile } from './pathPatterns.js';
+import { totalWaitWithinLimit, waitForWithinTimeout } from './waits.js';
+
+export type { CodeRule, RuleProblem, Segments } from './codeRule.js';
+
+const V1_DEFAULT_MAX_DEPTH = (objectOf(V1Crawl)?.properties['maxDepth'] as { default?: number } | undefined)?.default;
+if (typeof V1_DEFAULT_MAX_DEPTH !== 'number') throw new Error('v1 maxDepth has no default');
+
+export interface PlacedRule {
+  /** The object the rule looks at, inside the body. */
+  readonly at: Segments;
+  readonly rule: CodeRule;
+}
+
+const at = (segments: Segments, rules: CodeRule[]): PlacedRule[] => rules.map((rule) => ({ at: segments, rule }));
+const scrapeOptionRules = (version: 'v1' | 'v2') => [waitForWithinTimeout, totalWaitWithinLimit(version)];
+
+export const CODE_RULES: Partial<Record<SchemaName, readonly PlacedRule[]>> = {
+  'v1/ScrapeOptions': at([], scrapeOptionRules('v1')),
+  'v2/ScrapeOptions': at([], scrapeOptionRules('v2')),
+  'v1/CrawlRequest': [
+    ...at([], [crawlUrlValid, urlDepthWithinMaxDepth(V1_DEFAULT_MAX_DEPTH), pathPatternsCompile]),
+    ...at(['scrapeOptions'], scrapeOptionRules('v1')),
+  ],
+  'v2/CrawlRequest': [...at([], [crawlUrlValid, pathPatternsCompile]), ...at(['scrapeOptions'], scrapeOptionRules('v2'))],
+  'v1/BatchScrapeRequest': at([], [batchUrlsUsable('v1'), ...scrapeOptionRules('v1')]),
+  'v2/BatchScrapeRequest': at([], [batchUrlsUsable('v2'), ...scrapeOptionRules('v2')]),
+};

@@ -1,0 +1,58 @@
+/**
+ * How long a page may be waited for: `waitFor` against `timeout`, and the total of the waits. Both apply
+ * to scrape options (a crawl's `scrapeOptions`, a batch's top level).
+ */
+import { field, type CodeRule, type RuleProblem } from './codeRule.js';
+
+/** The interface's default timeout (§2.3, §2.4), which applies when the body gives none. */
+const DEFAULT_TIMEOUT = 30000;
+const MAX_TOTAL_WAIT = 60000;
+/** A wait for an element counts as this long toward the total, as the service counts it. */
+const SELECTOR_WAIT = 1000;
+
+export const waitForWithinTimeout: CodeRule = {
+  id: 'waitForWithinTimeout',
+  fields: ['waitFor'],
+  description:
+    '`waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).',
+  check(options) {
+    const waitFor = field(options, 'waitFor');
+    const given = field(options, 'timeout');
+    const timeout = typeof given === 'number' ? given : DEFAULT_TIMEOUT;
+    return typeof waitFor === 'number' && waitFor > 0 && waitFor > timeout / 2
+      ? [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]
+      : [];
+  },
+};
+
+/** The milliseconds the wait actions add up to. */
+function waitActionsTotal(actions: unknown): number {
+  if (!Array.isArray(actions)) return 0;
+  let total = 0;
+  for (const action of actions) {
+    if (typeof action !== 'object' || action === null || (action as { type?: unknown }).type !== 'wait') continue;
+    const { milliseconds, selector } = action as { milliseconds?: unknown; selector?: unknown };
+    if (typeof milliseconds === 'number') total += milliseconds;
+    else if (typeof selector === 'string') total += SELECTOR_WAIT;
+  }
+  return total;
+}
+
+const TOTAL_WAIT_MESSAGE = 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds';
+
+/** v1 counts `waitFor` into the total; v2 counts the wait actions alone. */
+export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
+  return {
+    id: 'totalWaitWithinLimit',
+    fields: ['actions'],
+    description:
+      version === 'v1'
+        ? '`waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.'
+        : 'The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.',
+    check(options): RuleProblem[] {
+      const waitFor = field(options, 'waitFor');
+      const total = waitActionsTotal(field(options, 'actions')) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
+      return total > MAX_TOTAL_WAIT ? [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }] : [];
+    },
+  };
+}
