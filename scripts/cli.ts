@@ -2,21 +2,32 @@
 /**
  * The `crawlspec` command.
  *
- *   crawlspec validate [--jsonl] <schema> [file]   validate JSON from a file or stdin
+ *   crawlspec validate [--jsonl] <schema> [file]   validate JSON from a file or stdin (schema and rules)
  *   crawlspec validate --list                      list the schema names
+ *   crawlspec defaults <schema> [file]             print a valid body with the interface's defaults filled in
  *   crawlspec examples                             check every example of the OpenAPI documents
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatIssue, isSchemaName, schemaNames, validate, type SchemaName, type ValidationResult } from '../schemas/validate.js';
+import { withDefaults } from '../schemas/defaults.js';
+import { parseJson } from '../schemas/parseJson.js';
+import {
+  formatIssue,
+  isSchemaName,
+  schemaNames,
+  validate,
+  type SchemaName,
+  type ValidationIssue,
+  type ValidationResult,
+} from '../schemas/validate.js';
 import { specExamples } from './examples.js';
-import { parseJson } from './parseJson.js';
 
 const USAGE = `usage:
-  crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin)
+  crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin): schema and rules
   crawlspec validate --list                      list the schema names (e.g. v2/CrawlRequest)
+  crawlspec defaults <schema> [file]             print the body with the interface's defaults filled in
   crawlspec examples                             validate every example of the OpenAPI documents
 
   --jsonl   one JSON document per line; prints one JSON result per line
@@ -24,17 +35,37 @@ const USAGE = `usage:
 exit status: 0 valid, 1 invalid, 2 usage error or unreadable input`;
 
 class UsageError extends Error {}
+/** Input that could not be read: exit status 2. */
+class InputError extends Error {}
 
 async function readInput(file: string | undefined): Promise<string> {
-  if (file !== undefined && file !== '-') return readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    if (file !== undefined && file !== '-') return await readFile(file, 'utf8');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
+  }
 }
 
 function check(schema: SchemaName, text: string): ValidationResult {
   const parsed = parseJson(text);
   return parsed.ok ? validate(schema, parsed.value) : { valid: false, errors: [parsed.issue] };
+}
+
+/** `<schema> [file]` positionals, checked. */
+function schemaAndFile(command: string, positionals: string[]): { schema: SchemaName; file: string | undefined } {
+  const [schema, file, ...extra] = positionals;
+  if (schema === undefined) throw new UsageError(`${command} needs a schema name, e.g. v2/CrawlRequest`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
+  if (!isSchemaName(schema)) throw new UsageError(`unknown schema "${schema}"; \`crawlspec validate --list\` lists them`);
+  return { schema, file };
+}
+
+function printProblems(schema: string, errors: readonly ValidationIssue[], print: (line: string) => void): void {
+  print(`invalid ${schema}: ${errors.length} problem${errors.length === 1 ? '' : 's'}`);
+  for (const issue of errors) print(`  ${formatIssue(issue)}`);
 }
 
 async function validateCommand(args: string[]): Promise<number> {
@@ -55,17 +86,8 @@ async function validateCommand(args: string[]): Promise<number> {
     console.log(schemaNames().join('\n'));
     return 0;
   }
-  const [schema, file, ...extra] = positionals;
-  if (schema === undefined) throw new UsageError('validate needs a schema name, e.g. v2/CrawlRequest');
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
-  if (!isSchemaName(schema)) throw new UsageError(`unknown schema "${schema}"; \`crawlspec validate --list\` lists them`);
-  let text: string;
-  try {
-    text = await readInput(file);
-  } catch (error) {
-    console.error(`crawlspec: cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
-    return 2;
-  }
+  const { schema, file } = schemaAndFile('validate', positionals);
+  const text = await readInput(file);
   if (values.jsonl) {
     let allValid = true;
     for (const line of text.split('\n')) {
@@ -81,9 +103,22 @@ async function validateCommand(args: string[]): Promise<number> {
     console.log(`valid ${schema}`);
     return 0;
   }
-  console.log(`invalid ${schema}: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`);
-  for (const issue of result.errors) console.log(`  ${formatIssue(issue)}`);
+  printProblems(schema, result.errors, console.log);
   return 1;
+}
+
+async function defaultsCommand(args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  const { schema, file } = schemaAndFile('defaults', positionals);
+  const parsed = parseJson(await readInput(file));
+  const result = parsed.ok ? validate(schema, parsed.value) : { valid: false as const, errors: [parsed.issue] };
+  if (!parsed.ok || !result.valid) {
+    // Defaults complete a valid body; those of an invalid one would hide its problems.
+    printProblems(schema, result.valid ? [] : result.errors, console.error);
+    return 1;
+  }
+  console.log(JSON.stringify(withDefaults(schema, parsed.value), null, 2));
+  return 0;
 }
 
 async function examplesCommand(args: string[]): Promise<number> {
@@ -107,25 +142,28 @@ async function examplesCommand(args: string[]): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  validate: validateCommand,
+  defaults: defaultsCommand,
+  examples: examplesCommand,
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'validate':
-        return await validateCommand(rest);
-      case 'examples':
-        return await examplesCommand(rest);
-      case undefined:
-        throw new UsageError('no command given');
-      case 'help':
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        return 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    if (command === 'help' || command === '--help' || command === '-h') {
+      console.log(USAGE);
+      return 0;
     }
+    if (command === undefined) throw new UsageError('no command given');
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`unknown command "${command}"`);
+    return await run(rest);
   } catch (error) {
+    if (error instanceof InputError) {
+      console.error(`crawlspec: ${error.message}`);
+      return 2;
+    }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`crawlspec: ${(error as Error).message}\n${USAGE}`);
       return 2;

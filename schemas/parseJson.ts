@@ -1,7 +1,7 @@
 /**
  * Parsing a JSON text into a value, or into an issue that says where the text stops being JSON.
  */
-import type { ValidationIssue } from '../schemas/issues.js';
+import type { ValidationIssue } from './issues.js';
 
 export type ParsedJson = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: ValidationIssue };
 
