@@ -30,10 +30,10 @@ for (const version of VERSIONS) {
       });
 
       it(`${name}: every form decides arbitrary JSON alike`, () => {
-        const candidates = fc.oneof(
-          fc.jsonValue({ maxDepth: 3 }),
-          arbitrary.map((v) => JSON.parse(JSON.stringify(v)) as unknown),
-        );
+        // Random JSON, valid values, and values of the right shape that may break a rule.
+        const candidates = fc
+          .oneof(fc.jsonValue({ maxDepth: 3 }), arbitrary, arbitraryFor(definition, { rules: false }))
+          .map((v) => JSON.parse(JSON.stringify(v)) as unknown);
         fc.assert(
           fc.property(candidates, (value) => {
             const decided = decisions(checkers, value);

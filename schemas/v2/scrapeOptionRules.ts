@@ -24,8 +24,10 @@ export const scrapeOptionRulesV2 = [
   FieldRule(
     'formats',
     SchemaRule(
-      { id: 'oneScreenshotFormat', keyword: 'contains', message: ONE_SCREENSHOT_V2 },
-      Type.Array(Type.Unknown(), { contains: formatOf('screenshot'), minContains: 0, maxContains: 1 }),
+      { id: 'oneScreenshotFormat', keyword: 'not', message: ONE_SCREENSHOT_V2 },
+      // "Not two or more" rather than `maxContains: 1`: TypeBox's checker reads `contains` as "at least one"
+      // even beside `minContains: 0`.
+      Type.Not(Type.Array(Type.Unknown(), { contains: formatOf('screenshot'), minContains: 2 })),
       'At most one screenshot format.',
     ),
   ),

@@ -79,8 +79,17 @@ const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
   Url: () => fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(isCrawlUrl),
 };
 
-export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
+/**
+ * Values valid for `input`. With `{ rules: false }`, objects with rules are generated from their shape
+ * alone, so the values may or may not satisfy the rules: candidates on which all forms must agree.
+ */
+export function arbitraryFor(input: TSchema, options: { rules: boolean } = { rules: true }): fc.Arbitrary<unknown> {
+  return generate(input, options);
+}
+
+function generate(input: TSchema, options: { rules: boolean }): fc.Arbitrary<unknown> {
   const schema = input as Schema;
+  const arbitraryFor = (s: TSchema) => generate(s, options);
   const decidedInCode = DECIDED_IN_CODE[definitionMark(schema)?.name ?? ''];
   if (decidedInCode) return decidedInCode();
   switch (schema[Kind]) {
@@ -127,6 +136,7 @@ export function arbitraryFor(input: TSchema): fc.Arbitrary<unknown> {
       // An object with rules: values of the object, kept when they satisfy the rules too.
       const object = objectOf(schema);
       if (!object) throw new Error('no arbitrary for an intersection without an object');
+      if (!options.rules) return arbitraryFor(object);
       const rules = TypeCompiler.Compile(schema);
       return arbitraryFor(object).filter((v) => rules.Check(v));
     }

@@ -1,0 +1,652 @@
+/**
+ * Every rule of the spec from both sides: for each case a minimal valid body, a minimal invalid body, and
+ * the one issue `validate` must report for the invalid body (its path, rule id and message).
+ *
+ * Scrape option rules are written once, relative to a set of scrape options, and placed wherever scrape
+ * options stand: a `ScrapeOptions` body itself (`$`), a crawl's `scrapeOptions` (`$.scrapeOptions`) and a
+ * batch scrape's top level (`$`). Request rules are written for their request definition directly.
+ */
+import type { Version } from '../../schemas/registry.js';
+
+/**
+ * `schema`: the rule is a JSON Schema rule, so every form of the spec decides both bodies as `validate` does.
+ * `code`: the rule is code applied by `validate` only, so every schema form accepts the invalid body too.
+ */
+export type RuleKind = 'schema' | 'code';
+
+export interface ExpectedIssue {
+  /** JSON path, e.g. `$.scrapeOptions.formats`. */
+  readonly path: string;
+  /** The issue's `rule`: a rule id, or the JSON Schema keyword for a plain schema limit. */
+  readonly rule: string;
+  readonly message: string;
+}
+
+export interface RuleCase {
+  /** What the case shows, for the test title. */
+  readonly title: string;
+  readonly kind: RuleKind;
+  readonly version: Version;
+  /** Definition name within the version, e.g. `CrawlRequest`. */
+  readonly schema: string;
+  readonly valid: unknown;
+  readonly invalid: unknown;
+  /** Every issue `validate` reports for `invalid`: usually one. */
+  readonly issues: readonly ExpectedIssue[];
+}
+
+// The service's messages, written out here (not imported) so that a changed message fails a test.
+const CHANGE_TRACKING = 'The changeTracking format requires the markdown format to be specified as well';
+const ONE_SCREENSHOT_V1 = 'You may only specify either screenshot or screenshot@fullPage';
+const ONE_SCREENSHOT_V2 = 'You may only specify one screenshot format';
+const PAIRING = "When 'extract' or 'json' format is specified, corresponding options must be provided, and vice versa";
+const WAIT_TARGET = "Either 'milliseconds' or 'selector' must be provided, but not both.";
+const FIFTY_ACTIONS = 'Number of actions cannot exceed 50';
+const TOTAL_WAIT = 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds';
+const WAIT_FOR_TIMEOUT = 'waitFor must not exceed half of timeout';
+const COUNTRY = 'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.';
+const DELAY = 'The delay parameter is measured in seconds and cannot exceed 60 seconds.';
+const URL_DEPTH = 'URL depth exceeds the specified maxDepth';
+const NO_VALID_URLS = 'No valid URLs provided';
+const PROTOCOL = 'URL uses unsupported protocol';
+const HOST = 'URL must have a valid top-level domain or be an IP address';
+const RE2 = (field: string) => `${field} patterns use Rust regex (RE2-style) syntax.`;
+
+const URL = 'https://example.com';
+
+/** A scrape option rule case, relative to the scrape options (`at` is the path suffix, '' for the options object). */
+interface OptionCase {
+  readonly title: string;
+  readonly kind: RuleKind;
+  readonly versions: readonly Version[];
+  readonly rule: string;
+  readonly valid: Record<string, unknown>;
+  readonly invalid: Record<string, unknown>;
+  readonly at: string;
+  readonly message: string;
+}
+
+const wait = (milliseconds: number) => ({ type: 'wait', milliseconds });
+const scrapes = (n: number) => Array.from({ length: n }, () => ({ type: 'scrape' }));
+const BOTH: readonly Version[] = ['v1', 'v2'];
+
+const OPTION_CASES: readonly OptionCase[] = [
+  // changeTrackingNeedsMarkdown
+  {
+    title: 'changeTracking without markdown',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'changeTrackingNeedsMarkdown',
+    valid: { formats: ['markdown', 'changeTracking'] },
+    invalid: { formats: ['changeTracking'] },
+    at: '.formats',
+    message: CHANGE_TRACKING,
+  },
+  {
+    title: 'changeTracking with other formats but no markdown',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'changeTrackingNeedsMarkdown',
+    valid: { formats: ['links', 'changeTracking', 'markdown'] },
+    invalid: { formats: ['links', 'changeTracking', 'html'] },
+    at: '.formats',
+    message: CHANGE_TRACKING,
+  },
+  {
+    title: 'object form {type: changeTracking} without markdown; markdown as {type: markdown}',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'changeTrackingNeedsMarkdown',
+    valid: { formats: [{ type: 'markdown' }, { type: 'changeTracking' }] },
+    invalid: { formats: [{ type: 'changeTracking' }] },
+    at: '.formats',
+    message: CHANGE_TRACKING,
+  },
+  {
+    title: 'changeTracking by name, markdown as an object',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'changeTrackingNeedsMarkdown',
+    valid: { formats: ['changeTracking', { type: 'markdown' }] },
+    invalid: { formats: ['changeTracking', { type: 'html' }] },
+    at: '.formats',
+    message: CHANGE_TRACKING,
+  },
+  {
+    title: 'changeTracking as an object with modes, markdown by name',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'changeTrackingNeedsMarkdown',
+    valid: { formats: [{ type: 'changeTracking', modes: ['git-diff'] }, 'markdown'] },
+    invalid: { formats: [{ type: 'changeTracking', modes: ['git-diff'] }, 'html'] },
+    at: '.formats',
+    message: CHANGE_TRACKING,
+  },
+
+  // oneScreenshotFormat
+  {
+    title: 'screenshot and screenshot@fullPage',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'oneScreenshotFormat',
+    valid: { formats: ['markdown', 'screenshot@fullPage'] },
+    invalid: { formats: ['markdown', 'screenshot', 'screenshot@fullPage'] },
+    at: '.formats',
+    message: ONE_SCREENSHOT_V1,
+  },
+  {
+    title: 'two screenshot formats by name',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'oneScreenshotFormat',
+    valid: { formats: ['markdown', 'screenshot'] },
+    invalid: { formats: ['screenshot', 'screenshot'] },
+    at: '.formats',
+    message: ONE_SCREENSHOT_V2,
+  },
+  {
+    title: 'two screenshot formats as objects',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'oneScreenshotFormat',
+    valid: { formats: [{ type: 'screenshot', fullPage: true }] },
+    invalid: { formats: [{ type: 'screenshot' }, { type: 'screenshot', fullPage: true }] },
+    at: '.formats',
+    message: ONE_SCREENSHOT_V2,
+  },
+  {
+    title: 'two screenshot formats, one by name and one as an object',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'oneScreenshotFormat',
+    valid: { formats: ['markdown', { type: 'screenshot', fullPage: true }] },
+    invalid: { formats: ['screenshot', 'markdown', { type: 'screenshot', fullPage: true }] },
+    at: '.formats',
+    message: ONE_SCREENSHOT_V2,
+  },
+
+  {
+    title: 'no screenshot format at all is fine (at most one, not exactly one)',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'oneScreenshotFormat',
+    valid: { formats: ['markdown'] },
+    invalid: { formats: ['markdown', 'screenshot', 'screenshot'] },
+    at: '.formats',
+    message: ONE_SCREENSHOT_V2,
+  },
+
+  // jsonFormatNeedsOptions (v1)
+  {
+    title: 'json format without jsonOptions',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'jsonFormatNeedsOptions',
+    valid: { formats: ['json'], jsonOptions: { prompt: 'Extract the title' } },
+    invalid: { formats: ['json'] },
+    at: '',
+    message: PAIRING,
+  },
+  {
+    title: 'jsonOptions without the json format',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'jsonFormatNeedsOptions',
+    valid: { formats: ['markdown', 'json'], jsonOptions: { prompt: 'Extract the title' } },
+    invalid: { formats: ['markdown'], jsonOptions: { prompt: 'Extract the title' } },
+    at: '',
+    message: PAIRING,
+  },
+  {
+    title: 'jsonOptions with formats absent',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'jsonFormatNeedsOptions',
+    valid: {},
+    invalid: { jsonOptions: { prompt: 'Extract the title' } },
+    at: '',
+    message: PAIRING,
+  },
+
+  // extractFormatNeedsOptions (v1)
+  {
+    title: 'extract format without extract options',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'extractFormatNeedsOptions',
+    valid: { formats: ['extract'], extract: { prompt: 'Extract the title' } },
+    invalid: { formats: ['extract'] },
+    at: '',
+    message: PAIRING,
+  },
+  {
+    title: 'extract options without the extract format',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'extractFormatNeedsOptions',
+    valid: { formats: ['markdown'] },
+    invalid: { formats: ['markdown'], extract: { prompt: 'Extract the title' } },
+    at: '',
+    message: PAIRING,
+  },
+  {
+    title: 'extract options with formats absent',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'extractFormatNeedsOptions',
+    valid: {},
+    invalid: { extract: { prompt: 'Extract the title' } },
+    at: '',
+    message: PAIRING,
+  },
+
+  // waitNeedsOneTarget
+  {
+    title: 'wait with neither milliseconds nor selector',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'waitNeedsOneTarget',
+    valid: { actions: [{ type: 'wait', milliseconds: 500 }] },
+    invalid: { actions: [{ type: 'wait' }] },
+    at: '.actions[0]',
+    message: WAIT_TARGET,
+  },
+  {
+    title: 'wait with both milliseconds and selector',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'waitNeedsOneTarget',
+    valid: {
+      actions: [
+        { type: 'click', selector: '#go' },
+        { type: 'wait', selector: '#content' },
+      ],
+    },
+    invalid: {
+      actions: [
+        { type: 'click', selector: '#go' },
+        { type: 'wait', milliseconds: 500, selector: '#content' },
+      ],
+    },
+    at: '.actions[1]',
+    message: WAIT_TARGET,
+  },
+
+  // atMost50Actions
+  {
+    title: '51 actions (50 allowed)',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'atMost50Actions',
+    valid: { actions: scrapes(50) },
+    invalid: { actions: scrapes(51) },
+    at: '.actions',
+    message: FIFTY_ACTIONS,
+  },
+
+  // totalWaitWithinLimit
+  {
+    title: 'v1 counts waitFor: waitFor 10000 + wait 55000 (the same actions alone are fine)',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'totalWaitWithinLimit',
+    valid: { actions: [wait(55000)] },
+    invalid: { waitFor: 10000, actions: [wait(55000)] },
+    at: '.actions',
+    message: TOTAL_WAIT,
+  },
+  {
+    title: 'v1: waitFor 5000 + waits 54000 + a selector wait (1000) is exactly 60000; waitFor 5001 is over',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'totalWaitWithinLimit',
+    valid: { waitFor: 5000, actions: [wait(54000), { type: 'wait', selector: '#content' }] },
+    invalid: { waitFor: 5001, actions: [wait(54000), { type: 'wait', selector: '#content' }] },
+    at: '.actions',
+    message: TOTAL_WAIT,
+  },
+  {
+    title: 'v2 counts the waits only: waitFor 10000 + wait 55000 is fine; waits over 60000 are not',
+    kind: 'code',
+    versions: ['v2'],
+    rule: 'totalWaitWithinLimit',
+    valid: { waitFor: 10000, actions: [wait(55000)] },
+    invalid: { waitFor: 10000, actions: [wait(55000), wait(5001)] },
+    at: '.actions',
+    message: TOTAL_WAIT,
+  },
+  {
+    title: 'a selector wait counts 1000 ms: 59000 + selector is exactly 60000, 59001 + selector is over',
+    kind: 'code',
+    versions: BOTH,
+    rule: 'totalWaitWithinLimit',
+    valid: { actions: [wait(59000), { type: 'wait', selector: '#content' }] },
+    invalid: { actions: [wait(59001), { type: 'wait', selector: '#content' }] },
+    at: '.actions',
+    message: TOTAL_WAIT,
+  },
+  {
+    title: 'waits exactly 60000 are fine, 60001 are not',
+    kind: 'code',
+    versions: BOTH,
+    rule: 'totalWaitWithinLimit',
+    valid: { actions: [wait(30000), { type: 'scrape' }, wait(30000)] },
+    invalid: { actions: [wait(30000), { type: 'scrape' }, wait(30001)] },
+    at: '.actions',
+    message: TOTAL_WAIT,
+  },
+
+  // waitForWithinTimeout
+  {
+    title: 'waitFor 8000 with timeout 15000 (7500 is half)',
+    kind: 'code',
+    versions: BOTH,
+    rule: 'waitForWithinTimeout',
+    valid: { waitFor: 7500, timeout: 15000 },
+    invalid: { waitFor: 8000, timeout: 15000 },
+    at: '.waitFor',
+    message: WAIT_FOR_TIMEOUT,
+  },
+  {
+    title: 'waitFor without timeout: the default timeout 30000 allows 15000, not 15001',
+    kind: 'code',
+    versions: BOTH,
+    rule: 'waitForWithinTimeout',
+    valid: { waitFor: 15000 },
+    invalid: { waitFor: 15001 },
+    at: '.waitFor',
+    message: WAIT_FOR_TIMEOUT,
+  },
+  {
+    title: 'waitFor 0 is always fine, even with the smallest timeout',
+    kind: 'code',
+    versions: BOTH,
+    rule: 'waitForWithinTimeout',
+    valid: { waitFor: 0, timeout: 1000 },
+    invalid: { waitFor: 501, timeout: 1000 },
+    at: '.waitFor',
+    message: WAIT_FOR_TIMEOUT,
+  },
+
+  // timeout maximum (v2 only; a plain schema limit)
+  {
+    title: 'timeout 300001 (at most 300000)',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'maximum',
+    valid: { timeout: 300000 },
+    invalid: { timeout: 300001 },
+    at: '.timeout',
+    message: 'must be <= 300000, not 300001',
+  },
+
+  // countryCode
+  {
+    title: "country 'UK' (Great Britain is GB); 'de' in any case",
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'countryCode',
+    valid: { location: { country: 'de' } },
+    invalid: { location: { country: 'UK' } },
+    at: '.location.country',
+    message: COUNTRY,
+  },
+  {
+    title: "country 'US-generic' is a proxy pool the service takes; 'US-gen' is not",
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'countryCode',
+    valid: { location: { country: 'US-generic' } },
+    invalid: { location: { country: 'US-gen' } },
+    at: '.location.country',
+    message: COUNTRY,
+  },
+  {
+    title: "country 'us-whitelist' is valid; 'usa' is not",
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'countryCode',
+    valid: { location: { country: 'us-whitelist', languages: ['en-US'] } },
+    invalid: { location: { country: 'usa', languages: ['en-US'] } },
+    at: '.location.country',
+    message: COUNTRY,
+  },
+];
+
+/** The three places scrape options stand, for each version. */
+const PLACEMENTS = [
+  { schema: 'ScrapeOptions', base: '$', place: (o: Record<string, unknown>): unknown => o },
+  { schema: 'CrawlRequest', base: '$.scrapeOptions', place: (o: Record<string, unknown>): unknown => ({ url: URL, scrapeOptions: o }) },
+  { schema: 'BatchScrapeRequest', base: '$', place: (o: Record<string, unknown>): unknown => ({ urls: [URL], ...o }) },
+] as const;
+
+const placed: RuleCase[] = OPTION_CASES.flatMap((c) =>
+  c.versions.flatMap((version) =>
+    PLACEMENTS.map(({ schema, base, place }): RuleCase => ({
+      title: `${c.rule}: ${c.title}`,
+      kind: c.kind,
+      version,
+      schema,
+      valid: place(c.valid),
+      invalid: place(c.invalid),
+      issues: [{ path: `${base}${c.at}`, rule: c.rule, message: c.message }],
+    })),
+  ),
+);
+
+const crawl = (fields: Record<string, unknown>) => ({ url: URL, ...fields });
+const onBoth = (make: (version: Version) => RuleCase): RuleCase[] => BOTH.map(make);
+
+const requestCases: RuleCase[] = [
+  // urlDepthWithinMaxDepth (v1 only)
+  {
+    title: 'urlDepthWithinMaxDepth: /a/b/c is depth 3 > maxDepth 2; /blog/category is depth 2',
+    kind: 'code',
+    version: 'v1',
+    schema: 'CrawlRequest',
+    valid: { url: 'https://example.com/blog/category', maxDepth: 2 },
+    invalid: { url: 'https://example.com/a/b/c', maxDepth: 2 },
+    issues: [{ path: '$.url', rule: 'urlDepthWithinMaxDepth', message: URL_DEPTH }],
+  },
+  {
+    title: 'urlDepthWithinMaxDepth: a trailing slash is not counted (/a/b/ is depth 2; /a/b/c/ is 3)',
+    kind: 'code',
+    version: 'v1',
+    schema: 'CrawlRequest',
+    valid: { url: 'https://example.com/a/b/', maxDepth: 2 },
+    invalid: { url: 'https://example.com/a/b/c/', maxDepth: 2 },
+    issues: [{ path: '$.url', rule: 'urlDepthWithinMaxDepth', message: URL_DEPTH }],
+  },
+  {
+    title: 'urlDepthWithinMaxDepth: without maxDepth the default is 10 (depth 10 fine, 11 not)',
+    kind: 'code',
+    version: 'v1',
+    schema: 'CrawlRequest',
+    valid: { url: 'https://example.com/1/2/3/4/5/6/7/8/9/10' },
+    invalid: { url: 'https://example.com/1/2/3/4/5/6/7/8/9/10/11' },
+    issues: [{ path: '$.url', rule: 'urlDepthWithinMaxDepth', message: URL_DEPTH }],
+  },
+  {
+    title: 'urlDepthWithinMaxDepth: maxDepth 0 allows the root only (scheme-less shorthand too)',
+    kind: 'code',
+    version: 'v1',
+    schema: 'CrawlRequest',
+    valid: { url: 'example.com/', maxDepth: 0 },
+    invalid: { url: 'example.com/docs', maxDepth: 0 },
+    issues: [{ path: '$.url', rule: 'urlDepthWithinMaxDepth', message: URL_DEPTH }],
+  },
+  {
+    title: 'v2 has no depth rule: maxDepth is an unknown key there, and a deep URL is fine',
+    kind: 'schema',
+    version: 'v2',
+    schema: 'CrawlRequest',
+    valid: { url: 'https://example.com/a/b/c/d/e/f/g/h/i/j/k/l' },
+    invalid: { url: 'https://example.com/a/b/c', maxDepth: 2 },
+    issues: [{ path: '$.maxDepth', rule: 'additionalProperties', message: 'is not a known field here' }],
+  },
+
+  // pathPatternsCompile
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatternsCompile: includePaths "(" does not compile',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ includePaths: ['^/blog/.*$'] }),
+    invalid: crawl({ includePaths: ['('] }),
+    issues: [
+      {
+        path: '$.includePaths[0]',
+        rule: 'pathPatternsCompile',
+        message: `Invalid includePaths pattern "(": Invalid regular expression: /(/: Unterminated group. ${RE2('includePaths')}`,
+      },
+    ],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatternsCompile: excludePaths lookahead (?=x)',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ excludePaths: ['^/private$', '^/blog/.*$'] }),
+    invalid: crawl({ excludePaths: ['^/private$', '(?=x)'] }),
+    issues: [
+      {
+        path: '$.excludePaths[1]',
+        rule: 'pathPatternsCompile',
+        message: `Invalid excludePaths pattern "(?=x)": lookahead assertions are not supported. ${RE2('excludePaths')}`,
+      },
+    ],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatternsCompile: excludePaths backreference (a)\\1',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ excludePaths: ['^/private$', '(a)+'] }),
+    invalid: crawl({ excludePaths: ['^/private$', '(a)\\1'] }),
+    issues: [
+      {
+        path: '$.excludePaths[1]',
+        rule: 'pathPatternsCompile',
+        message: `Invalid excludePaths pattern "(a)\\\\1": backreferences are not supported. ${RE2('excludePaths')}`,
+      },
+    ],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatternsCompile: includePaths lookbehind (?<=x)',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ includePaths: ['^/blog/.*$'] }),
+    invalid: crawl({ includePaths: ['(?<=/)blog'] }),
+    issues: [
+      {
+        path: '$.includePaths[0]',
+        rule: 'pathPatternsCompile',
+        message: `Invalid includePaths pattern "(?<=/)blog": lookbehind assertions are not supported. ${RE2('includePaths')}`,
+      },
+    ],
+  })),
+
+  // crawlUrl
+  ...onBoth((version): RuleCase => ({
+    title: 'crawlUrl: ftp://example.com uses an unsupported protocol; example.com (no scheme) is fine',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: { url: 'example.com' },
+    invalid: { url: 'ftp://example.com' },
+    issues: [{ path: '$.url', rule: 'crawlUrl', message: PROTOCOL }],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'crawlUrl: http://localhost has no top-level domain; http://127.0.0.1 is an IP address',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: { url: 'http://127.0.0.1' },
+    invalid: { url: 'http://localhost' },
+    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
+  })),
+
+  // batchUrls
+  {
+    title: 'batchUrls: v1 does not ignore invalid URLs by default; one invalid entry fails at its index',
+    kind: 'code',
+    version: 'v1',
+    schema: 'BatchScrapeRequest',
+    valid: { urls: [URL, 'example.com/b'] },
+    invalid: { urls: [URL, 'ftp://example.com'] },
+    issues: [{ path: '$.urls[1]', rule: 'batchUrls', message: PROTOCOL }],
+  },
+  {
+    title: 'batchUrls: v1 with ignoreInvalidURLs true takes the same list',
+    kind: 'code',
+    version: 'v1',
+    schema: 'BatchScrapeRequest',
+    valid: { urls: [URL, 'ftp://example.com'], ignoreInvalidURLs: true },
+    invalid: { urls: [URL, 'ftp://example.com'], ignoreInvalidURLs: false },
+    issues: [{ path: '$.urls[1]', rule: 'batchUrls', message: PROTOCOL }],
+  },
+  {
+    title: 'batchUrls: v2 ignores invalid URLs by default; with ignoreInvalidURLs false each invalid entry fails',
+    kind: 'code',
+    version: 'v2',
+    schema: 'BatchScrapeRequest',
+    valid: { urls: ['ftp://example.com', URL, 'http://localhost'] },
+    invalid: { urls: ['ftp://example.com', URL, 'http://localhost'], ignoreInvalidURLs: false },
+    issues: [
+      { path: '$.urls[0]', rule: 'batchUrls', message: PROTOCOL },
+      { path: '$.urls[2]', rule: 'batchUrls', message: HOST },
+    ],
+  },
+  {
+    title: 'batchUrls: v1 ignoring, but no valid URL is left',
+    kind: 'code',
+    version: 'v1',
+    schema: 'BatchScrapeRequest',
+    valid: { urls: ['ftp://example.com', URL], ignoreInvalidURLs: true },
+    invalid: { urls: ['ftp://example.com', 'http://localhost'], ignoreInvalidURLs: true },
+    issues: [{ path: '$.urls', rule: 'batchUrls', message: NO_VALID_URLS }],
+  },
+  {
+    title: 'batchUrls: v2 ignoring by default, but no valid URL is left',
+    kind: 'code',
+    version: 'v2',
+    schema: 'BatchScrapeRequest',
+    valid: { urls: ['ftp://example.com', URL] },
+    invalid: { urls: ['ftp://example.com', 'http://localhost'] },
+    issues: [{ path: '$.urls', rule: 'batchUrls', message: NO_VALID_URLS }],
+  },
+
+  // delayAtMost60Seconds
+  ...onBoth((version): RuleCase => ({
+    title: 'delayAtMost60Seconds: delay 60.5 (60 is fine)',
+    kind: 'schema',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ delay: 60 }),
+    invalid: crawl({ delay: 60.5 }),
+    issues: [{ path: '$.delay', rule: 'delayAtMost60Seconds', message: DELAY }],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'delay 0 is not a delay (exclusiveMinimum 0; 0.5 is fine)',
+    kind: 'schema',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ delay: 0.5 }),
+    invalid: crawl({ delay: 0 }),
+    issues: [{ path: '$.delay', rule: 'exclusiveMinimum', message: 'must be > 0, not 0' }],
+  })),
+];
+
+/** Location on its own definition, in both versions. */
+const locationCases: RuleCase[] = onBoth((version): RuleCase => ({
+  title: "countryCode: the Location definition itself, 'UK' vs 'GB'",
+  kind: 'schema',
+  version,
+  schema: 'Location',
+  valid: { country: 'GB' },
+  invalid: { country: 'UK' },
+  issues: [{ path: '$.country', rule: 'countryCode', message: COUNTRY }],
+}));
+
+export const RULE_CASES: readonly RuleCase[] = [...placed, ...requestCases, ...locationCases];
