@@ -5,6 +5,7 @@
  *   crawlspec validate [--jsonl] <schema> [file]   validate JSON from a file or stdin (schema and rules)
  *   crawlspec validate --list                      list the schema names
  *   crawlspec defaults <schema> [file]             print a valid body with the interface's defaults filled in
+ *   crawlspec migrate [file]                       print the v2 request asking for what a v1 request asks
  *   crawlspec examples                             check every example of the OpenAPI documents
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input.
@@ -12,6 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { withDefaults } from '../schemas/defaults.js';
+import { migrateToV2 } from '../schemas/migrate.js';
 import { parseJson } from '../schemas/parseJson.js';
 import {
   formatIssue,
@@ -28,6 +30,8 @@ const USAGE = `usage:
   crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin): schema and rules
   crawlspec validate --list                      list the schema names (e.g. v2/CrawlRequest)
   crawlspec defaults <schema> [file]             print the body with the interface's defaults filled in
+  crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
+                                                 asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
 
   --jsonl   one JSON document per line; prints one JSON result per line
@@ -121,6 +125,26 @@ async function defaultsCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+async function migrateCommand(args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  const [file, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
+  const parsed = parseJson(await readInput(file));
+  if (!parsed.ok) {
+    console.error(formatIssue(parsed.issue));
+    return 1;
+  }
+  const migrated = migrateToV2(parsed.value);
+  for (const warning of migrated.warnings) console.error(`warning: ${warning}`);
+  if (migrated.kind === 'unknown') return 1;
+  console.log(JSON.stringify(migrated.request, null, 2));
+  const schema = migrated.kind === 'crawl' ? 'v2/CrawlRequest' : 'v2/BatchScrapeRequest';
+  const result = validate(schema, migrated.request);
+  if (result.valid) return 0;
+  printProblems(schema, result.errors, console.error);
+  return 1;
+}
+
 async function examplesCommand(args: string[]): Promise<number> {
   if (args.length > 0) throw new UsageError(`examples takes no arguments, got ${args.join(' ')}`);
   let failed = 0;
@@ -145,6 +169,7 @@ async function examplesCommand(args: string[]): Promise<number> {
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   validate: validateCommand,
   defaults: defaultsCommand,
+  migrate: migrateCommand,
   examples: examplesCommand,
 };
 

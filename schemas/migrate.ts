@@ -1,0 +1,513 @@
+/**
+ * Migrating a v1 crawl or batch scrape request body to the v2 body that asks for the same thing.
+ *
+ *   migrateToV2({ url, ignoreSitemap: true, maxDepth: 3 })
+ *     → { kind: 'crawl', request: { url, sitemap: 'skip', scrapeOptions: { maxAge: 0, ... } }, warnings: ['maxDepth: dropped ...'] }
+ *   migrateToV2({ urls: [...], formats: ['screenshot@fullPage'] })
+ *     → { kind: 'batch', request: { urls: [...], formats: [{ type: 'screenshot', fullPage: true }], ignoreInvalidURLs: false, ... }, warnings: [] }
+ *   migrateToV2('nope') → { kind: 'unknown', request: undefined, warnings: ['input is not an object: ...'] }
+ *
+ * The result is a discriminated union on `kind`:
+ *   - `crawl`: the input has `url` (and no `urls`); `request` is a v2 crawl body (POST /v2/crawl).
+ *   - `batch`: the input has `urls` (and no `url`); `request` is a v2 batch scrape body (POST /v2/batch/scrape).
+ *   - `unknown`: the input is not an object, or has neither or both of `url` and `urls`; `request` is
+ *     undefined and `warnings` says why.
+ * `warnings` lists, in words, everything v2 cannot say as v1 did (dropped fields, clamped values).
+ *
+ * The mapping (scrape options are a crawl's `scrapeOptions`, or a batch's top level):
+ *   - crawl `ignoreSitemap` true/false → `sitemap` 'skip'/'include'; `allowBackwardLinks` → `crawlEntireDomain`
+ *     (an explicit `crawlEntireDomain` wins, as the service decides); `maxDepth` (depth of the URL path) has
+ *     no v2 counterpart and is dropped with a warning (`maxDiscoveryDepth` is a different measure).
+ *   - `parsePDF` true/false → `parsers` ['pdf']/[]; `geolocation` → `location` (an explicit `location` wins).
+ *   - formats: `screenshot@fullPage` → `{ type: 'screenshot', fullPage: true }`; `json` and the deprecated
+ *     `extract` with `jsonOptions` (or the `extract` options) → one `{ type: 'json', ... }` object;
+ *     `changeTracking` with `changeTrackingOptions` → one `{ type: 'changeTracking', ... }` object; other names
+ *     unchanged; a name given twice is kept once. Option fields the v2 format objects do not have (json:
+ *     `systemPrompt`, `mode`, `temperature`) are dropped with a warning; options without their format too.
+ *   - screenshot actions: fields v2 reads and v1 ignores (`viewport`) are dropped with a warning.
+ *   - numbers: where v2 bounds a field more tightly than v1 (`timeout` at most 300000), a value outside the
+ *     v2 bounds is clamped to them with a warning.
+ *   - defaults: where a field means the same in both versions but the defaults differ (`maxAge`,
+ *     `skipTlsVerification`, `proxy`, batch `ignoreInvalidURLs`), an absent field is set to its v1 default, so
+ *     v2 behaves as v1 did. A crawl without `scrapeOptions` gets a `scrapeOptions` holding just those. A
+ *     renamed field is compared through its mapping (`parsePDF` true ≡ `parsers` ['pdf']). Only what v2 can
+ *     express is kept: v1's implicit `maxDepth` default has no v2 counterpart either.
+ *   - everything else (webhook, limits, paths, `origin`, `integration`, ...) is copied unchanged.
+ *
+ * Every table here (the defaults, the bounds, the fields the v2 format objects and actions lack) is read
+ * from the TypeBox definitions (`registry.ts`), not written a second time.
+ *
+ * Migrating any valid v1 body gives a valid v2 body. An invalid v1 body is migrated as far as possible, with
+ * a first warning naming its first problem: values of an unexpected type are left where they are, under
+ * their v1 name, so that v2 validation reports them rather than the migration hiding them.
+ *
+ * Never throws for any input, never mutates it, and returns a new value that shares no plain object or
+ * array with it (other objects are kept by reference). Keys such as `__proto__` become ordinary own
+ * properties of the output; the walk is iterative (deep bodies do not exhaust the stack) and cycles stay cycles.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { definitions, type Version } from './registry.js';
+import { objectOf } from './rule.js';
+import { validate } from './validate.js';
+
+export type MigrationKind = 'crawl' | 'batch';
+
+/** The input was a v1 crawl (`url`) or batch scrape (`urls`) body; `request` is the v2 body. */
+export interface Migrated {
+  readonly kind: MigrationKind;
+  readonly request: Record<string, unknown>;
+  readonly warnings: string[];
+}
+
+/** The input was neither; `warnings` says why. */
+export interface NotMigrated {
+  readonly kind: 'unknown';
+  readonly request: undefined;
+  readonly warnings: string[];
+}
+
+export type MigrationResult = Migrated | NotMigrated;
+
+type Plain = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Value helpers (tolerant of any input: own data properties only, nothing on the prototype chain is invoked)
+
+const isRecord = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isPlainObject = (value: unknown): value is Plain => {
+  if (!isRecord(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/** Plain objects and arrays: what is copied rather than shared. */
+const isContainer = (value: unknown): value is object => Array.isArray(value) || isPlainObject(value);
+
+const has = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/** The own value of `key` (undefined for an accessor: it is never invoked). */
+const own = (object: object, key: string): unknown => Object.getOwnPropertyDescriptor(object, key)?.value;
+
+/** Sets `key` as an ordinary own data property, whatever its name (`__proto__` included). */
+const define = (target: object, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+};
+
+const isIndex = (key: string, length: number): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < length;
+
+/** A deep copy: plain objects and arrays are copied (shared and cyclic references copied once), the rest kept. */
+function copy(value: unknown): unknown {
+  if (!isContainer(value)) return value;
+  const made = new Map<object, object>();
+  const work: [object, object][] = [];
+  const shell = (source: object): object => {
+    let target = made.get(source);
+    if (target === undefined) {
+      target = Array.isArray(source) ? new Array<unknown>(source.length) : {};
+      made.set(source, target);
+      work.push([source, target]);
+    }
+    return target;
+  };
+  const result = shell(value);
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    const [source, target] = next;
+    for (const key of Object.keys(source)) {
+      const item = own(source, key);
+      const copied = isContainer(item) ? shell(item) : item;
+      if (Array.isArray(target)) {
+        if (isIndex(key, target.length)) target[Number(key)] = copied;
+      } else define(target, key, copied);
+    }
+  }
+  return result;
+}
+
+/** Structural equality of JSON-like values (own enumerable keys; cycles tolerated). Iterative. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  const seen = new Map<object, Set<object>>();
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [x, y] = next;
+    if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    let pairs = seen.get(x);
+    if (pairs?.has(y)) continue;
+    if (pairs === undefined) seen.set(x, (pairs = new Set()));
+    pairs.add(y);
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      if (!has(y, key)) return false;
+      stack.push([own(x, key), own(y, key)]);
+    }
+  }
+  return true;
+}
+
+const shown = (value: unknown): string => {
+  try {
+    const text = JSON.stringify(value);
+    return typeof text === 'string' ? (text.length > 80 ? `${text.slice(0, 77)}...` : text) : String(value);
+  } catch {
+    return 'a value';
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// What the definitions say
+
+type Properties = Readonly<Record<string, Plain>>;
+
+function propertiesOf(version: Version, name: string): Properties {
+  const definition = definitions[version].get(name);
+  const object = definition === undefined ? undefined : objectOf(definition);
+  if (object === undefined) throw new Error(`migrate: ${version}/${name} is not an object definition`);
+  return object.properties as unknown as Properties;
+}
+
+const defaultOf = (schema: Plain | undefined): { value: unknown } | undefined =>
+  schema !== undefined && has(schema, 'default') ? { value: schema['default'] } : undefined;
+
+/** A v1 field that v2 names differently. */
+interface Rename {
+  readonly from: string;
+  readonly to: string;
+  /** The v2 value of a v1 value; undefined when the v1 value has an unexpected type (it is then left as it is). */
+  readonly convert: (value: unknown) => { value: unknown } | undefined;
+}
+
+const CRAWL_RENAMES: readonly Rename[] = [
+  { from: 'ignoreSitemap', to: 'sitemap', convert: (v) => (typeof v === 'boolean' ? { value: v ? 'skip' : 'include' } : undefined) },
+  { from: 'allowBackwardLinks', to: 'crawlEntireDomain', convert: (v) => (typeof v === 'boolean' ? { value: v } : undefined) },
+];
+
+const SCRAPE_RENAMES: readonly Rename[] = [
+  { from: 'parsePDF', to: 'parsers', convert: (v) => (typeof v === 'boolean' ? { value: v ? ['pdf'] : [] } : undefined) },
+  { from: 'geolocation', to: 'location', convert: (v) => (isRecord(v) ? { value: copy(v) } : undefined) },
+];
+
+/** A field set to its v1 default when the request leaves it absent. */
+interface ExplicitDefault {
+  readonly key: string;
+  readonly value: unknown;
+  /** v1 fields whose presence in the input means the default does not apply. */
+  readonly unless: readonly string[];
+}
+
+/**
+ * The defaults v2 would apply differently from v1: a field of both versions whose defaults differ (or that
+ * has no v2 default), and a renamed field whose v1 default, mapped, differs from the v2 default.
+ */
+function explicitDefaults(v1: Properties, v2: Properties, renames: readonly Rename[]): ExplicitDefault[] {
+  const found: ExplicitDefault[] = [];
+  for (const key of Object.keys(v1)) {
+    const before = defaultOf(v1[key]);
+    if (before === undefined) continue;
+    if (has(v2, key)) {
+      const after = defaultOf(v2[key]);
+      if (after === undefined || !deepEqual(before.value, after.value)) found.push({ key, value: before.value, unless: [key] });
+      continue;
+    }
+    const rename = renames.find((r) => r.from === key);
+    const mapped = rename?.convert(before.value);
+    if (rename === undefined || mapped === undefined) continue;
+    const after = defaultOf(v2[rename.to]);
+    if (after === undefined || !deepEqual(mapped.value, after.value)) found.push({ key: rename.to, value: mapped.value, unless: [key] });
+  }
+  return found;
+}
+
+/** A numeric field that v2 bounds more tightly than v1. */
+interface Bound {
+  readonly key: string;
+  readonly minimum: number | undefined;
+  readonly maximum: number | undefined;
+}
+
+const numberOf = (schema: Plain | undefined, key: string): number | undefined => {
+  const value = schema?.[key];
+  return typeof value === 'number' ? value : undefined;
+};
+
+function tighterBounds(v1: Properties, v2: Properties): Bound[] {
+  const found: Bound[] = [];
+  for (const key of Object.keys(v1)) {
+    if (!has(v2, key)) continue;
+    const [min1, max1] = [numberOf(v1[key], 'minimum'), numberOf(v1[key], 'maximum')];
+    const [min2, max2] = [numberOf(v2[key], 'minimum'), numberOf(v2[key], 'maximum')];
+    const minimum = min2 !== undefined && (min1 === undefined || min1 < min2) ? min2 : undefined;
+    const maximum = max2 !== undefined && (max1 === undefined || max1 > max2) ? max2 : undefined;
+    if (minimum !== undefined || maximum !== undefined) found.push({ key, minimum, maximum });
+  }
+  return found;
+}
+
+/** Fields of `a` that `b` lacks. */
+const onlyIn = (a: Properties, b: Properties): string[] => Object.keys(a).filter((key) => !has(b, key));
+
+/** The `type` of each branch of a discriminated union of objects, with its properties. */
+function branchesOf(version: Version, name: string): Map<string, Properties> {
+  const union = definitions[version].get(name) as (TSchema & { anyOf?: TSchema[] }) | undefined;
+  const found = new Map<string, Properties>();
+  for (const branch of union?.anyOf ?? []) {
+    const properties = objectOf(branch)?.properties as unknown as Properties | undefined;
+    const tag = properties?.['type']?.['const'];
+    if (typeof tag === 'string' && properties !== undefined) found.set(tag, properties);
+  }
+  if (found.size === 0) throw new Error(`migrate: ${version}/${name} is not a discriminated union`);
+  return found;
+}
+
+/** Per action kind, the fields v2 reads and v1 does not know (v1 actions ignore unknown keys). */
+const ACTION_FIELDS_V1_IGNORES: ReadonlyMap<string, readonly string[]> = (() => {
+  const v1 = branchesOf('v1', 'Action');
+  const result = new Map<string, string[]>();
+  for (const [tag, v2] of branchesOf('v2', 'Action')) {
+    const fields = onlyIn(v2, v1.get(tag) ?? {});
+    if (fields.length > 0) result.set(tag, fields);
+  }
+  return result;
+})();
+
+/** How the fields of one object of a request are migrated. */
+interface Level {
+  readonly renames: readonly Rename[];
+  readonly bounds: readonly Bound[];
+  readonly defaults: readonly ExplicitDefault[];
+  /** Whether the object holds scrape options (formats, their options, actions). */
+  readonly scrapeOptions: boolean;
+}
+
+const level = (name: string, renames: readonly Rename[], scrapeOptions: boolean): Level => {
+  const v1 = propertiesOf('v1', name);
+  const v2 = propertiesOf('v2', name);
+  return { renames, bounds: tighterBounds(v1, v2), defaults: explicitDefaults(v1, v2, renames), scrapeOptions };
+};
+
+const CRAWL = level('CrawlRequest', CRAWL_RENAMES, false);
+const SCRAPE = level('ScrapeOptions', SCRAPE_RENAMES, true);
+const BATCH = level('BatchScrapeRequest', SCRAPE_RENAMES, true);
+
+/** Fields of the v1 format options that the v2 format objects do not have. */
+const JSON_FIELDS_DROPPED = onlyIn(propertiesOf('v1', 'JsonOptions'), propertiesOf('v2', 'JsonFormat'));
+const CHANGE_TRACKING_FIELDS_DROPPED = onlyIn(propertiesOf('v1', 'ChangeTrackingOptions'), propertiesOf('v2', 'ChangeTrackingFormat'));
+
+// ---------------------------------------------------------------------------------------------------------
+// The migration
+
+/** A v2 format object `{ type, ...options }`, without the option fields v2 lacks (warned about). */
+function formatObject(type: string, options: Plain | undefined, dropped: readonly string[], at: string, warnings: string[]): Plain {
+  const format: Plain = {};
+  define(format, 'type', type);
+  for (const key of options === undefined ? [] : Object.keys(options)) {
+    if (key === 'type') continue;
+    if (dropped.includes(key)) {
+      warnings.push(`${at}.${key}: dropped; the v2 ${type} format has no ${key}`);
+      continue;
+    }
+    define(format, key, copy(own(options!, key)));
+  }
+  return format;
+}
+
+/** The v2 formats, and the option fields folded into them (not to be copied on their own). */
+function migrateFormats(
+  input: Plain,
+  formats: readonly unknown[],
+  at: string,
+  warnings: string[],
+): { formats: unknown[]; folded: Set<string> } {
+  const folded = new Set<string>();
+  const names = new Set(formats.filter((f): f is string => typeof f === 'string'));
+  const jsonOptions = own(input, 'jsonOptions');
+  const extractOptions = own(input, 'extract');
+  const changeTrackingOptions = own(input, 'changeTrackingOptions');
+
+  let json: Plain | undefined;
+  if (names.has('json') || names.has('extract')) {
+    const source = isRecord(jsonOptions) ? 'jsonOptions' : isRecord(extractOptions) ? 'extract' : undefined;
+    if (source !== undefined) folded.add(source);
+    if (source === 'jsonOptions' && isRecord(extractOptions)) {
+      folded.add('extract');
+      if (!deepEqual(jsonOptions, extractOptions)) {
+        warnings.push(`${at}extract: dropped; jsonOptions is given too, and the one v2 json format is made from it`);
+      }
+    }
+    const options = source === undefined ? undefined : (own(input, source) as Plain);
+    json = formatObject('json', options, JSON_FIELDS_DROPPED, `${at}${source ?? 'jsonOptions'}`, warnings);
+  }
+  let changeTracking: Plain | undefined;
+  if (names.has('changeTracking') && isRecord(changeTrackingOptions)) {
+    folded.add('changeTrackingOptions');
+    changeTracking = formatObject(
+      'changeTracking',
+      changeTrackingOptions,
+      CHANGE_TRACKING_FIELDS_DROPPED,
+      `${at}changeTrackingOptions`,
+      warnings,
+    );
+  }
+
+  const result: unknown[] = [];
+  const seen = new Set<string>();
+  let jsonPlaced = false;
+  for (let index = 0; index < formats.length; index++) {
+    const item = own(formats, String(index));
+    if (typeof item !== 'string') {
+      result.push(copy(item));
+      continue;
+    }
+    const duplicate = seen.has(item);
+    seen.add(item);
+    if (item === 'json' || item === 'extract') {
+      // `json` and `extract` ask for the same thing: one json format, where the first of them stands.
+      if (!jsonPlaced) result.push(json);
+      else if (duplicate) warnings.push(`${at}formats: duplicate "${item}" removed`);
+      jsonPlaced = true;
+      continue;
+    }
+    if (duplicate) {
+      warnings.push(`${at}formats: duplicate "${item}" removed`);
+      continue;
+    }
+    if (item === 'screenshot@fullPage') result.push({ type: 'screenshot', fullPage: true });
+    else if (item === 'changeTracking' && changeTracking !== undefined) result.push(changeTracking);
+    else result.push(item);
+  }
+  return { formats: result, folded };
+}
+
+function migrateActions(actions: readonly unknown[], at: string, warnings: string[]): unknown[] {
+  const result = copy(actions) as unknown[];
+  result.forEach((action, index) => {
+    if (!isRecord(action)) return;
+    const type = own(action, 'type');
+    const ignored = typeof type === 'string' ? ACTION_FIELDS_V1_IGNORES.get(type) : undefined;
+    for (const key of ignored ?? []) {
+      if (!has(action, key)) continue;
+      delete action[key];
+      warnings.push(`${at}actions[${index}].${key}: dropped; v1 ignores ${key} on ${type} actions, v2 would apply it`);
+    }
+  });
+  return result;
+}
+
+/** The fields of one object of the request (`at`: its path, as a prefix of warnings), migrated by `rules`. */
+function migrateObject(input: Plain, rules: Level, at: string, warnings: string[]): Plain {
+  const out: Plain = {};
+  const formats = own(input, 'formats');
+  const migratedFormats = rules.scrapeOptions && Array.isArray(formats) ? migrateFormats(input, formats, at, warnings) : undefined;
+
+  for (const key of Object.keys(input)) {
+    const value = own(input, key);
+    if (migratedFormats !== undefined) {
+      if (key === 'formats') {
+        define(out, key, migratedFormats.formats);
+        continue;
+      }
+      if (migratedFormats.folded.has(key)) continue;
+    }
+    if (rules.scrapeOptions && isRecord(value)) {
+      if (key === 'jsonOptions' || key === 'extract') {
+        warnings.push(`${at}${key}: dropped; no ${key === 'extract' ? 'extract' : 'json'} format is requested`);
+        continue;
+      }
+      if (key === 'changeTrackingOptions') {
+        warnings.push(`${at}changeTrackingOptions: dropped; the changeTracking format is not requested, and v2 has no separate options`);
+        continue;
+      }
+    }
+    if (rules.scrapeOptions && key === 'actions' && Array.isArray(value)) {
+      define(out, key, migrateActions(value, at, warnings));
+      continue;
+    }
+    if (!rules.scrapeOptions && key === 'maxDepth') {
+      warnings.push(
+        `maxDepth: dropped (was ${shown(value)}); v2 cannot limit a crawl by the depth of the URL path. maxDiscoveryDepth is a different measure (link hops in discovery order, the start page and sitemap pages at depth 0), so it is not set in its place`,
+      );
+      continue;
+    }
+    if (!rules.scrapeOptions && key === 'scrapeOptions' && isRecord(value)) {
+      define(out, key, migrateObject(value, SCRAPE, 'scrapeOptions.', warnings));
+      continue;
+    }
+    const rename = rules.renames.find((r) => r.from === key);
+    const renamed = rename?.convert(value);
+    if (rename !== undefined && renamed !== undefined) {
+      if (!has(input, rename.to)) define(out, rename.to, renamed.value);
+      else if (!deepEqual(renamed.value, own(input, rename.to))) {
+        warnings.push(`${at}${key}: dropped; ${rename.to} is given too and wins, as it does in v1`);
+      }
+      continue;
+    }
+    const bound = rules.bounds.find((b) => b.key === key);
+    if (bound !== undefined && typeof value === 'number') {
+      if (bound.maximum !== undefined && value > bound.maximum) {
+        warnings.push(`${at}${key}: ${value} is above the v2 maximum of ${bound.maximum}; clamped to ${bound.maximum}`);
+        define(out, key, bound.maximum);
+        continue;
+      }
+      if (bound.minimum !== undefined && value < bound.minimum) {
+        warnings.push(`${at}${key}: ${value} is below the v2 minimum of ${bound.minimum}; clamped to ${bound.minimum}`);
+        define(out, key, bound.minimum);
+        continue;
+      }
+    }
+    define(out, key, copy(value));
+  }
+
+  if (!rules.scrapeOptions && !has(input, 'scrapeOptions') && SCRAPE.defaults.length > 0) {
+    // v2 would apply its own scrape defaults to every page: state v1's where they differ.
+    define(out, 'scrapeOptions', migrateObject({}, SCRAPE, 'scrapeOptions.', warnings));
+  }
+  for (const { key, value, unless } of rules.defaults) {
+    if (!has(out, key) && !unless.some((k) => has(input, k))) define(out, key, copy(value));
+  }
+  return out;
+}
+
+const notMigrated = (warning: string): NotMigrated => ({ kind: 'unknown', request: undefined, warnings: [warning] });
+
+function migrate(request: unknown): MigrationResult {
+  if (!isRecord(request)) {
+    return notMigrated(
+      `input is not an object (${Array.isArray(request) ? 'an array' : request === null ? 'null' : typeof request}); expected a v1 crawl request (with url) or batch scrape request (with urls)`,
+    );
+  }
+  const crawl = has(request, 'url');
+  const batch = has(request, 'urls');
+  if (crawl && batch) return notMigrated('input has both url (crawl) and urls (batch scrape); cannot tell which request it is');
+  if (!crawl && !batch) return notMigrated('input has neither url (crawl request) nor urls (batch scrape request)');
+
+  const kind: MigrationKind = crawl ? 'crawl' : 'batch';
+  const warnings: string[] = [];
+  const checked = validate(crawl ? 'v1/CrawlRequest' : 'v1/BatchScrapeRequest', request);
+  if (!checked.valid) {
+    const [first] = checked.errors;
+    const count = checked.errors.length;
+    warnings.push(
+      `input is not a valid v1 ${crawl ? 'crawl' : 'batch scrape'} request (${count} problem${count === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.path}: ${first.message}`}); it is migrated as far as possible, and the result may not be a valid v2 request`,
+    );
+  }
+  const migrated = migrateObject(request, crawl ? CRAWL : BATCH, '', warnings);
+  return { kind, request: migrated, warnings };
+}
+
+/** The v2 request that asks for what the v1 crawl or batch scrape request `request` asks for; see the module comment. */
+export function migrateToV2(request: unknown): MigrationResult {
+  try {
+    return migrate(request);
+  } catch (error) {
+    // Only exotic inputs get here (e.g. a proxy whose traps throw); the answer is still a result.
+    let reason = 'unknown error';
+    try {
+      reason = error instanceof Error ? error.message : String(error);
+    } catch {
+      // keep 'unknown error'
+    }
+    return notMigrated(`input could not be migrated: ${reason}`);
+  }
+}
