@@ -75,12 +75,14 @@ const badRequest = (version: Version, kind: 'crawl' | 'batch'): ResponseSpec => 
           : { code: 'invalid_type', message: 'Required', path: ['urls'] },
       ],
     }),
-    unknownKey: error(`Unrecognized key in body -- please review the ${version} API documentation for request body changes`, {
+    // The service words the top-level error for v2 on every route; the detail names the route's version.
+    unknownKey: error('Unrecognized key in body -- please review the v2 API documentation for request body changes', {
       code: 'BAD_REQUEST',
       details: [
         {
           code: 'unrecognized_keys',
           message: `Unrecognized key in body -- please review the ${version} API documentation for request body changes`,
+          keys: ['maxDepth'],
           path: [],
         },
       ],

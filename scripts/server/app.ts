@@ -1,0 +1,542 @@
+/**
+ * The reference server: an in-memory implementation of every operation of v1 and v2 (`schemas/operations.ts`),
+ * answering with the package's own validators, defaults, batch partition and error envelope. Pure
+ * request → response logic (`handle`), no sockets: `http.ts` puts it on a port, and anything can wrap it.
+ *
+ * Routes are derived from `operations(version)`: method plus path template (`{id}`), literal paths before
+ * templates (`/crawl/active` before `/crawl/{id}`), one trailing slash tolerated. What each operation does
+ * follows from its shape: POST starts a job, DELETE with an id cancels, GET with an id reads the status (or
+ * the errors, for `.../errors`), GET without one lists running crawls. The synthetic site (`site.ts`) is
+ * served under `/site/` without auth.
+ *
+ * Order of checks, as the service: start endpoints parse the JSON (400 malformed), then check the size
+ * (413), the bearer token (401), the idempotency key where the operation has a 409 (409), then validate the
+ * body (400 with `validationErrorBody`); job endpoints check the token, then (v2) that the id is a UUID
+ * (400), then find the job (404 not found / expired). Jobs belong to the version and kind they were started
+ * with: another version's or kind's id is not found.
+ *
+ * Jobs work through their steps (`plan.ts`) one tick of `pageIntervalMs` at a time, `maxConcurrency` steps
+ * per tick (1 without it); status `scraping` until every step is done, then `completed`; a cancel stops
+ * them (`cancelled`, pages done stay readable). Jobs expire `jobTtlMs` after creation (404 `Job expired`,
+ * remembered for another `jobTtlMs`, then `Job not found`), removed lazily and by a sweep timer. Every timer
+ * is unref'd, and `close()` clears them all and aborts webhook deliveries.
+ *
+ * `handle` never throws: an unexpected exception is a 500 with the service's UNKNOWN_ERROR body.
+ */
+import { randomUUID } from 'node:crypto';
+import { NO_VALID_URLS, partitionBatch } from '../../schemas/batchPartition.js';
+import { withDefaults } from '../../schemas/defaults.js';
+import { parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
+import { operations, type OperationSpec } from '../../schemas/operations.js';
+import { VERSIONS, type Version } from '../../schemas/registry.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import { buildDocument, type PageRecord } from './documents.js';
+import { planBatch, planCrawl, type CrawlSettings, type Plan, type Step } from './plan.js';
+import { siteResponse } from './site.js';
+import { WebhookSender, isLoopbackHost, webhookTarget, type WebhookTarget } from './webhooks.js';
+
+export interface AppRequest {
+  readonly method: string;
+  /** Path and query, e.g. `/v2/crawl/<id>?skip=10`. */
+  readonly url: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+export interface AppResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface ReferenceAppOptions {
+  /** The bearer token every API request must carry, or `'none'` to skip authentication. */
+  readonly auth: { readonly token: string } | 'none';
+  /** Base URL job addresses (and the synthetic site's addresses) are built from, e.g. `http://127.0.0.1:PORT`. */
+  readonly publicUrl: () => string;
+  /** Time each scraped page takes, in ms. Default 20. */
+  readonly pageIntervalMs?: number;
+  /** How long a job stays readable after it is created, in ms. Default 24 h. */
+  readonly jobTtlMs?: number;
+  /** The clock of creation and expiry times. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Largest request body accepted, in bytes (UTF-8). Default 10 MB. */
+  readonly maxBodyBytes?: number;
+  /** Which webhook hosts are delivered to. Default: loopback only (127.0.0.0/8, ::1, localhost). */
+  readonly allowWebhookHost?: (host: string) => boolean;
+}
+
+export interface ReferenceApp {
+  handle(request: AppRequest): Promise<AppResponse>;
+  /** Stops every timer and pending webhook delivery; jobs stop progressing. */
+  close(): void;
+  /** The body size limit `handle` applies (so an HTTP adapter can stop reading early). */
+  readonly maxBodyBytes?: number;
+}
+
+export const DEFAULT_PAGE_INTERVAL_MS = 20;
+export const DEFAULT_JOB_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const TEAM_ID = 'reference';
+const DEFAULT_STATUS_PAGE_SIZE = 100;
+
+type Kind = 'crawl' | 'batch';
+type Action = 'start' | 'status' | 'cancel' | 'errors' | 'active';
+type JobState = 'scraping' | 'completed' | 'cancelled' | 'failed';
+
+interface Route {
+  readonly version: Version;
+  readonly operation: OperationSpec;
+  readonly kind: Kind;
+  readonly action: Action;
+  readonly method: string;
+  /** `['v2', 'crawl', '{id}']`. */
+  readonly segments: readonly string[];
+}
+
+interface JobError {
+  readonly id: string;
+  readonly timestamp: string;
+  readonly url: string;
+  readonly code: string;
+  readonly error: string;
+}
+
+interface Job {
+  readonly id: string;
+  readonly version: Version;
+  readonly kind: Kind;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  state: JobState;
+  failure?: string;
+  readonly steps: Step[];
+  cursor: number;
+  readonly pages: PageRecord[];
+  readonly errors: JobError[];
+  readonly robotsBlocked: string[];
+  readonly concurrency: number;
+  readonly scrapeOptions: Readonly<Record<string, unknown>>;
+  readonly webhook: WebhookTarget | undefined;
+  /** Crawls: what the active list shows. */
+  readonly listing: { readonly url: string; readonly options: Readonly<Record<string, unknown>> } | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DIGITS = /^\d+$/;
+
+const json = (status: number, body: unknown): AppResponse => ({
+  status,
+  headers: { 'content-type': JSON_CONTENT_TYPE },
+  body: JSON.stringify(body),
+});
+const failure = (status: number, error: string): AppResponse => json(status, { success: false, error });
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const iso = (ms: number): string => new Date(ms).toISOString();
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const integer = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : undefined;
+
+/** What an operation does, from its shape. */
+function actionOf(operation: OperationSpec): Action {
+  const hasId = operation.parameters.includes('id');
+  if (operation.method === 'post' && !hasId) return 'start';
+  if (operation.method === 'delete' && hasId) return 'cancel';
+  if (operation.method === 'get' && hasId) return operation.path.endsWith('/errors') ? 'errors' : 'status';
+  if (operation.method === 'get') return 'active';
+  throw new Error(`reference server: no behaviour for operation ${operation.operationId}`);
+}
+
+/** Every route of every version, literal paths first. */
+function buildRoutes(): Route[] {
+  const routes = VERSIONS.flatMap((version) =>
+    operations(version).map((operation): Route => ({
+      version,
+      operation,
+      kind: operation.tag === 'Crawl' ? 'crawl' : 'batch',
+      action: actionOf(operation),
+      method: operation.method.toUpperCase(),
+      segments: [version, ...operation.path.split('/').filter((s) => s !== '')],
+    })),
+  );
+  const templated = (route: Route) => route.segments.filter((s) => s.startsWith('{')).length;
+  return routes.sort((a, b) => templated(a) - templated(b));
+}
+
+/** The route of a method and path, and its `{id}`. */
+function match(routes: readonly Route[], method: string, segments: readonly string[]): { route: Route; id: string } | undefined {
+  for (const route of routes) {
+    if (route.method !== method || route.segments.length !== segments.length) continue;
+    let id = '';
+    const fits = route.segments.every((template, i) => {
+      const actual = segments[i]!;
+      if (template === '{id}') {
+        id = actual;
+        return actual !== '';
+      }
+      return template === actual;
+    });
+    if (fits) return { route, id };
+  }
+  return undefined;
+}
+
+/** A header, by its lower-case name (tolerating other cases from callers that did not lower them). */
+function header(request: AppRequest, name: string): string | undefined {
+  const direct = request.headers[name];
+  if (direct !== undefined) return direct;
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+export function createReferenceApp(options: ReferenceAppOptions): ReferenceApp {
+  const pageIntervalMs = Math.max(0, options.pageIntervalMs ?? DEFAULT_PAGE_INTERVAL_MS);
+  const jobTtlMs = Math.max(0, options.jobTtlMs ?? DEFAULT_JOB_TTL_MS);
+  const now = options.now ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const webhooks = new WebhookSender({ allowHost: options.allowWebhookHost ?? isLoopbackHost, timeoutMs: WEBHOOK_TIMEOUT_MS });
+  const routes = buildRoutes();
+  const base = () => options.publicUrl().replace(/\/+$/, '');
+
+  const jobs = new Map<string, Job>();
+  /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
+  const expired = new Map<string, { version: Version; kind: Kind; forgetAt: number }>();
+  /** Idempotency keys used, until they are forgotten. */
+  const idempotencyKeys = new Map<string, number>();
+  let closed = false;
+
+  // -------------------------------------------------------------------------------------------------------
+  // Job lifecycle
+
+  const expire = (job: Job): void => {
+    if (job.timer !== undefined) clearTimeout(job.timer);
+    job.timer = undefined;
+    jobs.delete(job.id);
+    expired.set(job.id, { version: job.version, kind: job.kind, forgetAt: job.expiresAt + jobTtlMs });
+  };
+
+  const sweep = (): void => {
+    const t = now();
+    for (const job of jobs.values()) if (t >= job.expiresAt) expire(job);
+    for (const [id, tomb] of expired) if (t >= tomb.forgetAt) expired.delete(id);
+    for (const [key, forgetAt] of idempotencyKeys) if (t >= forgetAt) idempotencyKeys.delete(key);
+  };
+  const sweeper = setInterval(sweep, Math.min(Math.max(jobTtlMs, 1000), 60_000));
+  sweeper.unref();
+
+  const notify = (job: Job, kind: 'started' | 'page' | 'completed', data: PageRecord[] = []): void => {
+    if (job.webhook !== undefined) webhooks.send(job.webhook, job.kind, job.id, kind, data);
+  };
+
+  const schedule = (job: Job): void => {
+    if (closed || job.timer !== undefined) return;
+    job.timer = setTimeout(() => tick(job), pageIntervalMs);
+    job.timer.unref();
+  };
+
+  /** Ends the job when every step is done, else waits for the next tick. */
+  const settle = (job: Job): void => {
+    if (job.state !== 'scraping') return;
+    if (job.cursor < job.steps.length) return schedule(job);
+    job.state = 'completed';
+    notify(job, 'completed');
+  };
+
+  const tick = (job: Job): void => {
+    job.timer = undefined;
+    if (closed || job.state !== 'scraping' || jobs.get(job.id) !== job) return;
+    try {
+      if (now() >= job.expiresAt) return expire(job);
+      const publicBase = base();
+      for (let n = 0; n < job.concurrency && job.cursor < job.steps.length; n++) {
+        const step = job.steps[job.cursor]!;
+        job.cursor += 1;
+        if (step.fails) {
+          job.errors.push({
+            id: randomUUID(),
+            timestamp: iso(now()),
+            url: step.url,
+            code: 'SCRAPE_SITE_ERROR',
+            error: 'The site answered with HTTP 500 (Internal Server Error).',
+          });
+          continue;
+        }
+        const record = buildDocument(job.version, step, job.scrapeOptions, publicBase);
+        job.pages.push(record);
+        notify(job, 'page', [record]);
+      }
+      settle(job);
+    } catch (error) {
+      job.state = 'failed';
+      job.failure = `The job failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+
+  const totalOf = (job: Job): number => job.steps.reduce((n, step) => (step.fails ? n : n + 1), 0);
+
+  const createJob = (
+    version: Version,
+    kind: Kind,
+    id: string,
+    plan: Plan,
+    effective: Record<string, unknown>,
+    scrapeOptions: Readonly<Record<string, unknown>>,
+    listing: Job['listing'],
+  ): Job => {
+    const createdAt = now();
+    const concurrency = Math.max(1, integer(effective['maxConcurrency']) ?? 1);
+    const job: Job = {
+      id,
+      version,
+      kind,
+      createdAt,
+      expiresAt: createdAt + jobTtlMs,
+      state: 'scraping',
+      steps: [...plan.steps],
+      cursor: 0,
+      pages: [],
+      errors: [],
+      robotsBlocked: [...plan.robotsBlocked],
+      concurrency,
+      scrapeOptions,
+      webhook: webhookTarget(effective['webhook']),
+      listing,
+      timer: undefined,
+    };
+    expired.delete(id);
+    jobs.set(id, job);
+    notify(job, 'started');
+    settle(job);
+    return job;
+  };
+
+  /** A job of this version and kind: the job, `'expired'`, or undefined. */
+  const find = (version: Version, kind: Kind, id: string): Job | 'expired' | undefined => {
+    const job = jobs.get(id);
+    if (job !== undefined) {
+      if (now() >= job.expiresAt) expire(job);
+      else return job.version === version && job.kind === kind ? job : undefined;
+    }
+    const tomb = expired.get(id);
+    if (tomb === undefined || tomb.version !== version || tomb.kind !== kind) return undefined;
+    if (now() >= tomb.forgetAt) {
+      expired.delete(id);
+      return undefined;
+    }
+    return 'expired';
+  };
+
+  // -------------------------------------------------------------------------------------------------------
+  // Checks
+
+  const authorize = (request: AppRequest): AppResponse | undefined => {
+    if (options.auth === 'none') return undefined;
+    const value = header(request, 'authorization');
+    if (value === undefined || value === '') return failure(401, 'Unauthorized');
+    const [scheme = '', token, ...rest] = value.trim().split(/\s+/);
+    if (token === undefined || token === '') return failure(401, 'Unauthorized: Token missing');
+    if (scheme.toLowerCase() !== 'bearer' || rest.length > 0 || token !== options.auth.token) {
+      return failure(401, 'Unauthorized: Invalid token');
+    }
+    return undefined;
+  };
+
+  const jobUrl = (route: Route, id: string): string => `${base()}/${route.version}/${route.segments.slice(1).join('/')}/${id}`;
+
+  // -------------------------------------------------------------------------------------------------------
+  // Operations
+
+  const start = (route: Route, request: AppRequest): AppResponse => {
+    const parsed = parseRequestBody(request.body);
+    if (!parsed.ok) return json(400, parsed.body);
+    if (Buffer.byteLength(request.body, 'utf8') > maxBodyBytes) return failure(413, 'Request body is too large');
+    const denied = authorize(request);
+    if (denied !== undefined) return denied;
+
+    const idempotencyKey = route.operation.responses['409'] !== undefined ? header(request, 'x-idempotency-key') : undefined;
+    if (idempotencyKey !== undefined && (!UUID.test(idempotencyKey) || idempotencyKeys.has(idempotencyKey.toLowerCase()))) {
+      return failure(409, 'Idempotency key already used');
+    }
+
+    const { version } = route;
+    const name = `${version}/${route.operation.requestBody ?? ''}` as SchemaName;
+    const result = validate(name, parsed.value);
+    if (!result.valid) return json(400, validationErrorBody(version, result.errors));
+    const raw = parsed.value as Record<string, unknown>;
+    const effective = withDefaults(name, raw) as Record<string, unknown>;
+    if (idempotencyKey !== undefined) idempotencyKeys.set(idempotencyKey.toLowerCase(), now() + jobTtlMs);
+    const publicBase = base();
+
+    if (route.kind === 'crawl') {
+      const scrapeOptions = isObject(effective['scrapeOptions'])
+        ? effective['scrapeOptions']
+        : (withDefaults(`${version}/ScrapeOptions`, {}) as Record<string, unknown>);
+      const backward = version === 'v1' && typeof raw['allowBackwardLinks'] === 'boolean' ? raw['allowBackwardLinks'] : false;
+      const settings: CrawlSettings = {
+        url: String(effective['url']),
+        limit: integer(effective['limit']) ?? 10_000,
+        includePaths: strings(effective['includePaths']),
+        excludePaths: strings(effective['excludePaths']),
+        regexOnFullURL: effective['regexOnFullURL'] === true,
+        maxDepth: version === 'v1' ? integer(effective['maxDepth']) : undefined,
+        maxDiscoveryDepth: integer(effective['maxDiscoveryDepth']),
+        ignoreQueryParameters: effective['ignoreQueryParameters'] === true,
+        crawlEntireDomain: typeof raw['crawlEntireDomain'] === 'boolean' ? raw['crawlEntireDomain'] : backward,
+        ignoreRobotsTxt: effective['ignoreRobotsTxt'] === true,
+        discoverLinks: !(version === 'v2' && effective['sitemap'] === 'only'),
+      };
+      const { url, webhook: _webhook, scrapeOptions: _scrapeOptions, ...crawlerOptions } = effective;
+      const id = randomUUID();
+      createJob(version, 'crawl', id, planCrawl(settings, publicBase), effective, scrapeOptions, {
+        url: String(url),
+        options: { ...crawlerOptions, scrapeOptions },
+      });
+      return json(200, { success: true, id, url: jobUrl(route, id) });
+    }
+
+    const partition = partitionBatch(version, raw);
+    if (partition.outcome === 'rejected') return failure(400, NO_VALID_URLS); // validate() refuses these first
+    const plan = planBatch(partition.valid, publicBase);
+    const extras = partition.invalidURLs === undefined ? {} : { invalidURLs: [...partition.invalidURLs] };
+    const appendTo = typeof raw['appendToId'] === 'string' ? raw['appendToId'].toLowerCase() : undefined;
+    const known = appendTo === undefined ? undefined : jobs.get(appendTo);
+    if (known !== undefined && now() >= known.expiresAt) expire(known);
+    const existing = known !== undefined && jobs.get(known.id) === known ? known : undefined;
+    if (existing !== undefined) {
+      if (existing.version !== version || existing.kind !== 'batch') {
+        return failure(400, 'appendToId must be the id of a batch scrape job of this version');
+      }
+      if (existing.state === 'completed' || existing.state === 'scraping') {
+        existing.steps.push(...plan.steps);
+        existing.state = 'scraping';
+        settle(existing);
+      }
+      return json(200, { success: true, id: existing.id, url: jobUrl(route, existing.id), ...extras });
+    }
+    const id = appendTo ?? randomUUID();
+    createJob(version, 'batch', id, plan, effective, effective, undefined);
+    return json(200, { success: true, id, url: jobUrl(route, id), ...extras });
+  };
+
+  /** Auth, the v2 id format, then the job; or the answer that stops there. */
+  const jobFor = (
+    route: Route,
+    request: AppRequest,
+    id: string,
+    notFound: (message: string) => AppResponse,
+  ): { readonly job: Job } | { readonly answer: AppResponse } => {
+    const denied = authorize(request);
+    if (denied !== undefined) return { answer: denied };
+    if (route.version === 'v2' && !UUID.test(id)) return { answer: failure(400, 'Invalid job ID format. Job ID must be a valid UUID.') };
+    const job = find(route.version, route.kind, id.toLowerCase());
+    if (job === 'expired') return { answer: notFound('Job expired') };
+    return job === undefined ? { answer: notFound('Job not found') } : { job };
+  };
+
+  const status = (route: Route, request: AppRequest, job: Job): AppResponse => {
+    const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
+    const skipText = query.get('skip') ?? '';
+    const limitText = query.get('limit') ?? '';
+    const skip = DIGITS.test(skipText) ? Math.min(Number(skipText), Number.MAX_SAFE_INTEGER) : 0;
+    const limitGiven = DIGITS.test(limitText) && Number(limitText) > 0;
+    const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : DEFAULT_STATUS_PAGE_SIZE;
+    const data = job.pages.slice(skip, skip + limit);
+    const end = skip + data.length;
+    const more = job.state === 'scraping' || end < job.pages.length;
+    const next = `${base()}/${route.version}/${route.segments.slice(1, -1).join('/')}/${job.id}?skip=${end}${limitGiven ? `&limit=${limit}` : ''}`;
+    return json(200, {
+      success: job.state !== 'failed',
+      status: job.state,
+      completed: job.pages.length,
+      total: totalOf(job),
+      creditsUsed: job.pages.length,
+      expiresAt: iso(job.expiresAt),
+      ...(more ? { next } : {}),
+      ...(job.failure !== undefined ? { error: job.failure } : {}),
+      data,
+    });
+  };
+
+  const cancel = (job: Job): AppResponse => {
+    if (job.state === 'completed' || job.state === 'failed') return json(409, { error: 'Crawl is already completed' });
+    if (job.state === 'scraping') {
+      job.state = 'cancelled';
+      if (job.timer !== undefined) clearTimeout(job.timer);
+      job.timer = undefined;
+      notify(job, 'completed');
+    }
+    return json(200, { status: 'cancelled' });
+  };
+
+  const active = (route: Route): AppResponse => {
+    const t = now();
+    const crawls = [...jobs.values()]
+      .filter((job) => job.version === route.version && job.kind === 'crawl' && job.state === 'scraping' && t < job.expiresAt)
+      .map((job) => ({
+        id: job.id,
+        teamId: TEAM_ID,
+        url: job.listing?.url ?? '',
+        created_at: iso(job.createdAt),
+        options: job.listing?.options ?? {},
+      }));
+    return json(200, { success: true, crawls });
+  };
+
+  const respond = (request: AppRequest): AppResponse => {
+    const method = request.method.toUpperCase();
+    const path = request.url.split(/[?#]/, 1)[0] ?? '';
+    if ((method === 'GET' || method === 'HEAD') && (path === '/site' || path.startsWith('/site/'))) {
+      const answer = siteResponse(path, base());
+      return method === 'HEAD' ? { ...answer, body: '' } : answer;
+    }
+    if (!path.startsWith('/')) return failure(404, 'Not found');
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const matched = match(routes, method, trimmed.split('/').slice(1));
+    if (matched === undefined) return failure(404, 'Not found');
+    const { route, id } = matched;
+    switch (route.action) {
+      case 'start':
+        return start(route, request);
+      case 'active':
+        return authorize(request) ?? active(route);
+      case 'cancel': {
+        const found = jobFor(route, request, id, (error) => json(404, { error }));
+        return 'answer' in found ? found.answer : cancel(found.job);
+      }
+      case 'errors': {
+        const found = jobFor(route, request, id, (error) => failure(404, error));
+        return 'answer' in found ? found.answer : json(200, { errors: found.job.errors, robotsBlocked: found.job.robotsBlocked });
+      }
+      case 'status': {
+        const found = jobFor(route, request, id, (error) => failure(404, error));
+        return 'answer' in found ? found.answer : status(route, request, found.job);
+      }
+    }
+  };
+
+  return {
+    maxBodyBytes,
+    handle(request: AppRequest): Promise<AppResponse> {
+      try {
+        return Promise.resolve(respond(request));
+      } catch {
+        return Promise.resolve(
+          json(500, { success: false, code: 'UNKNOWN_ERROR', error: `An unexpected error occurred. Your exception ID is ${randomUUID()}` }),
+        );
+      }
+    },
+    close(): void {
+      closed = true;
+      clearInterval(sweeper);
+      for (const job of jobs.values()) {
+        if (job.timer !== undefined) clearTimeout(job.timer);
+        job.timer = undefined;
+      }
+      webhooks.close();
+    },
+  };
+}

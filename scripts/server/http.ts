@@ -1,0 +1,125 @@
+/**
+ * The node:http adapter of the reference server: reads each request's body, hands method, path, lower-case
+ * headers and body to `app.handle`, and writes its answer back.
+ *
+ * Body size: the app checks the size itself, after parsing the JSON (the service's order), so the adapter
+ * reads up to `readLimit` = the app's `maxBodyBytes` plus as much again (at least 1 MiB more) and lets the app
+ * decide below that. A body past `readLimit` (by its Content-Length, or as it arrives) is not read further:
+ * the adapter answers 413 `{success:false,error:"Request body is too large"}` itself and closes the
+ * connection.
+ *
+ * `close()` stops listening and closes every connection, idle or not, so it ends in bounded time; it does
+ * not close the app (the caller owns it).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_BODY_BYTES, type AppRequest, type AppResponse, type ReferenceApp } from './app.js';
+
+export interface ListenOptions {
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0: the system picks a free port. */
+  readonly port?: number;
+  /** The body size limit to read up to (see the module comment). Default: the app's, else 10 MB. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface Listening {
+  /** e.g. `http://127.0.0.1:54321` (no trailing slash). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const TOO_LARGE = JSON.stringify({ success: false, error: 'Request body is too large' });
+
+function send(res: ServerResponse, answer: AppResponse, extra: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, { ...answer.headers, ...extra, 'content-length': String(Buffer.byteLength(answer.body)) });
+  res.end(answer.body);
+}
+
+/** Answers 413 and stops reading: the connection closes once the answer is out. */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  send(res, { status: 413, headers: { 'content-type': 'application/json; charset=utf-8' }, body: TOO_LARGE }, { connection: 'close' });
+  res.once('finish', () => {
+    // Give the client a moment to read the answer before the socket goes; it may still be sending.
+    const timer = setTimeout(() => req.socket.destroy(), 50);
+    timer.unref();
+  });
+  req.resume(); // discard what is already on its way instead of buffering it
+}
+
+function headersOf(req: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<Listening> {
+  const limit = options.maxBodyBytes ?? app.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const readLimit = limit + Math.max(limit, 1024 * 1024);
+  const host = options.host ?? '127.0.0.1';
+
+  const server = createServer((req, res) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > readLimit) return refuseTooLarge(req, res);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > readLimit) {
+        refused = true;
+        chunks.length = 0;
+        refuseTooLarge(req, res);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', () => req.socket.destroy());
+    req.on('end', () => {
+      if (refused) return;
+      const request: AppRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: headersOf(req),
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      app.handle(request).then(
+        (answer) => send(res, answer),
+        () =>
+          send(res, {
+            status: 500,
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+            body: JSON.stringify({
+              success: false,
+              code: 'UNKNOWN_ERROR',
+              error: `An unexpected error occurred. Your exception ID is ${randomUUID()}`,
+            }),
+          }),
+      );
+    });
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      resolve({
+        url,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
