@@ -7,6 +7,8 @@
  *   crawlspec defaults <schema> [file]             print a valid body with the interface's defaults filled in
  *   crawlspec migrate [file]                       print the v2 request asking for what a v1 request asks
  *   crawlspec examples                             check every example of the OpenAPI documents
+ *   crawlspec serve [--port N] [--host H] [--token T | --no-auth]        run the reference server
+ *   crawlspec contract [--base-url URL] [--token T | --no-auth] [...]   test an implementation
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input.
  */
@@ -24,7 +26,12 @@ import {
   type ValidationIssue,
   type ValidationResult,
 } from '../schemas/validate.js';
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { DEFAULT_OPTIONS, exitCode, formatJunit, formatText, runContract } from './contract/run.js';
 import { specExamples } from './examples.js';
+import { createReferenceApp } from './server/app.js';
+import { listen } from './server/http.js';
 
 const USAGE = `usage:
   crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin): schema and rules
@@ -33,10 +40,18 @@ const USAGE = `usage:
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
+  crawlspec serve [--port N] [--host H] [--token T | --no-auth]
+                                                 run the reference server (127.0.0.1 unless told otherwise)
+  crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--seed N]   (token also from CRAWLSPEC_TOKEN)
+                     [--runs N] [--max-requests N] [--concurrency N] [--site-url URL] [--only-no-job]
+                     [--report junit.xml] [--json]
+                                                 test an implementation against the interface; without
+                                                 --base-url, the built-in reference server is the target
 
   --jsonl   one JSON document per line; prints one JSON result per line
 
-exit status: 0 valid, 1 invalid, 2 usage error or unreadable input`;
+exit status: 0 valid (contract: conformant), 1 invalid (contract: deviations found),
+             2 usage error, unreadable input (contract: target unreachable)`;
 
 class UsageError extends Error {}
 /** Input that could not be read: exit status 2. */
@@ -166,10 +181,114 @@ async function examplesCommand(args: string[]): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
+/** `--token T` or `--no-auth` (not both); neither gives a fresh random token. */
+function authOption(values: { token?: string | undefined; 'no-auth'?: boolean | undefined }): { token: string } | 'none' {
+  if (values['no-auth'] && values.token !== undefined) throw new UsageError('--token and --no-auth exclude each other');
+  if (values['no-auth']) return 'none';
+  return { token: values.token ?? `fc-${randomBytes(16).toString('hex')}` };
+}
+
+const integer = (value: string | undefined, name: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${value}"`);
+  return Number(value);
+};
+
+async function serveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      token: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+    },
+    allowPositionals: false,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
+  const auth = authOption(values);
+  let publicUrl = '';
+  const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
+  const server = await listen(app, { host: values.host, port: integer(values.port, '--port', 0) });
+  publicUrl = server.url;
+  console.log(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  app.close();
+  return 0;
+}
+
+const EMBEDDED_MAX_REQUESTS = 100_000;
+
+async function contractCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      'base-url': { type: 'string' },
+      token: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+      version: { type: 'string', default: 'both' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      'max-requests': { type: 'string' },
+      concurrency: { type: 'string' },
+      'site-url': { type: 'string' },
+      'only-no-job': { type: 'boolean', default: false },
+      report: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
+  const versions = ({ v1: ['v1'], v2: ['v2'], both: ['v1', 'v2'] } as const)[values.version as 'v1' | 'v2' | 'both'];
+  if (!versions) throw new UsageError(`--version takes v1, v2 or both, not "${values.version}"`);
+  // A token may come from the environment, so it stays out of shell history and CI logs.
+  const token = values.token ?? process.env.CRAWLSPEC_TOKEN;
+  if (values['base-url'] !== undefined && token === undefined && !values['no-auth']) {
+    throw new UsageError('a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication');
+  }
+  const auth = authOption({ token, 'no-auth': values['no-auth'] });
+  // Without a target, the built-in reference server is started on 127.0.0.1 for the run.
+  let embedded: { close(): Promise<void> } | undefined;
+  let baseUrl = values['base-url'];
+  if (baseUrl === undefined) {
+    let publicUrl = '';
+    const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
+    const server = await listen(app);
+    publicUrl = server.url;
+    baseUrl = server.url;
+    embedded = { close: async () => (await server.close(), app.close()) };
+  }
+  try {
+    const report = await runContract({
+      baseUrl,
+      token: auth === 'none' ? undefined : auth.token,
+      versions: [...versions],
+      seed: integer(values.seed, '--seed', Date.now() % 2 ** 31),
+      runs: integer(values.runs, '--runs', DEFAULT_OPTIONS.runs),
+      // The request cap protects real, paid services; the built-in server is local, so its run is complete.
+      maxRequests: integer(values['max-requests'], '--max-requests', embedded ? EMBEDDED_MAX_REQUESTS : DEFAULT_OPTIONS.maxRequests),
+      concurrency: integer(values.concurrency, '--concurrency', DEFAULT_OPTIONS.concurrency),
+      siteUrl: values['site-url'] ?? DEFAULT_OPTIONS.siteUrl,
+      onlyNoJob: values['only-no-job'],
+    });
+    if (values.report !== undefined) await writeFile(values.report, formatJunit(report));
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatText(report));
+    return exitCode(report);
+  } finally {
+    await embedded?.close();
+  }
+}
+
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   validate: validateCommand,
   defaults: defaultsCommand,
   migrate: migrateCommand,
+  serve: serveCommand,
+  contract: contractCommand,
   examples: examplesCommand,
 };
 

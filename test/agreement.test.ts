@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS } from '../schemas/registry.js';
-import { arbitraryFor } from './support/arbitrary.js';
+import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { checkersFor, decisions } from './support/forms.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);

@@ -79,15 +79,24 @@ const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
   Url: () => fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(isCrawlUrl),
 };
 
+export interface ArbitraryOptions {
+  readonly rules: boolean;
+  /**
+   * Let a failing value shrink an optional property away (fast-check's cross-shrinking towards "absent"),
+   * so a counterexample keeps only the fields that matter. Generation is the same either way. Default false.
+   */
+  readonly dropOptionalWhenShrinking?: boolean;
+}
+
 /**
  * Values valid for `input`. With `{ rules: false }`, objects with rules are generated from their shape
  * alone, so the values may or may not satisfy the rules: candidates on which all forms must agree.
  */
-export function arbitraryFor(input: TSchema, options: { rules: boolean } = { rules: true }): fc.Arbitrary<unknown> {
+export function arbitraryFor(input: TSchema, options: ArbitraryOptions = { rules: true }): fc.Arbitrary<unknown> {
   return generate(input, options);
 }
 
-function generate(input: TSchema, options: { rules: boolean }): fc.Arbitrary<unknown> {
+function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
   const schema = input as Schema;
   const arbitraryFor = (s: TSchema) => generate(s, options);
   const decidedInCode = DECIDED_IN_CODE[definitionMark(schema)?.name ?? ''];
@@ -101,7 +110,10 @@ function generate(input: TSchema, options: { rules: boolean }): fc.Arbitrary<unk
         Object.entries(properties).map(([k, s]) => {
           const value = arbitraryFor(s);
           const optional = (s as Schema)[OptionalKind] === 'Optional';
-          return [k, optional ? fc.oneof({ weight: 2, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: value }) : value];
+          if (!optional) return [k, value];
+          const absent = { weight: 2, arbitrary: fc.constant<unknown>(ABSENT) };
+          const present = { weight: 1, arbitrary: value };
+          return [k, options.dropOptionalWhenShrinking ? fc.oneof({ withCrossShrink: true }, absent, present) : fc.oneof(absent, present)];
         }),
       );
       const declared = fc.record(model).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ABSENT)));

@@ -1,0 +1,206 @@
+/**
+ * The HTTP client of a contract run: bounded concurrency, a per-request timeout, the hard request budget,
+ * one bounded retry after a 429 (honouring `Retry-After`), and "unreachable" told apart from other
+ * network failures. Redirects are not followed, so the token is never sent anywhere else.
+ */
+import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
+import type { SentRequest } from './curl.js';
+
+export type { SentRequest };
+
+/** Who the request says it is. */
+export type Auth = 'token' | 'none' | { readonly bearer: string };
+
+export interface OutgoingRequest {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: string;
+  /** A JSON value to send, or the raw text (e.g. malformed JSON). */
+  readonly body?: { readonly json: unknown } | { readonly raw: string };
+  readonly auth?: Auth;
+}
+
+export interface Exchange {
+  readonly request: SentRequest;
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON; `undefined` when it is not JSON. */
+  readonly json: unknown;
+  readonly isJson: boolean;
+  /** True when this is the answer to the retry after a 429. */
+  readonly retried: boolean;
+}
+
+/** The target cannot be reached at all (connection refused, unknown host). */
+export class TargetUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`target unreachable: ${reason}`);
+    this.name = 'TargetUnreachable';
+  }
+}
+
+/** The request went out but no answer came back (timeout, reset, ...). */
+export class NetworkFailure extends Error {
+  constructor(
+    readonly request: SentRequest,
+    readonly reason: string,
+  ) {
+    super(`no answer: ${reason}`);
+    this.name = 'NetworkFailure';
+  }
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The error code deepest in `error`'s causes (and an AggregateError's errors). */
+function errorCodes(error: unknown, depth = 0): string[] {
+  if (typeof error !== 'object' || error === null || depth > 5) return [];
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  const own = typeof e.code === 'string' ? [e.code] : [];
+  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => errorCodes(x, depth + 1)) : [];
+  return [...own, ...errorCodes(e.cause, depth + 1), ...nested];
+}
+
+function describeError(error: unknown): string {
+  const codes = errorCodes(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return codes.length > 0 ? `${message} (${[...new Set(codes)].join(', ')})` : message;
+}
+
+/** At most `limit` tasks at once. */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async use<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Longest wait a `Retry-After` can ask for before the one retry. */
+export const RETRY_AFTER_CAP_MS = 30_000;
+
+/** `Retry-After` in milliseconds (seconds or an HTTP date), bounded; 1 s when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number {
+  if (value === null) return 1000;
+  const trimmed = value.trim();
+  const ms = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : 1000;
+}
+
+export interface HttpClientOptions {
+  readonly token: string | undefined;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly budget: RequestBudget;
+}
+
+export class HttpClient {
+  private readonly slots: Semaphore;
+  /** Requests that went out (retries included). */
+  sent = 0;
+  /** Why the target is unreachable, once a request found it so. */
+  unreachable: string | undefined;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.slots = new Semaphore(options.concurrency);
+  }
+
+  /** The request as it will be sent (headers and body), for sending and for showing. */
+  prepare(request: OutgoingRequest): SentRequest {
+    const headers: Record<string, string> = {};
+    const auth = request.auth ?? 'token';
+    if (auth === 'token') {
+      if (this.options.token !== undefined) headers['Authorization'] = `Bearer ${this.options.token}`;
+    } else if (auth !== 'none') headers['Authorization'] = `Bearer ${auth.bearer}`;
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);
+    }
+    return { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) };
+  }
+
+  /**
+   * Sends `request`, taking one unit from the budget, or using `payment`: a held reservation, or
+   * `prepaid` when the caller took the unit already. Throws BudgetExhausted,
+   * TargetUnreachable or NetworkFailure; any HTTP answer is returned. A 429 is retried once after its
+   * `Retry-After` (bounded) when the budget allows; otherwise the 429 is returned.
+   */
+  async send(request: OutgoingRequest, payment?: Reservation | 'prepaid'): Promise<Exchange> {
+    const sent = this.prepare(request);
+    const first = await this.once(sent, payment);
+    if (first.status !== 429) return first;
+    await sleep(retryAfterMs(first.headers.get('retry-after')));
+    try {
+      this.options.budget.take();
+    } catch (error) {
+      if (error instanceof BudgetExhausted) return first;
+      throw error;
+    }
+    return { ...(await this.once(sent, 'prepaid')), retried: true };
+  }
+
+  private async once(sent: SentRequest, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
+    if (this.unreachable !== undefined) throw new TargetUnreachable(sent.url, this.unreachable);
+    if (payment === undefined) this.options.budget.take();
+    else if (payment !== 'prepaid') this.options.budget.spend(payment);
+    return this.slots.use(async () => {
+      this.sent += 1;
+      let response: Response;
+      try {
+        response = await fetch(sent.url, {
+          method: sent.method,
+          headers: sent.headers,
+          ...(sent.body === undefined ? {} : { body: sent.body }),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        });
+      } catch (error) {
+        const reason = describeError(error);
+        if (errorCodes(error).some((code) => UNREACHABLE_CODES.has(code))) {
+          this.unreachable ??= reason;
+          throw new TargetUnreachable(sent.url, reason);
+        }
+        throw new NetworkFailure(sent, reason);
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw new NetworkFailure(sent, `body not read: ${describeError(error)}`);
+      }
+      let json: unknown;
+      let isJson = false;
+      try {
+        json = JSON.parse(text) as unknown;
+        isJson = true;
+      } catch {
+        json = undefined;
+      }
+      return { request: sent, status: response.status, headers: response.headers, text, json, isJson, retried: false };
+    });
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * What the spec says about an answer: which operation a URL addresses (schemas/operations.ts), which
+ * statuses it documents and with which body, and where a schema element comes from (`x-crawlspec-source`).
+ */
+import { Kind, type TSchema } from '@sinclair/typebox';
+import { SOURCE } from '../../schemas/annotations.js';
+import { operations, type OperationSpec } from '../../schemas/operations.js';
+import { definitions, type Version } from '../../schemas/registry.js';
+import { objectOf } from '../../schemas/rule.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+
+export type { OperationSpec };
+export type JobKind = 'crawl' | 'batch';
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+export const KIND_PATH: Record<JobKind, string> = { crawl: '/crawl', batch: '/batch/scrape' };
+
+const OPERATIONS: Record<Version, readonly OperationSpec[]> = { v1: operations('v1'), v2: operations('v2') };
+
+/** The operation that answers `method` on `path` (below the version segment); literal paths win over `{id}`. */
+export function operationAt(version: Version, method: Method, path: string): OperationSpec | undefined {
+  const candidates = OPERATIONS[version].filter((op) => op.method === method.toLowerCase());
+  const exact = candidates.find((op) => op.path === path);
+  if (exact) return exact;
+  return candidates.find((op) => {
+    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    return op.path.includes('{') && pattern.test(path);
+  });
+}
+
+/** The operation named by its id, e.g. `startCrawlV2`. */
+export function operationById(version: Version, operationId: string): OperationSpec {
+  const found = OPERATIONS[version].find((op) => op.operationId === operationId);
+  if (!found) throw new RangeError(`no operation ${operationId} in ${version}`);
+  return found;
+}
+
+/** Where `url` lands: the version and the operation, when it addresses this target's API. */
+export function locate(baseUrl: string, method: Method, url: string): { version: Version; operation: OperationSpec } | undefined {
+  let target: URL;
+  let base: URL;
+  try {
+    target = new URL(url);
+    base = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (target.origin !== base.origin) return undefined;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (!target.pathname.startsWith(`${prefix}/`)) return undefined;
+  const match = /^\/(v1|v2)(\/.*)$/.exec(target.pathname.slice(prefix.length));
+  if (!match) return undefined;
+  const version = match[1] as Version;
+  const operation = operationAt(version, method, match[2]!);
+  return operation ? { version, operation } : undefined;
+}
+
+/** The documented statuses of an operation, as numbers, sorted. */
+export const documentedStatuses = (operation: OperationSpec): number[] =>
+  Object.keys(operation.responses)
+    .map(Number)
+    .sort((a, b) => a - b);
+
+type Schema = TSchema & Record<string | symbol, unknown>;
+
+/** The schema one step below `node` (a property, an item, a union branch holding it). */
+function child(node: Schema, segment: string | number): Schema | undefined {
+  const object = (node[Kind] === 'Intersect' ? objectOf(node) : node) as unknown as Schema | undefined;
+  if (!object) return undefined;
+  switch (object[Kind]) {
+    case 'Object':
+      return (object.properties as Record<string, Schema> | undefined)?.[String(segment)];
+    case 'Array':
+      return object.items as Schema;
+    case 'Record':
+      return Object.values(object.patternProperties as Record<string, Schema>)[0];
+    case 'Union':
+      for (const branch of object.anyOf as Schema[]) {
+        const found = child(branch, segment);
+        if (found) return found;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The section a place in a definition comes from: the `x-crawlspec-source` of the deepest schema on the
+ * path that carries one (`interface §2.4`, or `service`).
+ */
+export function sourceAt(version: Version, name: string, segments: readonly (string | number)[] = []): string {
+  let node = definitions[version].get(name) as Schema | undefined;
+  if (!node) return 'service';
+  const own = (s: Schema) => (typeof s[SOURCE] === 'string' ? (s[SOURCE] as string) : undefined);
+  let found = own(node) ?? (node[Kind] === 'Intersect' ? own(objectOf(node) as unknown as Schema) : undefined);
+  for (const segment of segments) {
+    node = child(node, segment);
+    if (!node) break;
+    found = own(node) ?? found;
+  }
+  return found ?? 'service';
+}
+
+export interface BodyProblem {
+  /** The definition the problem is measured against, e.g. `v2/Document`. */
+  readonly schema: SchemaName;
+  readonly path: string;
+  readonly segments: readonly (string | number)[];
+  readonly message: string;
+  /** Where the broken element comes from (`interface §4`, `service`). */
+  readonly section: string;
+}
+
+/**
+ * What is wrong with `body` as `version/name`. A status answer's pages are validated one by one as the
+ * version's `Document`, so a problem in a page names the page definition.
+ */
+export function bodyProblems(version: Version, name: string, body: unknown): BodyProblem[] {
+  const check = (schema: string, value: unknown, at: (string | number)[]): BodyProblem[] => {
+    const qualified = `${version}/${schema}` as SchemaName;
+    const result = validate(qualified, value);
+    if (result.valid) return [];
+    return result.errors.map((issue) => {
+      const segments = [...at, ...issue.segments];
+      const path = `$${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+      return { schema: qualified, path, segments, message: issue.message, section: sourceAt(version, schema, issue.segments) };
+    });
+  };
+  if (name === 'JobStatusResponse' && typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data)) {
+    const pages = (body as { data: unknown[] }).data;
+    return [...check(name, { ...body, data: [] }, []), ...pages.flatMap((page, i) => check('Document', page, ['data', i]))];
+  }
+  return check(name, body, []);
+}
