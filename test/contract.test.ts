@@ -31,7 +31,7 @@ type Handler = (request: AppRequest, next: (request: AppRequest) => Promise<AppR
 /** The reference server on a free port, behind a wrapper that records every request (and may deviate). */
 async function serve(auth: { token: string } | 'none' = { token: TOKEN }, deviate?: Handler) {
   let base = '';
-  const app = createReferenceApp({ auth, publicUrl: () => base, pageIntervalMs: 5 });
+  const app = createReferenceApp({ auth, publicUrl: () => base, pageIntervalMs: 50 });
   const log: Logged[] = [];
   const next = (request: AppRequest) => app.handle(request);
   const recording: ReferenceApp = {

@@ -75,7 +75,7 @@ export interface ReferenceApp {
   readonly maxBodyBytes?: number;
 }
 
-export const DEFAULT_PAGE_INTERVAL_MS = 20;
+export const DEFAULT_PAGE_INTERVAL_MS = 100;
 export const DEFAULT_JOB_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -1,0 +1,211 @@
+/**
+ * The `serve` and `contract` commands, run for real: `node --import tsx scripts/cli.ts ...` as a child
+ * process from the repository root, stdin closed, nothing inherited from the terminal. The embedded runs
+ * (no `--base-url`) test the built-in reference server; the rest are the usage errors and an unreachable
+ * target (exit 2), and the reference server started, asked once, and stopped with SIGINT.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractReport } from '../scripts/contract/run.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'scripts', 'cli.ts');
+const TIMEOUT_MS = 60_000;
+
+interface Run {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment of a child: no token from the outside, no colours. */
+function childEnv(): NodeJS.ProcessEnv {
+  const { CRAWLSPEC_TOKEN: _token, ...env } = process.env;
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0' };
+}
+
+function start(args: readonly string[]): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: TIMEOUT_MS,
+    env: childEnv(),
+  });
+  child.stdin!.end();
+  return child;
+}
+
+/** `crawlspec ...args` to its end. */
+function cli(args: readonly string[]): Promise<Run> {
+  return new Promise<Run>((resolve, reject) => {
+    const child = start(args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A port of 127.0.0.1 that nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'crawlspec-cli-contract-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.concurrent('crawlspec contract', () => {
+  it('against the embedded reference server: exit 0, conformant, with a requests-per-second figure', async () => {
+    const run = await cli(['contract', '--seed', '7', '--runs', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\d+ requests \(cap \d+\) in [\d.]+ s: \d+(\.\d+)? requests per second/);
+    expect(run.stdout).toContain('seed 7');
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('conformant');
+    expect(run.stdout).not.toMatch(/^FAIL /m);
+  });
+
+  it('--json prints the report as JSON, every check passing', async () => {
+    const run = await cli(['contract', '--json', '--seed', '7', '--runs', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ContractReport;
+    expect(report.seed).toBe(7);
+    expect(report.runs).toBe(3);
+    expect(report.versions).toEqual(['v1', 'v2']);
+    expect(report.unreachable).toBe(false);
+    expect(report.checks.length).toBeGreaterThan(50);
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.status}`)).toEqual([]);
+    expect(report.requestsPerSecond).toBeGreaterThan(0);
+    expect(report.jobs.notCancelled).toEqual([]);
+  });
+
+  it('--report writes well-formed JUnit, one test case per check, no failure', async () => {
+    const file = join(dir, 'junit.xml');
+    const run = await cli(['contract', '--report', file, '--seed', '7', '--runs', '3', '--version', 'v2']);
+    expect(run.code, run.stderr).toBe(0);
+    const xml = await readFile(file, 'utf8');
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expectWellFormedXml(xml);
+    const checks = run.stdout.split('\n').filter((line) => /^(PASS|FAIL|INCONCLUSIVE|SKIP)\s+\S/.test(line)).length;
+    expect(checks).toBeGreaterThan(20);
+    expect(xml.match(/<testcase /g)?.length).toBe(checks);
+    expect(xml).toMatch(/<testsuites name="crawlspec contract" tests="\d+" failures="0" skipped="0"/);
+    expect(xml).not.toContain('<failure');
+    expect(xml).toContain('<property name="seed" value="7"/>');
+  });
+
+  it('--base-url at a closed port, --no-auth: unreachable, exit 2', async () => {
+    const port = await closedPort();
+    const run = await cli(['contract', '--base-url', `http://127.0.0.1:${port}`, '--no-auth', '--runs', '1']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('target unreachable');
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('unreachable');
+  });
+
+  it('--base-url without a token (nor --no-auth): a usage error naming --token, exit 2', async () => {
+    const run = await cli(['contract', '--base-url', 'http://127.0.0.1:1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--token');
+    expect(run.stderr).toContain('usage:');
+    expect(run.stdout).toBe('');
+  });
+
+  it('--version v3: a usage error, exit 2', async () => {
+    const run = await cli(['contract', '--version', 'v3']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--version takes v1, v2 or both, not "v3"');
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe.concurrent('crawlspec serve', () => {
+  it('--port 0 --no-auth: says where it listens, answers, and stops on SIGINT with exit 0', async () => {
+    const child = start(['serve', '--port', '0', '--no-auth']);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('close', (code, signal) => resolve({ code, signal })),
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stdout = '';
+        const timer = setTimeout(() => reject(new Error(`no "listening on" line; stdout: ${stdout}; stderr: ${stderr}`)), 20_000);
+        child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]!);
+          }
+        });
+        child.once('close', () => {
+          clearTimeout(timer);
+          reject(new Error(`ended before listening; stdout: ${stdout}; stderr: ${stderr}`));
+        });
+      });
+      expect(url).not.toMatch(/:0$/);
+      const answer = await fetch(`${url}/v2/crawl/active`);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ success: true, crawls: [] });
+
+      const begun = performance.now();
+      child.kill('SIGINT');
+      const { code, signal } = await ended;
+      expect({ code, signal }, stderr).toEqual({ code: 0, signal: null });
+      expect(performance.now() - begun).toBeLessThan(5_000);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('--token with --no-auth: a usage error, exit 2', async () => {
+    const run = await cli(['serve', '--token', 'a', '--no-auth']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--token and --no-auth exclude each other');
+    expect(run.stdout).toBe('');
+  });
+});
+
+/** A small well-formedness check: one root, balanced tags, quoted attributes, only the five entities. */
+function expectWellFormedXml(xml: string): void {
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const stack: string[] = [];
+  let roots = 0;
+  const token = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>|([^<]+)/gy;
+  let at = 0;
+  for (let m = token.exec(body); m !== null; m = token.exec(body)) {
+    at = token.lastIndex;
+    const [, closing, name, attributes, selfClosing, text] = m;
+    const checkEntities = (s: string) => expect(s.replace(/&(amp|lt|gt|quot|apos);/g, '')).not.toMatch(/[&<]/);
+    if (text !== undefined) {
+      if (stack.length === 0) expect(text.trim()).toBe('');
+      checkEntities(text);
+      continue;
+    }
+    checkEntities(attributes ?? '');
+    if (closing) expect(stack.pop()).toBe(name);
+    else if (!selfClosing) {
+      if (stack.length === 0) roots += 1;
+      stack.push(name!);
+    } else if (stack.length === 0) roots += 1;
+  }
+  expect(at).toBe(body.length);
+  expect(stack).toEqual([]);
+  expect(roots).toBe(1);
+}
