@@ -1,10 +1,12 @@
 /** Every file of `generated/`, computed in memory from the definitions. */
 import { stringify as toYaml } from 'yaml';
 import { VERSIONS } from '../../schemas/registry.js';
+import { htmlDocs } from './docs.js';
 import { jsonSchemaFiles } from './jsonSchemaFiles.js';
 import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
 import { validatorModule } from './validators.js';
+import { vectorFiles } from './vectors.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -28,5 +30,7 @@ export async function artefacts(): Promise<Map<string, string>> {
     files.set(`validators/${version}.js`, validators.js);
     files.set(`validators/${version}.d.ts`, validators.dts);
   }
+  for (const [path, html] of await htmlDocs()) files.set(path, html);
+  for (const [path, vector] of vectorFiles()) files.set(path, vector);
   return files;
 }

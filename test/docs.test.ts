@@ -1,0 +1,266 @@
+/**
+ * The HTML documentation in generated/docs/ is self-contained (nothing loaded from elsewhere) and renders:
+ * opened in headless Chromium, Redoc's script builds the pages of every tag and of the schemas, and they show
+ * each operation and each component schema of the version. Chromium (Debian `chromium`) is required: without
+ * it these tests fail, they do not skip.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../schemas/operations.js';
+import { VERSIONS, type Version } from '../schemas/registry.js';
+import { CONTENT_SECURITY_POLICY, externalLoads } from '../scripts/emit/docs.js';
+import { openApiDocument } from '../scripts/emit/openapi.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const KEY_SCHEMAS = ['CrawlRequest', 'BatchScrapeRequest', 'ScrapeOptions', 'JobStatusResponse', 'ErrorResponse'];
+
+const pagePath = (version: Version) => join(ROOT, 'generated', 'docs', `${version}.html`);
+/** Redoc's route for a tag or section name ("Batch scrape" → `#/batch-scrape`). */
+const route = (name: string) => `#/${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/** The text a reader sees in the Redoc part of a page (scripts, styles and markup left out). */
+function visibleText(html: string): string {
+  const start = html.indexOf('<div id="redoc">');
+  const end = html.indexOf('<script type="module">', start);
+  return html
+    .slice(start, end === -1 ? undefined : end)
+    .replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;|&#160;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;|&apos;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\s+/g, ' ');
+}
+
+const count = (html: string, needle: string) => html.split(needle).length - 1;
+
+interface Rendered {
+  /** The DOM after Redoc's script ran (`--dump-dom`). */
+  dom: string;
+  text: string;
+  /** Addresses the page itself asked for over the network (from Chromium's net log). */
+  requests: string[];
+}
+
+/** Opens `file` (at `hash`) in headless Chromium and returns the DOM once the page settled. */
+async function render(file: string, hash: string): Promise<Rendered> {
+  const profile = await mkdtemp(join(tmpdir(), 'crawlspec-chromium-'));
+  const netLog = join(profile, 'net-log.json');
+  const url = `${pathToFileURL(file).href}${hash}`;
+  try {
+    const args = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      `--log-net-log=${netLog}`,
+      '--virtual-time-budget=10000',
+      '--dump-dom',
+      url,
+    ];
+    const { code, stdout, stderr, timedOut } = await new Promise<{
+      code: number | null;
+      stdout: string;
+      stderr: string;
+      timedOut: boolean;
+    }>((resolve, reject) => {
+      // Its own process group, so that on timeout the browser and every process it started are killed.
+      const child = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      }, 60_000);
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut });
+      });
+    });
+    if (timedOut || code !== 0 || !stdout.includes('<div id="redoc">'))
+      throw new Error(
+        `chromium ${timedOut ? 'timed out after 60 s' : `exited with ${code}`} on ${url}:\n${stderr.split('\n').slice(-15).join('\n')}`,
+      );
+    return { dom: stdout, text: visibleText(stdout), requests: pageRequests(JSON.parse(await readFile(netLog, 'utf8'))) };
+  } finally {
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+interface NetLog {
+  constants: { logEventTypes: Record<string, number> };
+  events: { type: number; params?: { url?: string; initiator?: string; network_isolation_key?: string } }[];
+}
+
+/** http(s) requests started for the page; the browser's own (update checks and such) have no origin. */
+function pageRequests(log: NetLog): string[] {
+  const start = log.constants.logEventTypes.URL_REQUEST_START_JOB;
+  return log.events
+    .filter((e) => e.type === start && /^https?:/.test(e.params?.url ?? ''))
+    .filter((e) => e.params?.initiator !== 'not an origin' || (e.params?.network_isolation_key ?? '').includes('file://'))
+    .map((e) => e.params?.url ?? '');
+}
+
+/** Runs `tasks` at most `limit` at a time. */
+async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+describe('generated/docs is self-contained', () => {
+  it.each(VERSIONS)('%s.html loads no script, style sheet, font or image from elsewhere', async (version) => {
+    const html = await readFile(pagePath(version), 'utf8');
+    expect(externalLoads(html)).toEqual([]);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
+    // The Redoc script is in the page, not fetched from the CDN.
+    expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
+    expect(html).not.toContain('cdn.redocly.com/redoc/');
+    expect(html).not.toMatch(/fonts\.(googleapis|gstatic)\.com/);
+    expect(html.length).toBeGreaterThan(1_000_000);
+  });
+
+  it('the check finds each kind of external load, and leaves links alone', () => {
+    const page = [
+      '<script src="https://cdn.example.com/redoc.standalone.js"></script>',
+      '<link rel="modulepreload" href="https://cdn.redocly.com/redoc/v3/bundles/redoc.standalone.js" />',
+      '<link href="//fonts.googleapis.com/css?family=Montserrat" rel="stylesheet">',
+      '<style>@import url("https://fonts.googleapis.com/css2?family=Inter"); .logo { background: url(http://example.com/a.png) }</style>',
+      '<script type="module">import { hydrate } from "https://cdn.redocly.com/redoc/v3/bundles/redoc.standalone.js";</script>',
+      '<img alt="" src="https://cdn.redoc.ly/redoc/logo-mini.svg">',
+    ];
+    for (const line of page) expect(externalLoads(line), line).not.toEqual([]);
+    const text =
+      '<a href="https://redocly.com/redoc/">API docs by</a><p>See https://example.com/docs</p><img src="data:image/png;base64,AA">';
+    expect(externalLoads(text)).toEqual([]);
+  });
+});
+
+describe('generated/docs renders in headless Chromium', () => {
+  /** For each version: each tag's page and the schemas page, as Chromium rendered them. */
+  const pages = new Map<string, Rendered>();
+  const key = (version: Version, hash: string) => `${version}${hash}`;
+  /** A page that does load an image from elsewhere: the network check must see it. */
+  let probe: Rendered | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} not found: the docs render test needs Chromium (Debian: apt-get install chromium; or set CHROMIUM to a Chromium binary). It fails rather than skips.`,
+      );
+    const scratch = await mkdtemp(join(tmpdir(), 'crawlspec-docs-probe-'));
+    try {
+      const probePage = join(scratch, 'probe.html');
+      await writeFile(probePage, '<!DOCTYPE html><div id="redoc"><img alt="probe" src="https://crawlspec.invalid/probe.png"></div>');
+      const jobs = VERSIONS.flatMap((version) =>
+        [...(openApiDocument(version).tags ?? []).map((t) => route(t.name)), route('Schemas')].map((hash) => ({ version, hash })),
+      );
+      const [probed, ...rendered] = await pooled(
+        [
+          () => render(probePage, ''),
+          ...jobs.map(
+            ({ version, hash }) =>
+              () =>
+                render(pagePath(version), hash),
+          ),
+        ],
+        3,
+      );
+      probe = probed;
+      jobs.forEach(({ version, hash }, i) => pages.set(key(version, hash), rendered[i]!));
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('the network check sees a page that loads an image from elsewhere', () => {
+    expect(probe?.requests).toEqual(['https://crawlspec.invalid/probe.png']);
+  });
+
+  describe.each(VERSIONS)('%s', (version) => {
+    const doc = openApiDocument(version);
+    const page = (hash: string) => {
+      const rendered = pages.get(key(version, hash));
+      if (!rendered) throw new Error(`${version}${hash} was not rendered`);
+      return rendered;
+    };
+
+    it('every page shows the title with the version', () => {
+      expect(doc.info.title).toContain(`(${version})`);
+      for (const [k, p] of pages) if (k.startsWith(`${version}#`)) expect(p.text, k).toContain(doc.info.title);
+      for (const [k, p] of pages) if (!k.startsWith(`${version}#`)) expect(p.text, k).not.toContain(doc.info.title);
+    });
+
+    it("each tag's page shows the tag and every one of its operations: summary, method and path", async () => {
+      const ops = operations(version);
+      expect(ops.length).toBeGreaterThan(0);
+      for (const tag of doc.tags ?? []) {
+        const { text, dom } = page(route(tag.name));
+        expect(text, tag.name).toContain((tag.description ?? tag.name).replace(/`/g, '').slice(0, 40));
+        const tagged = ops.filter((op) => op.tag === tag.name);
+        for (const op of tagged) {
+          expect(text, `${op.operationId} summary`).toContain(op.summary);
+          expect(text, `${op.operationId} method and path`).toContain(`${op.method} /${version}${op.path}`);
+        }
+        // The method badges of the operation list and headings: elements only Redoc's script creates.
+        expect(count(dom, 'data-component-name="Tags/HttpTag"'), tag.name).toBeGreaterThanOrEqual(tagged.length);
+      }
+      for (const op of ops)
+        expect(
+          doc.tags?.map((t) => t.name),
+          op.operationId,
+        ).toContain(op.tag);
+    });
+
+    it('the schemas page names every component schema, the key ones among them', () => {
+      const { text } = page(route('Schemas'));
+      const names = Object.keys(doc.components?.schemas ?? {});
+      for (const name of KEY_SCHEMAS) expect(names).toContain(name);
+      for (const name of names) expect(text, name).toMatch(new RegExp(`\\b${name}\\b`));
+    });
+
+    it('the operations are not in the page before its script runs: Redoc rendered them', async () => {
+      const raw = await readFile(pagePath(version), 'utf8');
+      const before = visibleText(raw);
+      expect(before).toContain(doc.info.title); // the server-rendered overview
+      expect(count(raw, 'data-component-name="Tags/HttpTag"')).toBe(0);
+      const rendered = [...pages.entries()].filter(([k]) => k.startsWith(`${version}#`)).map(([, p]) => p.text);
+      for (const op of operations(version)) {
+        expect(before, op.summary).not.toContain(op.summary);
+        expect(rendered.some((text) => text.includes(op.summary))).toBe(true);
+      }
+      const crawl = page(route('Crawl')).text;
+      expect(crawl.length).toBeGreaterThan(3 * before.length);
+    });
+
+    it('the page asks nothing of the network', () => {
+      for (const [k, p] of pages) if (k.startsWith(`${version}#`)) expect(p.requests, k).toEqual([]);
+    });
+  });
+});
