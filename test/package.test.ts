@@ -1,0 +1,288 @@
+/**
+ * The package as it is published: `npm pack` (which builds dist/ through the `prepare` script), installed
+ * from the tarball into a scratch project outside the repository, and used from there the way a consumer
+ * would, through the `exports` map only:
+ *
+ *   - what is shipped: every target of the exports map, the bin, and nothing that is not needed (no tests,
+ *     no generator, no HTML docs);
+ *   - a plain ES module run with `node`: the API (`crawlspec`), the TypeBox definitions (`crawlspec/typebox`),
+ *     a precompiled validator, a JSON Schema and an OpenAPI document, the reference server and the contract
+ *     kit run against it; paths outside the exports map are refused;
+ *   - a TypeScript file type-checked with this repository's `tsc` under `moduleResolution` node16 and bundler:
+ *     validators narrow to the generated types, the TypeBox definitions infer them, the kit's types resolve;
+ *   - a bundler (esbuild) drops the validators that are not imported (`sideEffects`, named exports only);
+ *   - `@arethetypeswrong/cli` on the tarball, with the flags of `npm run check:package`.
+ *
+ * The install is offline (the dependencies come from the npm cache `npm ci` filled), falling back to
+ * `--prefer-offline`. Packing and installing happen once, in `beforeAll`; the rest reads the scratch project.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const run = promisify(execFile);
+const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' };
+
+/** Everything shipped must stay well below this (it is about 4 MB unpacked); the HTML docs alone are 5 MB. */
+const MAX_UNPACKED_BYTES = 6 * 1024 * 1024;
+
+interface Manifest {
+  readonly exports: Record<string, unknown>;
+  readonly bin: Record<string, string>;
+  readonly scripts: Record<string, string>;
+}
+
+let work: string;
+let project: string;
+let tarball: string;
+/** The installed package: node_modules/crawlspec of the scratch project. */
+let installed: string;
+
+async function sh(command: string, args: readonly string[], cwd: string, timeout = 120_000): Promise<{ stdout: string; stderr: string }> {
+  return run(command, [...args], { cwd, env: ENV, timeout, maxBuffer: 64 * 1024 * 1024 });
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'crawlspec-package-'));
+  await sh('npm', ['pack', '--pack-destination', work], ROOT);
+  const packed = (await readdir(work)).filter((f) => f.endsWith('.tgz'));
+  expect(packed).toHaveLength(1);
+  tarball = join(work, packed[0]!);
+
+  project = join(work, 'project');
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball];
+  try {
+    await sh('npm', ['--offline', ...install], project);
+  } catch {
+    await sh('npm', ['--prefer-offline', ...install], project);
+  }
+  installed = join(project, 'node_modules', 'crawlspec');
+}, 240_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Every file path a target of the exports map names (conditions flattened). */
+function targets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(targets);
+  return [];
+}
+
+function sizeOf(path: string): number {
+  const stat = statSync(path);
+  return stat.isDirectory() ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0) : stat.size;
+}
+
+describe('the packed package', () => {
+  it('ships every target of the exports map and the bin, and nothing it does not need', async () => {
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Manifest;
+    for (const [subpath, value] of Object.entries(manifest.exports)) {
+      for (const target of targets(value)) {
+        if (target.includes('*')) {
+          const [dir, pattern] = [target.slice(0, target.lastIndexOf('/')), target.slice(target.lastIndexOf('/') + 1)];
+          const [prefix, suffix] = pattern.split('*') as [string, string];
+          const matches = readdirSync(join(installed, dir), { recursive: true })
+            .map(String)
+            .filter((f) => f.startsWith(prefix) && f.endsWith(suffix));
+          expect(matches.length, `${subpath} → ${target}`).toBeGreaterThan(0);
+        } else {
+          expect(existsSync(join(installed, target)), `${subpath} → ${target}`).toBe(true);
+        }
+      }
+    }
+    for (const bin of Object.values(manifest.bin)) expect(existsSync(join(installed, bin)), bin).toBe(true);
+    for (const absent of ['test', 'generated/docs', 'scripts/emit', 'dist/scripts/emit', 'dist/scripts/generate.js', 'dist/test']) {
+      expect(existsSync(join(installed, absent)), absent).toBe(false);
+    }
+    expect(sizeOf(installed)).toBeLessThan(MAX_UNPACKED_BYTES);
+
+    const { stdout } = await sh(join(project, 'node_modules', '.bin', 'crawlspec'), ['validate', '--list'], project, 30_000);
+    expect(stdout.split('\n')).toContain('v2/CrawlRequest');
+  });
+
+  it('runs from an ES module: the API, TypeBox definitions, validators, JSON documents, server and kit', async () => {
+    const script = `
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { Value } from '@sinclair/typebox/value';
+import { validate, withDefaults, migrateToV2, partitionBatch, validationErrorBody, schemaNames, v2 } from 'crawlspec';
+import * as typebox from 'crawlspec/typebox';
+import { CrawlRequest } from 'crawlspec/validators/v2';
+import * as v1Validators from 'crawlspec/validators/v1';
+import { runContract } from 'crawlspec/contract';
+import { createReferenceApp } from 'crawlspec/server';
+import { listen } from 'crawlspec/server/http';
+
+const require = createRequire(import.meta.url);
+const openapi = require('crawlspec/openapi/v2.json');
+const schema = require('crawlspec/schemas/v2/CrawlRequest.json');
+const refused = [];
+for (const specifier of ['crawlspec/generated/validators/v2.js', 'crawlspec/dist/schemas/validate.js', 'crawlspec/types/v2']) {
+  await import(specifier).then(() => refused.push(specifier + ': imported'), (e) => refused.push(e.code));
+}
+
+const body = { url: 'https://example.com', limit: 'ten' };
+const result = validate('v2/CrawlRequest', body);
+assert.equal(result.valid, false);
+
+const app = createReferenceApp({ auth: { token: 'secret' }, publicUrl: () => server.url });
+const server = await listen(app);
+let report;
+try {
+  report = await runContract({ baseUrl: server.url, token: 'secret', versions: ['v2'], seed: 7, runs: 1, maxRequests: 60, concurrency: 4, siteUrl: 'https://example.com', onlyNoJob: true });
+} finally {
+  await server.close();
+  app.close();
+}
+
+console.log(JSON.stringify({
+  valid: validate('v2/CrawlRequest', { url: 'https://example.com' }).valid,
+  error: validationErrorBody('v2', result.errors).details.map((d) => d.path.join('.')),
+  names: schemaNames().length,
+  limit: withDefaults('v2/CrawlRequest', { url: 'https://example.com' }).limit,
+  migrated: migrateToV2({ url: 'https://example.com', ignoreSitemap: true }).request,
+  batch: partitionBatch('v2', { urls: ['https://example.com', 'not a url'] }).outcome,
+  typeboxIsApi: typebox.v2 === v2 && typebox.validate === validate,
+  typeboxCheck: [Value.Check(v2.CrawlRequest, { url: 'https://example.com' }), Value.Check(v2.CrawlRequest, body)],
+  validator: [CrawlRequest({ url: 'https://example.com' }), CrawlRequest(body), CrawlRequest.errors?.[0]?.instancePath],
+  v1Validators: Object.keys(v1Validators).includes('BatchScrapeRequest'),
+  openapi: [openapi.openapi, Object.keys(openapi.paths).includes('/v2/crawl')],
+  schemaId: schema.$id,
+  refused,
+  contract: { checks: report.checks.length, failed: report.checks.filter((c) => c.status === 'fail').map((c) => c.name), unreachable: report.unreachable },
+}));
+`;
+    await writeFile(join(project, 'smoke.mjs'), script);
+    const { stdout, stderr } = await sh(process.execPath, ['smoke.mjs'], project, 60_000);
+    expect(stderr).toBe('');
+    const out = JSON.parse(stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      valid: true,
+      error: ['limit'],
+      limit: 10000,
+      migrated: { url: 'https://example.com', sitemap: 'skip' },
+      batch: 'accepted',
+      typeboxIsApi: true,
+      typeboxCheck: [true, false],
+      validator: [true, false, '/limit'],
+      v1Validators: true,
+      openapi: ['3.1.0', true],
+      schemaId: 'https://crawlspec.dev/schemas/v2/CrawlRequest.json',
+      // Only the exports map is public; `types/*` are types only.
+      refused: ['ERR_PACKAGE_PATH_NOT_EXPORTED', 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'ERR_PACKAGE_PATH_NOT_EXPORTED'],
+      contract: { failed: [], unreachable: false },
+    });
+    expect(out['names']).toBeGreaterThan(50);
+    expect((out['contract'] as { checks: number }).checks).toBeGreaterThan(5);
+  });
+
+  it('type-checks from TypeScript under moduleResolution node16 and bundler', async () => {
+    const consumer = `
+import { validate, withDefaults, v2, definitions, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
+import { v1 } from 'crawlspec/typebox';
+import { CrawlRequest } from 'crawlspec/validators/v2';
+import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
+import type { BatchScrapeRequest as V1BatchBody } from 'crawlspec/types/v1';
+import type { runContract, ContractReport } from 'crawlspec/contract';
+import type { createReferenceApp } from 'crawlspec/server';
+import type { listen } from 'crawlspec/server/http';
+import type { Static } from '@sinclair/typebox';
+
+declare const body: unknown;
+if (CrawlRequest(body)) {
+  // The validator narrows to the generated type.
+  const request: CrawlRequestBody = body;
+  const url: string = request.url;
+  void url;
+}
+const check: Validator<CrawlRequestBody> = CrawlRequest;
+const result: ValidationResult = validate('v2/CrawlRequest', body);
+// @ts-expect-error not a schema name (SchemaName is derived from the validators, through #generated/*)
+validate('v3/CrawlRequest', body);
+const name: SchemaName = 'v1/BatchScrapeRequest';
+// The TypeBox definitions infer the same shape as the generated types.
+const fromTypeBox: Static<typeof v2.CrawlRequest> = { url: 'https://example.com' };
+const asGenerated: CrawlRequestBody = fromTypeBox;
+// @ts-expect-error url is a string
+const wrong: CrawlRequestBody = { url: 1 };
+const batch: V1BatchBody = { urls: ['https://example.com'] };
+const v1Request: Static<typeof v1.CrawlRequest> = { url: 'https://example.com' };
+const report: ContractReport extends Awaited<ReturnType<typeof runContract>> ? true : false = true;
+type Server = ReturnType<typeof createReferenceApp> & Awaited<ReturnType<typeof listen>>;
+export type { Server };
+export { check, result, name, asGenerated, wrong, batch, v1Request, report, withDefaults, definitions };
+`;
+    await writeFile(join(project, 'consumer.ts'), consumer);
+    const options = { target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    const configs = {
+      'tsconfig.node16.json': { ...options, module: 'node16', moduleResolution: 'node16' },
+      'tsconfig.bundler.json': { ...options, module: 'esnext', moduleResolution: 'bundler' },
+    };
+    await Promise.all(
+      Object.entries(configs).map(async ([file, compilerOptions]) => {
+        await writeFile(join(project, file), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+        const checked = await sh(BIN('tsc'), ['-p', file], project, 90_000).catch((e: { stdout?: string }) => ({
+          stdout: e.stdout ?? String(e),
+        }));
+        expect(checked.stdout, file).toBe('');
+      }),
+    );
+  });
+
+  it('lets a bundler drop the validators that are not imported', async () => {
+    const bundleSize = async (contents: string) => {
+      const result = await build({
+        stdin: { contents, resolveDir: project, sourcefile: 'entry.mjs' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        write: false,
+        logLevel: 'silent',
+      });
+      return result.outputFiles[0]!.contents.byteLength;
+    };
+    const [one, all, api] = await Promise.all([
+      bundleSize(`import { CrawlRequest } from 'crawlspec/validators/v2'; console.log(CrawlRequest({}));`),
+      bundleSize(`import * as all from 'crawlspec/validators/v2'; console.log(all);`),
+      bundleSize(`import { validate } from 'crawlspec'; console.log(validate('v2/Url', 'x'));`),
+    ]);
+    expect(api).toBeGreaterThan(all); // the API bundles (its #generated/* imports resolve) and needs every validator
+    expect(one, `one validator: ${one} bytes, every validator: ${all} bytes`).toBeLessThan(all / 2);
+  });
+
+  it('passes @arethetypeswrong/cli (npm run check:package)', async () => {
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+    const script = manifest.scripts['check:package'];
+    expect(script).toMatch(/^attw --pack \. /);
+    // The script's flags, on the tarball packed above rather than packing again. They ignore what is inherent
+    // to an ESM-only package with an exports map: the `node10` resolution (no `exports`, no `#imports`, so
+    // subpaths and the dist .d.ts files' `#generated/*` imports do not resolve) and `require()` from CommonJS
+    // under node16 (an ES module). `--profile esm-only` ignores those two resolution kinds, but attw's exit
+    // code still counts an internal resolution error under node10 (it records `resolutionOption`, not
+    // `resolutionKind`), hence `--ignore-rules internal-resolution-error`; the JSON report is checked here
+    // so that no problem of any kind under node16 (from ESM) or bundler slips through that flag.
+    const flags = script!.replace(/^attw --pack \. /, '').split(/\s+/);
+    const { stdout } = await sh(BIN('attw'), [tarball, ...flags, '--format', 'json'], project, 90_000);
+    const report = JSON.parse(stdout) as {
+      analysis: { problems: { kind: string; resolutionKind?: string; resolutionOption?: string; entrypoint?: string }[] };
+    };
+    const esm = report.analysis.problems.filter((p) => {
+      const resolution = p.resolutionKind ?? p.resolutionOption;
+      return resolution !== 'node10' && resolution !== 'node16-cjs';
+    });
+    expect(esm).toEqual([]);
+  });
+});
