@@ -176,6 +176,7 @@ export function openApiDocument(scope: DocumentScope): OpenAPIObject {
         '`x-crawlspec-source: "interface §N"` for what the interface document states, `"service"` for what the interface leaves unsaid ' +
         'and the public service fills in, and `x-crawlspec-extension: true` for fields the service accepts beyond the interface.',
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'crawlspec maintainers' },
     })
     .addServer({
       url: '{baseUrl}',

@@ -1,0 +1,23 @@
+/**
+ * Checking a crawl request in the browser with the precompiled standalone validator: no Ajv compiler is
+ * shipped, nothing is compiled at run time (a Content-Security-Policy without 'unsafe-eval' is fine), and
+ * no Node built-in is needed. Bundle it with `node --import tsx examples/build-browser.ts` (esbuild), then:
+ *
+ *   <script src="browser-validate.js"></script>
+ *   <script>
+ *     const check = crawlspec.checkCrawlRequest({ url: 'https://example.com', limit: 'ten' });
+ *     if (!check.valid) console.log(check.problems); // ["/limit must be integer"]
+ *   </script>
+ *
+ * The validator checks the schema, which carries every rule JSON Schema can say; `validate()` in
+ * schemas/validate.ts also applies the rules written as code (crawl URLs, path patterns, waits).
+ */
+import type { CrawlRequest as CrawlRequestBody } from '../generated/types/v2.js';
+import { CrawlRequest } from '../generated/validators/v2.js';
+
+export type Check = { readonly valid: true; readonly request: CrawlRequestBody } | { readonly valid: false; readonly problems: string[] };
+
+export function checkCrawlRequest(body: unknown): Check {
+  if (CrawlRequest(body)) return { valid: true, request: body };
+  return { valid: false, problems: (CrawlRequest.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`) };
+}
