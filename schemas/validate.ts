@@ -8,9 +8,9 @@
 import * as v1 from '#generated/validators/v1.js';
 import * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { CODE_RULES } from './codeRules/index.js';
+import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { field, isRecord } from './codeRules/codeRule.js';
-import { formatIssue, jsonPath, toIssues, type ValidationIssue } from './issues.js';
+import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 
 export type { ValidationIssue };
 export { formatIssue };
@@ -26,28 +26,49 @@ const VALID: ValidationResult = Object.freeze({ valid: true });
 
 /** Every schema name, sorted. */
 export function schemaNames(): SchemaName[] {
-  return (Object.keys(validators) as (keyof typeof validators)[])
-    .flatMap((version) => Object.keys(validators[version]).map((name) => `${version}/${name}` as SchemaName))
-    .sort();
+  return (Object.keys(ENTRIES) as SchemaName[]).sort();
 }
 
 export function isSchemaName(name: string): name is SchemaName {
-  const [version, definition, ...rest] = name.split('/');
-  if (rest.length > 0 || (version !== 'v1' && version !== 'v2') || definition === undefined) return false;
-  return Object.prototype.hasOwnProperty.call(validators[version], definition);
+  return Object.prototype.hasOwnProperty.call(ENTRIES, name);
 }
 
 /** The precompiled validator of `name`. */
 export function validatorFor(name: SchemaName): Validator<unknown> {
-  if (!isSchemaName(name)) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
-  const [version, definition] = name.split('/') as ['v1' | 'v2', string];
-  return (validators[version] as unknown as Record<string, Validator<unknown>>)[definition]!;
+  return entryOf(name).check;
 }
 
-/** The problems the code rules of `name` find in `data` (see codeRules/). */
-function ruleIssues(name: SchemaName, data: unknown): ValidationIssue[] {
+interface Entry {
+  readonly check: Validator<unknown>;
+  readonly rules: readonly PlacedRule[];
+  /** The validators of the same version, by definition name (for the branches of a union). */
+  readonly lookup: DefinitionLookup;
+}
+
+/** Everything `validate` needs per name, looked up once (validation sits on servers' hot path). */
+const ENTRIES: Readonly<Record<string, Entry>> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
+      const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
+      const lookup: DefinitionLookup = (definition) =>
+        Object.prototype.hasOwnProperty.call(byName, definition) ? byName[definition] : undefined;
+      return Object.entries(byName).map(([definition, check]) => {
+        const name = `${version}/${definition}` as SchemaName;
+        return [name, { check, rules: CODE_RULES[name] ?? [], lookup }];
+      });
+    }),
+  ),
+);
+
+function entryOf(name: SchemaName): Entry {
+  if (!isSchemaName(name)) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
+  return ENTRIES[name]!;
+}
+
+/** The problems the code rules find in `data` (see codeRules/). */
+function ruleIssues(rules: readonly PlacedRule[], data: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const { at, rule } of CODE_RULES[name] ?? []) {
+  for (const { at, rule } of rules) {
     let object: unknown = data;
     for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
     if (!isRecord(object)) continue;
@@ -61,12 +82,10 @@ function ruleIssues(name: SchemaName, data: unknown): ValidationIssue[] {
 
 /** Checks `data` against the definition `name`: its schema, then the rules written as code. */
 export function validate(name: SchemaName, data: unknown): ValidationResult {
-  const check = validatorFor(name);
+  const { check, rules, lookup } = entryOf(name);
   const schemaValid = check(data);
   const errors = schemaValid ? undefined : check.errors;
-  const broken = ruleIssues(name, data);
+  const broken = ruleIssues(rules, data);
   if (schemaValid && broken.length === 0) return VALID;
-  const version = validators[name.slice(0, 2) as keyof typeof validators] as unknown as Record<string, Validator<unknown>>;
-  const lookup = (definition: string) => (Object.prototype.hasOwnProperty.call(version, definition) ? version[definition] : undefined);
   return { valid: false, errors: [...toIssues(data, errors, lookup), ...broken] };
 }
