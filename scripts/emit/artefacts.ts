@@ -5,6 +5,7 @@ import { htmlDocs } from './docs.js';
 import { jsonSchemaFiles } from './jsonSchemaFiles.js';
 import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
+import { formatsModule } from './formatsModule.js';
 import { validatorModule } from './validators.js';
 import { vectorFiles } from './vectors.js';
 
@@ -30,6 +31,7 @@ export async function artefacts(): Promise<Map<string, string>> {
     files.set(`validators/${version}.js`, validators.js);
     files.set(`validators/${version}.d.ts`, validators.dts);
   }
+  files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);
   return files;

@@ -2,10 +2,12 @@
  * Standalone Ajv validators, one ES module per version (`generated/validators/<version>.js`), exporting one
  * precompiled validate function per named definition, plus its `.d.ts`. Nothing is compiled at import time.
  */
+import { _ } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import type { Version } from '../../schemas/registry.js';
 import { createAjv } from './ajv.js';
 import { emitDefinitions } from './definitions.js';
+import { FORMATS_SPECIFIER } from './formatsModule.js';
 import { DIALECT, SCHEMA_BASE_URI } from './jsonSchemaFiles.js';
 
 // CommonJS module: the default import is its `module.exports`, which holds the function as `default`.
@@ -94,6 +96,8 @@ export function validatorModule(version: Version): { js: string; dts: string } {
   const bundleId = `${SCHEMA_BASE_URI}/${version}.json`;
   const defs = emitDefinitions(version, (name) => `#/$defs/${name}`);
   const ajv = createAjv({ standalone: true });
+  // Format implementations come from the ES module generated beside the validators (formatsModule.ts).
+  ajv.opts.code.formats = _`require(${FORMATS_SPECIFIER}).fullFormats`;
   ajv.addSchema({ $schema: DIALECT, $id: bundleId, $defs: Object.fromEntries([...defs].map(([n, d]) => [n, d.schema])) });
   const names = [...defs.keys()];
   const code = standaloneCode(ajv, Object.fromEntries(names.map((n) => [n, `${bundleId}#/$defs/${n}`])));
