@@ -37,59 +37,20 @@ function toEsm(code: string): string {
   return [...imports, body.replace(/^"use strict";/, '')].join('\n');
 }
 
-/** The end of the JSON value starting at `start` (an object or array literal), strings taken into account. */
-function endOfLiteral(code: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < code.length; i++) {
-    const c = code[i];
-    if (c === '"') {
-      for (i++; code[i] !== '"'; i++) if (code[i] === '\\') i++;
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  throw new Error('unterminated literal in standalone validator code');
-}
-
 /**
  * Makes the module tree-shakeable: a bundler must be able to drop every validator the importer does not use.
- * Ajv writes `function validateN(...) {...}validateN.evaluated = {...};` at the top level, and that assignment
- * is a side effect that keeps every function (and so every schema) alive. Each such pair becomes
- * `const validateN = /* @__PURE__ *\/ Object.assign(function validateN(...) {...}, { evaluated: {...} });`,
- * and the exports (`export const Name = validateN;`, written before the function they name, which a `const`
- * cannot be) become one `export { validateN as Name, ... }` at the end. `new RegExp(...)` is marked pure too.
+ * Ajv's functions are plain declarations (no evaluated-property tracking assigns to them: see ajv.ts), so
+ * what remains is the exports, which Ajv writes as `export const Name = validateN;` before the function they
+ * name (which a bundler reads as a use): they become one `export { validateN as Name, ... }` at the end.
+ * `new RegExp(...)` at the top level is marked pure.
  */
 function treeShakeable(code: string): string {
   const exported: string[] = [];
-  let body = code.replace(/export const (\w+) = (validate\d+);/g, (_all, name: string, fn: string) => {
+  const body = code.replace(/export const (\w+) = (validate\d+);/g, (_all, name: string, fn: string) => {
     exported.push(`${fn} as ${name}`);
     return '';
   });
-  const assigned = /\}(validate\d+)\.evaluated = /g;
-  let out = '';
-  let from = 0;
-  const wrapped = new Set<string>();
-  for (let match = assigned.exec(body); match !== null; match = assigned.exec(body)) {
-    const fn = match[1]!;
-    const literal = match.index + match[0].length;
-    if (body[literal] !== '{') throw new Error(`${fn}.evaluated: expected an object literal`);
-    const end = endOfLiteral(body, literal);
-    if (body[end] !== ';') throw new Error(`${fn}.evaluated: unexpected code after the value`);
-    out += `${body.slice(from, match.index)}}, { evaluated: ${body.slice(literal, end)} });`;
-    from = end + 1;
-    assigned.lastIndex = from;
-    wrapped.add(fn);
-  }
-  body = out + body.slice(from);
-  for (const fn of wrapped) {
-    const declaration = `function ${fn}(`;
-    if (body.split(declaration).length !== 2) throw new Error(`${fn}: expected exactly one declaration`);
-    body = body.replace(declaration, `const ${fn} = /* @__PURE__ */ Object.assign(function ${fn}(`);
-  }
-  body = body.replace(/(?<![\w.])new RegExp\(/g, '/* @__PURE__ */ new RegExp(');
-  return `${body}\nexport { ${exported.join(', ')} };`;
+  return `${body.replace(/(?<![\w.])new RegExp\(/g, '/* @__PURE__ */ new RegExp(')}\nexport { ${exported.join(', ')} };`;
 }
 
 export function validatorModule(version: Version): { js: string; dts: string } {
