@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crawlUrlProblem, isCrawlUrl, normalizeCrawlUrl } from '../schemas/shared/crawlUrl.js';
+import { clauseProblem, crawlUrlProblem, isCrawlUrl, isPlainCrawlUrl, normalizeCrawlUrl } from '../schemas/shared/crawlUrl.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 
@@ -143,6 +143,8 @@ for (const [clause, cases] of CLAUSES) {
       it(`${show(input)} → ${expected ?? 'valid'}`, () => {
         expect(crawlUrlProblem(input)).toBe(expected);
         expect(isCrawlUrl(input)).toBe(expected === undefined);
+        // The clauses alone decide the same (a plain address skips them in crawlUrlProblem).
+        if (typeof input === 'string') expect(clauseProblem(input)).toBe(expected);
       });
     }
   });
@@ -265,6 +267,37 @@ describe('properties', () => {
       fc.property(candidates, (x) => isCrawlUrl(x) === (crawlUrlProblem(x) === undefined)),
       { numRuns },
     );
+  });
+
+  /**
+   * Strings shaped like plain addresses, with the characters that could make one not plain: punycode labels,
+   * hyphens, digits, upper case, empty labels, ports, user info, escapes, spaces, non-ASCII.
+   */
+  const plainLike = fc
+    .tuple(
+      fc.constantFrom('http://', 'https://', 'HTTPS://', 'ftp://', ''),
+      fc.array(fc.stringMatching(/^(?:xn--[a-z0-9]{1,4}|[a-zA-Z0-9-]{0,6}|[a-z]*[.%@:\[\] é。][a-z]*)$/), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('com', 'ORG', 'xn--p1ai', 'c', '123', 'x'.repeat(64), 'de.', 'io:8080', 'com:99999'),
+      fc.constantFrom('', '/', '/a/b?c=d#e', '?q', '#f', '\\path', '/%zz', '/ space', '/é'),
+    )
+    .map(([scheme, labels, tld, rest]) => `${scheme}${[...labels, tld].join('.')}${rest}`);
+
+  it('a plain address (the fast path) is one the clauses accept', () => {
+    fc.assert(
+      fc.property(fc.oneof(plainLike, candidates), (x) => {
+        if (typeof x === 'string' && isPlainCrawlUrl(x)) expect(clauseProblem(x)).toBeUndefined();
+      }),
+      { numRuns: numRuns * 10 },
+    );
+  });
+
+  it('ordinary addresses take the fast path', () => {
+    for (const url of ['https://docs.example.com/guides', 'http://EXAMPLE.org', 'https://a-b.example.co.uk/x?y=1#z']) {
+      expect(isPlainCrawlUrl(url)).toBe(true);
+    }
+    for (const url of ['https://xn--80ak6aa92e.com', 'http://localhost:3000', 'example.com', 'https://example.com:8080/']) {
+      expect(isPlainCrawlUrl(url)).toBe(false);
+    }
   });
 
   it('normalizeCrawlUrl is idempotent on valid input, and keeps it valid', () => {

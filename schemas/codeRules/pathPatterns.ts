@@ -9,6 +9,12 @@ import { field, type CodeRule, type RuleProblem } from './codeRule.js';
 
 const parser = new RegExpParser();
 
+/**
+ * Only a pattern containing `(?` can hold a look-around assertion, and only one containing `\` followed by a
+ * digit or `k` a backreference. Any other pattern that compiles is accepted without being parsed again.
+ */
+const MAY_LOOK_AROUND_OR_REFER_BACK = /\(\?|\\[1-9k]/;
+
 /** Why `pattern` is not accepted, or undefined. */
 export function patternProblem(pattern: string): string | undefined {
   try {
@@ -16,6 +22,11 @@ export function patternProblem(pattern: string): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
+  return MAY_LOOK_AROUND_OR_REFER_BACK.test(pattern) ? unsupportedSyntax(pattern) : undefined;
+}
+
+/** The first look-around assertion or backreference in `pattern` (parsed, not run), or undefined. */
+export function unsupportedSyntax(pattern: string): string | undefined {
   let unsupported: string | undefined;
   try {
     visitRegExpAST(parser.parsePattern(pattern, 0, pattern.length, { unicode: false }), {
