@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { urlDepth, writtenPath } from '../schemas/codeRules/crawlUrl.js';
 import { clauseProblem, crawlUrlProblem, isCrawlUrl, isPlainCrawlUrl, normalizeCrawlUrl } from '../schemas/shared/crawlUrl.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
@@ -278,7 +279,15 @@ describe('properties', () => {
       fc.constantFrom('http://', 'https://', 'HTTPS://', 'ftp://', ''),
       fc.array(fc.stringMatching(/^(?:xn--[a-z0-9]{1,4}|[a-zA-Z0-9-]{0,6}|[a-z]*[.%@:\[\] é。][a-z]*)$/), { minLength: 1, maxLength: 4 }),
       fc.constantFrom('com', 'ORG', 'xn--p1ai', 'c', '123', 'x'.repeat(64), 'de.', 'io:8080', 'com:99999'),
-      fc.constantFrom('', '/', '/a/b?c=d#e', '?q', '#f', '\\path', '/%zz', '/ space', '/é'),
+      fc.oneof(
+        fc.constantFrom('', '/', '/a/b?c=d#e', '?q', '#f', '\\path', '/%zz', '/ space', '/é'),
+        fc
+          .tuple(
+            fc.array(fc.constantFrom('a', '.', '..', '%2e', '.%2E', 'b.c', '', '\\', 'x?y', 'z#/w'), { maxLength: 5 }),
+            fc.constantFrom('', '/'),
+          )
+          .map(([segments, end]) => `/${segments.join('/')}${end}`),
+      ),
     )
     .map(([scheme, labels, tld, rest]) => `${scheme}${[...labels, tld].join('.')}${rest}`);
 
@@ -289,6 +298,21 @@ describe('properties', () => {
       }),
       { numRuns: numRuns * 10 },
     );
+  });
+
+  it("a plain address's path, read without parsing, has the slashes WHATWG's has", () => {
+    const slashes = (path: string) => path.split('/').length - 1;
+    fc.assert(
+      fc.property(plainLike, (x) => {
+        const path = writtenPath(x);
+        if (path !== undefined) expect(slashes(path)).toBe(slashes(new URL(x).pathname));
+      }),
+      { numRuns: numRuns * 10 },
+    );
+    expect(writtenPath('https://example.com/a/b/?q=/x')).toBe('/a/b/');
+    expect(writtenPath('https://example.com/a/../b')).toBeUndefined();
+    expect(urlDepth('https://example.com/a/../b/c')).toBe(2);
+    expect(urlDepth('https://example.com/a/%2e%2e/b')).toBe(1);
   });
 
   it('ordinary addresses take the fast path', () => {

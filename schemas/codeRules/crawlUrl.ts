@@ -1,5 +1,5 @@
 /** The crawl's start address must be a valid crawl URL, and (v1) no deeper than `maxDepth`. */
-import { crawlUrlProblem, normalizeCrawlUrl } from '../shared/crawlUrl.js';
+import { crawlUrlProblem, isPlainCrawlUrl, normalizeCrawlUrl } from '../shared/crawlUrl.js';
 import { field, type CodeRule } from './codeRule.js';
 
 export const crawlUrlValid: CodeRule = {
@@ -19,10 +19,30 @@ export const crawlUrlValid: CodeRule = {
  * `/` is depth 0, `/blog/` depth 1 and `/blog/category` depth 2.
  */
 export function urlDepth(url: string): number {
-  const path = new URL(normalizeCrawlUrl(url)).pathname.replace(/\/$/, '');
+  const path = (writtenPath(url) ?? new URL(normalizeCrawlUrl(url)).pathname).replace(/\/$/, '');
   let depth = 0;
   for (const c of path) if (c === '/') depth += 1;
   return depth;
+}
+
+/** A `\`, a `%` (which may spell a dot) or a `.` or `..` segment: WHATWG rewrites such a path. */
+const REWRITTEN_PATH = /[\\%]|(?:^|\/)\.\.?(?:\/|$)/;
+
+/**
+ * The path of a plain address (see crawlUrl.ts) as WHATWG reads it, without parsing the address, when WHATWG
+ * keeps it as written: from the first `/` after the host up to a `?` or `#` (`/` when there is none). Else
+ * undefined. WHATWG percent-encodes some characters of a path too, but never a `/`, which is all depth counts.
+ */
+export function writtenPath(url: string): string | undefined {
+  if (!isPlainCrawlUrl(url)) return undefined;
+  const afterScheme = url.indexOf('://') + 3;
+  let end = afterScheme;
+  while (end < url.length && url[end] !== '/' && url[end] !== '?' && url[end] !== '#') end += 1;
+  if (url[end] !== '/') return '/';
+  let stop = end;
+  while (stop < url.length && url[stop] !== '?' && url[stop] !== '#') stop += 1;
+  const path = url.slice(end, stop);
+  return REWRITTEN_PATH.test(path) ? undefined : path;
 }
 
 /** `defaultMaxDepth`: the definition's default for an absent `maxDepth`. */
