@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: what validation costs, next to what parsing the same body costs, measured in one run.
+ *
+ * For each body of the corpus (bench/corpus.ts): nanoseconds per call of `JSON.parse` of its text, of the
+ * generated standalone validator, of TypeBox's compiled checker (the single source, compiled), and of
+ * `validate()` (schema and the rules written as code: what a server runs); the ratio validate/parse per body
+ * and over the whole corpus (total validate time over total parse time). Then the time to import each
+ * version's validators module and the time `npm run generate` takes. Prints figures; it asserts nothing about
+ * time (machines are shared and noisy): the targets are reported as met or missed, by how much.
+ *
+ *   npm run bench                 the table
+ *   npm run bench -- --json       the same figures as JSON
+ *   npm run bench -- --quick      fewer and shorter rounds, fewer import runs, no generate timing (a smoke run)
+ */
+import { cpus, arch, platform } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { lookup } from '../schemas/registry.js';
+import { registerTypeBoxFormats } from '../schemas/typeboxFormats.js';
+import { validate, validatorFor } from '../schemas/validate.js';
+import { corpus, type BenchBody } from './bench/corpus.js';
+import { nsPerCall, type MeasureOptions } from './bench/measure.js';
+import { generateMs, importMs } from './bench/startup.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The targets (issue: speed and hardening). */
+const TARGET_VALIDATE_OVER_PARSE = 0.25;
+const TARGET_IMPORT_MS = 20;
+
+interface BodyFigures {
+  readonly name: string;
+  readonly schema: string;
+  readonly bytes: number;
+  readonly ns: { readonly parse: number; readonly validator: number; readonly typebox: number; readonly validate: number };
+  readonly validateOverParse: number;
+  readonly validatorOverParse: number;
+  readonly typeboxOverParse: number;
+}
+
+async function measureBody(body: BenchBody, options: MeasureOptions): Promise<BodyFigures> {
+  const value: unknown = JSON.parse(body.text);
+  const validator = validatorFor(body.schema);
+  const typebox = TypeCompiler.Compile(lookup(body.schema)!);
+  if (!typebox.Check(value)) throw new Error(`bench corpus: TypeBox's checker refuses "${body.name}"`);
+  const ns = await nsPerCall(
+    {
+      parse: () => JSON.parse(body.text),
+      validator: () => validator(value),
+      typebox: () => typebox.Check(value),
+      validate: () => validate(body.schema, value),
+    },
+    options,
+  );
+  return {
+    name: body.name,
+    schema: body.schema,
+    bytes: Buffer.byteLength(body.text),
+    ns,
+    validateOverParse: ns.validate / ns.parse,
+    validatorOverParse: ns.validator / ns.parse,
+    typeboxOverParse: ns.typebox / ns.parse,
+  };
+}
+
+const sum = (figures: readonly BodyFigures[], key: keyof BodyFigures['ns']) => figures.reduce((total, f) => total + f.ns[key], 0);
+
+function verdict(value: number, target: number): string {
+  return value <= target ? 'met' : `missed by ${(value / target).toFixed(1)}×`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let json: boolean;
+  let quick: boolean;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false } },
+    });
+    json = values.json;
+    quick = values.quick;
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}\nusage: bench [--json] [--quick]`);
+    return 2;
+  }
+  registerTypeBoxFormats();
+  const options: MeasureOptions = quick ? { rounds: 1, cpuTimeMs: 2 } : { rounds: 5, cpuTimeMs: 40 };
+  const bodies = await corpus();
+  const figures: BodyFigures[] = [];
+  for (const body of bodies) figures.push(await measureBody(body, options));
+  const typical = figures[bodies.findIndex((b) => b.typical)]!;
+  const importRuns = quick ? 3 : 15;
+  const importTimes = {
+    v1: importMs(join(ROOT, 'generated', 'validators', 'v1.js'), importRuns),
+    v2: importMs(join(ROOT, 'generated', 'validators', 'v2.js'), importRuns),
+  };
+  const report = {
+    machine: {
+      node: process.version,
+      platform: `${platform()} ${arch()}`,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+    },
+    method: `median of ${options.rounds} interleaved round(s) of mitata measurements, ${options.cpuTimeMs} ms each; imports: median of ${importRuns} fresh processes`,
+    bodies: figures,
+    overall: {
+      validateOverParse: sum(figures, 'validate') / sum(figures, 'parse'),
+      validatorOverParse: sum(figures, 'validator') / sum(figures, 'parse'),
+      typeboxOverParse: sum(figures, 'typebox') / sum(figures, 'parse'),
+    },
+    importMs: importTimes,
+    generateMs: quick ? null : generateMs(ROOT),
+    targets: {
+      typicalV2Crawl: {
+        body: typical.name,
+        validateOverParse: typical.validateOverParse,
+        target: TARGET_VALIDATE_OVER_PARSE,
+        verdict: verdict(typical.validateOverParse, TARGET_VALIDATE_OVER_PARSE),
+      },
+      importValidatorsMs: {
+        slowest: Math.max(importTimes.v1, importTimes.v2),
+        target: TARGET_IMPORT_MS,
+        verdict: verdict(Math.max(importTimes.v1, importTimes.v2), TARGET_IMPORT_MS),
+      },
+    },
+  };
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  const { machine } = report;
+  console.log(`crawlspec bench: Node ${machine.node}, ${machine.platform}, ${machine.cpu} × ${machine.cores}`);
+  console.log(`(${report.method})\n`);
+  const rows = [
+    ['body', 'bytes', 'parse ns', 'validator ns', 'typebox ns', 'validate ns', 'validate/parse'],
+    ...figures.map((f) => [
+      `${f.name}${f === typical ? ' *' : ''}`,
+      String(f.bytes),
+      f.ns.parse.toFixed(0),
+      f.ns.validator.toFixed(0),
+      f.ns.typebox.toFixed(0),
+      f.ns.validate.toFixed(0),
+      f.validateOverParse.toFixed(2),
+    ]),
+    ['overall (corpus totals)', '', '', '', '', '', report.overall.validateOverParse.toFixed(2)],
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  const { typicalV2Crawl, importValidatorsMs } = report.targets;
+  console.log(
+    `\n* validate/parse of "${typicalV2Crawl.body}": ${typicalV2Crawl.validateOverParse.toFixed(2)} (target ≤ ${TARGET_VALIDATE_OVER_PARSE}: ${typicalV2Crawl.verdict})`,
+  );
+  console.log(
+    `import generated/validators: v1 ${importTimes.v1.toFixed(1)} ms, v2 ${importTimes.v2.toFixed(1)} ms (target < ${TARGET_IMPORT_MS} ms: ${importValidatorsMs.verdict})`,
+  );
+  if (report.generateMs !== null) console.log(`npm run generate: ${(report.generateMs / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
