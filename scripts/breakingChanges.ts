@@ -460,7 +460,7 @@ interface Operation {
 }
 
 /** `/v2/crawl/{id}` and `/v2/crawl/{jobId}` are the same path. */
-const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+const pathShape = (path: string) => path.replace(/\{[^{}]*\}/g, '{}');
 
 function operationsOf(doc: Json, where: 'paths' | 'webhooks'): Map<string, Operation> {
   const found = new Map<string, Operation>();
@@ -486,7 +486,7 @@ function operationsOf(doc: Json, where: 'paths' | 'webhooks'): Map<string, Opera
 
 /** Path parameters by position (their names may change with the template); the others by place and name. */
 function parameterKeys(parameters: Json[], path: string): Map<string, Json> {
-  const names = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+  const names = [...path.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
   return new Map(
     parameters.map((p) => [
       p['in'] === 'path' ? `path #${names.indexOf(String(p['name']))}` : `${String(p['in'])} ${String(p['name'])}`,

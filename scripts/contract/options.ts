@@ -61,7 +61,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
   if (versions.length === 0) throw new RangeError('versions must name v1, v2 or both');
   const base = new URL(options.baseUrl);
   const site = new URL(options.siteUrl);
-  const siteUrl = `${site.origin}${site.pathname.replace(/\/+$/, '')}`;
+  const siteUrl = `${site.origin}${site.pathname.replace(/(?<!\/)\/+$/, '')}`;
   // Generated requests are valid crawls of the site's pages: a site that is no valid crawl URL (e.g.
   // `http://localhost`, which has no top-level domain) leaves nothing valid to send.
   for (const version of versions)
@@ -71,7 +71,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
         throw new RangeError(`siteUrl ${options.siteUrl} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
     }
   return {
-    baseUrl: base.href.replace(/\/+$/, ''),
+    baseUrl: base.href.replace(/(?<!\/)\/+$/, ''),
     token: options.token,
     versions: (['v1', 'v2'] as const).filter((v) => versions.includes(v)),
     seed: Number.isInteger(options.seed) ? options.seed : 0,

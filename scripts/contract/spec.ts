@@ -23,7 +23,7 @@ export function operationAt(version: Version, method: Method, path: string): Ope
   const exact = candidates.find((op) => op.path === path);
   if (exact) return exact;
   return candidates.find((op) => {
-    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^{}]+\}/g, '[^/]+')}$`);
     return op.path.includes('{') && pattern.test(path);
   });
 }
@@ -46,7 +46,7 @@ export function locate(baseUrl: string, method: Method, url: string): { version:
     return undefined;
   }
   if (target.origin !== base.origin) return undefined;
-  const prefix = base.pathname.replace(/\/+$/, '');
+  const prefix = base.pathname.replace(/(?<!\/)\/+$/, '');
   if (!target.pathname.startsWith(`${prefix}/`)) return undefined;
   const match = /^\/(v1|v2)(\/.*)$/.exec(target.pathname.slice(prefix.length));
   if (!match) return undefined;

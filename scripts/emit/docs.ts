@@ -63,14 +63,17 @@ function redoclyBinary(): string {
 
 const ABSOLUTE = String.raw`(?:https?:)?//`;
 const QUOTE = String.raw`["'\x60]?`;
-/** What a browser would fetch from elsewhere when it opens the page; links (`<a href>`) are text. */
+/**
+ * What a browser would fetch from elsewhere when it opens the page; links (`<a href>`) are text. Inside a tag the
+ * patterns skip `[^<>]*`, not `[^>]*`: a run of `<` without `>` would otherwise make them quadratic (ReDoS).
+ */
 const EXTERNAL_LOADS: readonly [string, RegExp][] = [
-  ['script src', new RegExp(String.raw`<script\b[^>]*\ssrc\s*=\s*${QUOTE}${ABSOLUTE}`, 'gi')],
-  ['link href', new RegExp(String.raw`<link\b[^>]*\shref\s*=\s*${QUOTE}${ABSOLUTE}`, 'gi')],
+  ['script src', new RegExp(String.raw`<script\b[^<>]*\ssrc\s*=\s*${QUOTE}${ABSOLUTE}`, 'gi')],
+  ['link href', new RegExp(String.raw`<link\b[^<>]*\shref\s*=\s*${QUOTE}${ABSOLUTE}`, 'gi')],
   [
     'element src',
     new RegExp(
-      String.raw`<(?:img|iframe|source|video|audio|embed|object|track|input|image|use)\b[^>]*\s(?:src|srcset|data|poster|href|xlink:href)\s*=\s*${QUOTE}${ABSOLUTE}`,
+      String.raw`<(?:img|iframe|source|video|audio|embed|object|track|input|image|use)\b[^<>]*\s(?:src|srcset|data|poster|href|xlink:href)\s*=\s*${QUOTE}${ABSOLUTE}`,
       'gi',
     ),
   ],

@@ -84,7 +84,7 @@ export function errorsCheck(version: Version): Check {
     for (const kind of KINDS)
       await withJob(attempt, version, kind, async (statusUrl) => {
         const url = new URL(statusUrl);
-        url.pathname = `${url.pathname.replace(/\/+$/, '')}/errors`;
+        url.pathname = `${url.pathname.replace(/(?<!\/)\/+$/, '')}/errors`;
         url.search = '';
         await attempt.call({ method: 'GET', url: url.href }, { status: 200 });
       });

@@ -33,7 +33,9 @@ const KIND_OF: Record<string, JobKind> = { CrawlRequest: 'crawl', BatchScrapeReq
 export function ruleName(c: RuleCase): string {
   const issue = c.issues[0]!;
   if (!SCHEMA_KEYWORDS.has(issue.rule)) return issue.rule;
-  const field = /([A-Za-z_$][\w$]*)(?:\[\d+\])*$/.exec(issue.path)?.[1] ?? 'body';
+  // The last name in the path, e.g. `formats` in `$.scrapeOptions.formats[0]`; tried only where a name can start
+  // (`(?<![\w$])`), so the search stays linear in the path's length.
+  const field = /(?<![\w$])([A-Za-z_$][\w$]*)(?:\[\d+\])*$/.exec(issue.path)?.[1] ?? 'body';
   return `${field}.${issue.rule}`;
 }
 
