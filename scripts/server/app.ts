@@ -17,9 +17,12 @@
  *
  * Jobs work through their steps (`plan.ts`) one tick of `pageIntervalMs` at a time, `maxConcurrency` steps
  * per tick (1 without it); status `scraping` until every step is done, then `completed`; a cancel stops
- * them (`cancelled`, pages done stay readable). Jobs expire `jobTtlMs` after creation (404 `Job expired`,
- * remembered for another `jobTtlMs`, then `Job not found`), removed lazily and by a sweep timer. Every timer
- * is unref'd, and `close()` clears them all and aborts webhook deliveries.
+ * them (`cancelled`, pages done stay readable); a crawl whose path patterns cannot be run is `failed` from
+ * the start. Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`,
+ * then `Job not found`), removed lazily and by a sweep every `jobTtlMs` (kept between 1 s and 60 s), so
+ * memory holds at most the jobs created in the last `jobTtlMs` plus one sweep, and their ids a `jobTtlMs`
+ * longer, whether anyone asks for them or not (`stats()` tells how many). Every timer is unref'd, and
+ * `close()` clears them all and aborts webhook deliveries.
  *
  * `handle` never throws: an unexpected exception is a 500 with the service's UNKNOWN_ERROR body.
  */
@@ -55,7 +58,7 @@ export interface ReferenceAppOptions {
   readonly auth: { readonly token: string } | 'none';
   /** Base URL job addresses (and the synthetic site's addresses) are built from, e.g. `http://127.0.0.1:PORT`. */
   readonly publicUrl: () => string;
-  /** Time each scraped page takes, in ms. Default 20. */
+  /** Time each scraped page takes, in ms. Default 100. */
   readonly pageIntervalMs?: number;
   /** How long a job stays readable after it is created, in ms. Default 24 h. */
   readonly jobTtlMs?: number;
@@ -73,6 +76,21 @@ export interface ReferenceApp {
   close(): void;
   /** The body size limit `handle` applies (so an HTTP adapter can stop reading early). */
   readonly maxBodyBytes?: number;
+}
+
+/** What the app holds in memory: each of these is dropped once it expires, whether anyone asks or not. */
+export interface ReferenceAppStats {
+  /** Jobs, running or ended, until their `expiresAt`. */
+  readonly jobs: number;
+  /** Ids of expired jobs, remembered to answer `Job expired` for another `jobTtlMs`. */
+  readonly expiredIds: number;
+  /** Idempotency keys used, remembered for `jobTtlMs`. */
+  readonly idempotencyKeys: number;
+}
+
+/** The app `createReferenceApp` makes: a `ReferenceApp` that also tells what it holds (for tests and load runs). */
+export interface InMemoryReferenceApp extends ReferenceApp {
+  stats(): ReferenceAppStats;
 }
 
 export const DEFAULT_PAGE_INTERVAL_MS = 100;
@@ -193,14 +211,14 @@ function header(request: AppRequest, name: string): string | undefined {
   return undefined;
 }
 
-export function createReferenceApp(options: ReferenceAppOptions): ReferenceApp {
+export function createReferenceApp(options: ReferenceAppOptions): InMemoryReferenceApp {
   const pageIntervalMs = Math.max(0, options.pageIntervalMs ?? DEFAULT_PAGE_INTERVAL_MS);
   const jobTtlMs = Math.max(0, options.jobTtlMs ?? DEFAULT_JOB_TTL_MS);
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const webhooks = new WebhookSender({ allowHost: options.allowWebhookHost ?? isLoopbackHost, timeoutMs: WEBHOOK_TIMEOUT_MS });
   const routes = buildRoutes();
-  const base = () => options.publicUrl().replace(/\/+$/, '');
+  const base = () => options.publicUrl().replace(/(?<!\/)\/+$/, '');
 
   const jobs = new Map<string, Job>();
   /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
@@ -295,7 +313,8 @@ export function createReferenceApp(options: ReferenceAppOptions): ReferenceApp {
       kind,
       createdAt,
       expiresAt: createdAt + jobTtlMs,
-      state: 'scraping',
+      state: plan.failure === undefined ? 'scraping' : 'failed',
+      ...(plan.failure === undefined ? {} : { failure: plan.failure }),
       steps: [...plan.steps],
       cursor: 0,
       pages: [],
@@ -520,6 +539,7 @@ export function createReferenceApp(options: ReferenceAppOptions): ReferenceApp {
 
   return {
     maxBodyBytes,
+    stats: () => ({ jobs: jobs.size, expiredIds: expired.size, idempotencyKeys: idempotencyKeys.size }),
     handle(request: AppRequest): Promise<AppResponse> {
       try {
         return Promise.resolve(respond(request));

@@ -8,6 +8,23 @@
  * the adapter answers 413 `{success:false,error:"Request body is too large"}` itself and closes the
  * connection.
  *
+ * Slow clients: node:http's limits are set explicitly (each a `ListenOptions` field), so a connection that
+ * sends its request slowly, never finishes it, or never reads the answer is dropped in bounded time while
+ * the server keeps answering everyone else:
+ *   - `headersTimeoutMs` (10 s; node's default 60 s): the request line and headers must have arrived this long
+ *     after the request began (for a new connection, after it opened). Real clients send them at once; a
+ *     slowloris sending them a byte at a time, or a connection that sends nothing, is cut;
+ *   - `requestTimeoutMs` (30 s; node's default 300 s): the whole request, body included, must have arrived in
+ *     this time: enough for a 10 MB body at about 3 Mbit/s, while a body trickled in is cut;
+ *   - `keepAliveTimeoutMs` (5 s, as node's): how long an idle keep-alive connection waits for the next
+ *     request. Node 20 closes it 1 s later than it advertises, so that a client never reuses a connection
+ *     the server is closing;
+ *   - `idleTimeoutMs` (30 s; node's default: none): a connection with no traffic either way for this long is
+ *     closed, e.g. one that stops reading a large answer, which would otherwise hold it in memory forever.
+ * Node checks the first two on a timer (`connectionsCheckingInterval`, default 30 s, far too coarse for
+ * them): here every quarter of the shorter one, kept between 10 ms and 1 s, so a connection over either
+ * limit is dropped at most that much later. Such connections get no answer; they are destroyed.
+ *
  * `close()` stops listening and closes every connection, idle or not, so it ends in bounded time; it does
  * not close the app (the caller owns it).
  */
@@ -23,7 +40,20 @@ export interface ListenOptions {
   readonly port?: number;
   /** The body size limit to read up to (see the module comment). Default: the app's, else 10 MB. */
   readonly maxBodyBytes?: number;
+  /** Time for a request's line and headers to arrive, in ms. Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Time for a whole request to arrive, body included, in ms; at least `headersTimeoutMs`. Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept for a next request, in ms (node adds 1 s). Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
+  /** How long a connection may go without any traffic, in ms. Default 30 s. */
+  readonly idleTimeoutMs?: number;
 }
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 export interface Listening {
   /** e.g. `http://127.0.0.1:54321` (no trailing slash). */
@@ -62,8 +92,16 @@ export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<
   const limit = options.maxBodyBytes ?? app.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const readLimit = limit + Math.max(limit, 1024 * 1024);
   const host = options.host ?? '127.0.0.1';
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const timeouts = {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
+  };
 
-  const server = createServer((req, res) => {
+  const server = createServer(timeouts, (req, res) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > readLimit) return refuseTooLarge(req, res);
     const chunks: Buffer[] = [];
@@ -105,6 +143,7 @@ export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  server.timeout = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

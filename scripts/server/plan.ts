@@ -16,12 +16,16 @@
  *   - links to other sites are never followed (there is no internet), whatever `allowExternalLinks` says;
  *   - robots.txt-disallowed pages are not scraped but listed, unless `ignoreRobotsTxt`;
  *   - `limit` bounds the number of result pages; a page that fails (`/site/broken`) is a step that yields an
- *     error instead of a page, and counts neither in `limit` nor in `total`.
+ *     error instead of a page, and counts neither in `limit` nor in `total`;
+ *   - path patterns run with a linear-time matcher within a budget of steps (`pathPattern.ts`), never by
+ *     backtracking, so no pattern can stall the server: patterns it cannot run within the budget make the
+ *     crawl fail (the plan's `failure`, no steps).
  * A crawl from any other address yields exactly one synthetic page for that address.
  * A batch has one step per valid address, in request order; `/site/broken` fails there as well.
  */
 import { urlDepth } from '../../schemas/codeRules/crawlUrl.js';
 import { normalizeCrawlUrl } from '../../schemas/shared/crawlUrl.js';
+import { compilePathPatterns, PatternError, StepBudget } from './pathPattern.js';
 import { absoluteLink, robotsDisallows, sitePage, type SitePage } from './site.js';
 
 export interface Step {
@@ -38,6 +42,8 @@ export interface Step {
 export interface Plan {
   readonly steps: readonly Step[];
   readonly robotsBlocked: readonly string[];
+  /** Why the job fails at once instead of scraping (its path patterns cannot be run). */
+  readonly failure?: string;
 }
 
 /** The server path of an address on the synthetic site (`/site/...`), or undefined. `base` has no trailing slash. */
@@ -90,15 +96,6 @@ export interface CrawlSettings {
   readonly discoverLinks: boolean;
 }
 
-const compile = (patterns: readonly string[]): RegExp[] =>
-  patterns.flatMap((p) => {
-    try {
-      return [new RegExp(p)];
-    } catch {
-      return []; // validate() refuses patterns that do not compile; never reached
-    }
-  });
-
 /** The steps of a crawl. */
 export function planCrawl(settings: CrawlSettings, base: string): Plan {
   const start = parse(settings.url);
@@ -106,14 +103,24 @@ export function planCrawl(settings: CrawlSettings, base: string): Plan {
   const startPath = sitePathOf(start, base);
   if (startPath === undefined) return { steps: [stepFor(settings.url, start, base)], robotsBlocked: [] };
   if (!settings.ignoreRobotsTxt && robotsDisallows(startPath)) return { steps: [], robotsBlocked: [start.href] };
+  try {
+    return walk(settings, base, start, startPath);
+  } catch (error) {
+    if (!(error instanceof PatternError)) throw error;
+    return { steps: [], robotsBlocked: [], failure: `The crawl's includePaths/excludePaths cannot be run: ${error.message}.` };
+  }
+}
 
-  const includes = compile(settings.includePaths);
-  const excludes = compile(settings.excludePaths);
+/** The breadth-first walk of the synthetic site from `start` (on it); throws `PatternError`. */
+function walk(settings: CrawlSettings, base: string, start: URL, startPath: string): Plan {
+  const budget = new StepBudget();
+  const includes = compilePathPatterns('includePaths', settings.includePaths, budget);
+  const excludes = compilePathPatterns('excludePaths', settings.excludePaths, budget);
   const key = (url: URL) => (settings.ignoreQueryParameters ? `${url.origin}${url.pathname}` : url.href);
   const passes = (url: URL, path: string): boolean => {
     const subject = settings.regexOnFullURL ? url.href : url.pathname;
-    if (excludes.some((r) => r.test(subject))) return false;
-    if (includes.length > 0 && !includes.some((r) => r.test(subject))) return false;
+    if (excludes.test(subject)) return false;
+    if (includes.count > 0 && !includes.test(subject)) return false;
     if (settings.maxDepth !== undefined && urlDepth(url.href) > settings.maxDepth) return false;
     if (!settings.crawlEntireDomain && !path.startsWith(startPath)) return false;
     return true;
