@@ -1,28 +1,34 @@
 /**
  * Start-up costs, each measured in fresh Node processes: the time to import a module (after Node's module
- * loader is up, which any application has paid for already: an empty ES module is imported first), and the
- * time `npm run generate` takes.
+ * loader has loaded a file, which any application has done already: an empty `.mjs` file is imported first),
+ * and the time `npm run generate` takes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from './measure.js';
 
 const TIME_IMPORT = [
-  "await import('data:text/javascript,export {}');",
-  'const started = performance.now();',
   'await import(process.argv[1]);',
+  'const started = performance.now();',
+  'await import(process.argv[2]);',
   'process.stdout.write(String(performance.now() - started));',
 ].join('\n');
 
 /** Median milliseconds to import the module at `path`, over `runs` fresh processes. */
 export function importMs(path: string, runs: number): number {
-  const times = Array.from({ length: runs }, () =>
-    Number(execFileSync(process.execPath, ['--input-type=module', '-e', TIME_IMPORT, pathToFileURL(path).href], { encoding: 'utf8' })),
-  );
-  return median(times);
+  const scratch = mkdtempSync(join(tmpdir(), 'crawlspec-bench-'));
+  const warmUp = join(scratch, 'warm-up.mjs');
+  writeFileSync(warmUp, 'export {};\n');
+  try {
+    const args = ['--input-type=module', '-e', TIME_IMPORT, pathToFileURL(warmUp).href, pathToFileURL(path).href];
+    const times = Array.from({ length: runs }, () => Number(execFileSync(process.execPath, args, { encoding: 'utf8' })));
+    return median(times);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Milliseconds `npm run generate` takes (into a scratch folder, so the working tree is left alone). */
