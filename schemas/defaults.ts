@@ -13,10 +13,11 @@
  *
  * Never throws for any body (only an unknown schema name throws a RangeError, as `validate` does), never
  * mutates the body, and returns a new value that shares no object or array with it (functions and other
- * non-plain objects are kept by reference). A value that does not match its schema (a string where an
- * object is expected, `null`, ...) is copied unchanged. Keys such as `__proto__` and `constructor` become
- * ordinary own properties of the output. The walk is iterative, so deep bodies do not exhaust the stack,
- * and shared or cyclic references in the body are copied once (a cycle stays a cycle).
+ * non-plain objects are kept by reference, and so is a value whose reading throws, such as a Proxy whose
+ * traps throw). A value that does not match its schema (a string where an object is expected, `null`,
+ * ...) is copied unchanged. Keys such as `__proto__` and `constructor` become ordinary own properties of
+ * the output. The walk is iterative, so deep bodies do not exhaust the stack, and shared or cyclic
+ * references in the body are copied once (a cycle stays a cycle).
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -59,7 +60,10 @@ const define = (target: object, key: string, value: unknown): void => {
 };
 
 /** The own enumerable value of `key`, read without invoking anything on the prototype chain. */
-const own = (object: Plain, key: string): unknown => Object.getOwnPropertyDescriptor(object, key)?.value;
+const own = (object: object, key: string): unknown => Object.getOwnPropertyDescriptor(object, key)?.value;
+
+/** Whether `key` names an entry of an array of `length`. */
+const isIndex = (key: string, length: number): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < length;
 
 // ---------------------------------------------------------------------------------------------------------
 // Schema helpers (tolerant of kinds this module does not know)
@@ -208,32 +212,42 @@ interface Task {
  * Walks `value` with `schema` (undefined: plain deep copy) without recursion: every container is created
  * (and its keys laid out in order) when first met, and its members are filled from a work list. Containers
  * are remembered per (input object, schema), so shared and cyclic references are walked once.
+ *
+ * A container is read in full (which runs a Proxy's traps) before anything is recorded of it, so one whose
+ * reading throws (a Proxy whose traps throw, a revoked Proxy) is simply kept as it is, like a class instance.
  */
 function fill(schema: Schema | undefined, value: unknown): unknown {
   const seen = new Map<object, Map<Schema | undefined, object>>();
   const work: Task[] = [];
 
-  const build = (schemaHere: Schema | undefined, input: unknown): unknown => {
-    if (typeof input !== 'object' || input === null) return input;
-    if (!Array.isArray(input) && !isPlainObject(input)) return input; // functions, dates, class instances: as they are
+  const container = (schemaHere: Schema | undefined, input: object): unknown => {
+    const isArray = Array.isArray(input);
+    if (!isArray && !isPlainObject(input)) return input; // functions, dates, class instances: as they are
     const resolved = resolve(schemaHere, input);
-    let bySchema = seen.get(input);
-    const known = bySchema?.get(resolved);
+    const known = seen.get(input)?.get(resolved);
     if (known !== undefined) return known;
-    if (bySchema === undefined) seen.set(input, (bySchema = new Map()));
 
-    if (Array.isArray(input)) {
-      const items = kindOf(resolved) === 'Array' && isSchema(resolved?.items) ? resolved.items : undefined;
-      const out: unknown[] = new Array<unknown>(input.length);
+    const kind = kindOf(resolved);
+    const properties = kind === 'Object' && resolved !== undefined && isPlainObject(resolved.properties) ? resolved.properties : {};
+    const length = isArray ? input.length : 0;
+    // An array's own entries, not every index up to its length: a sparse array's copy (sparse too) costs its entries.
+    const keys = isArray ? Object.keys(input).filter((key) => isIndex(key, length)) : Object.keys(input);
+    const values = keys.map((key) => own(input, key));
+    const absent = isArray ? [] : Object.keys(properties).filter((key) => !Object.hasOwn(input, key));
+    // `input` has been read: nothing below runs its code.
+
+    let bySchema = seen.get(input);
+    if (bySchema === undefined) seen.set(input, (bySchema = new Map()));
+    if (isArray) {
+      const items = kind === 'Array' && isSchema(resolved?.items) ? resolved.items : undefined;
+      const out: unknown[] = new Array<unknown>(length);
       bySchema.set(resolved, out);
-      for (let i = 0; i < input.length; i++) work.push({ target: out, key: String(i), schema: items, value: input[i] });
+      keys.forEach((key, i) => work.push({ target: out, key, schema: items, value: values[i] }));
       return out;
     }
 
     const out: Plain = {};
     bySchema.set(resolved, out);
-    const kind = kindOf(resolved);
-    const properties = kind === 'Object' && resolved !== undefined && isPlainObject(resolved.properties) ? resolved.properties : {};
     const rest =
       resolved === undefined
         ? undefined
@@ -242,18 +256,26 @@ function fill(schema: Schema | undefined, value: unknown): unknown {
           : isSchema(resolved.additionalProperties)
             ? resolved.additionalProperties
             : undefined;
-    for (const key of Object.keys(input)) {
+    keys.forEach((key, i) => {
       const declared = Object.hasOwn(properties, key) ? properties[key] : undefined;
       define(out, key, undefined); // lays the key out in input order; filled from the work list
-      work.push({ target: out, key, schema: isSchema(declared) ? declared : rest, value: own(input, key) });
-    }
-    for (const key of Object.keys(properties)) {
+      work.push({ target: out, key, schema: isSchema(declared) ? declared : rest, value: values[i] });
+    });
+    for (const key of absent) {
       const property = properties[key];
-      if (Object.hasOwn(input, key) || !isSchema(property)) continue;
-      const fallback = fillableDefault(property);
+      const fallback = isSchema(property) ? fillableDefault(property) : undefined;
       if (fallback !== undefined) define(out, key, copyJson(fallback.value));
     }
     return out;
+  };
+
+  const build = (schemaHere: Schema | undefined, input: unknown): unknown => {
+    if (typeof input !== 'object' || input === null) return input;
+    try {
+      return container(schemaHere, input);
+    } catch {
+      return input; // it could not be read: as it is
+    }
   };
 
   const result = build(schema, value);

@@ -55,20 +55,22 @@ export function jsonPath(segments: readonly (string | number)[]): string {
   );
 }
 
-/** A short rendering of a sent value for a message. */
+/** A short rendering of a sent value for a message. A function is not printed (its text could be anything). */
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
+  if (typeof value === 'function') return 'a function';
   return String(value);
 }
 
+/** The JSON type of a sent value; NaN and the infinities, which JSON cannot carry, are no JSON number. */
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : Number.isFinite(value) ? 'number' : 'non-finite number';
   return typeof value;
 }
 
@@ -194,12 +196,16 @@ const isKindMismatch = (error: ErrorObject, pointer: string) =>
 function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   const best = new Map<string, ErrorObject>();
-  const keyOf = (e: ErrorObject) => JSON.stringify([e.instancePath, e.keyword, e.params]);
-  for (const e of errors) {
-    const known = best.get(keyOf(e));
-    if (!known || !isSchema(known.parentSchema) || typeof known.parentSchema.description !== 'string') best.set(keyOf(e), e);
-  }
-  return errors.filter((e) => (e.keyword === 'type' || !wrongType.has(e.instancePath)) && best.get(keyOf(e)) === e);
+  // A discriminator's `tagValue` is the value sent (of any size or shape: a bigint, a cycle, 10^5 levels
+  // deep), and the same at the same place: it is left out of the key rather than serialised.
+  const keys = errors.map(({ instancePath, keyword, params: { tagValue: _sent, ...params } }) =>
+    JSON.stringify([instancePath, keyword, params]),
+  );
+  errors.forEach((e, i) => {
+    const known = best.get(keys[i]!);
+    if (!known || !isSchema(known.parentSchema) || typeof known.parentSchema.description !== 'string') best.set(keys[i]!, e);
+  });
+  return errors.filter((e, i) => (e.keyword === 'type' || !wrongType.has(e.instancePath)) && best.get(keys[i]!) === e);
 }
 
 const rebase = (error: ErrorObject, pointer: string): ErrorObject => ({ ...error, instancePath: `${pointer}${error.instancePath}` });
@@ -239,25 +245,30 @@ function unknownTag(anyOf: ErrorObject, branches: readonly ErrorObject[][]): Err
 function collapseUnions(errors: readonly ErrorObject[], lookup: DefinitionLookup): ErrorObject[] {
   const out: ErrorObject[] = [];
   for (const error of errors) {
-    if (ruleOf(error)) {
-      // A broken rule is the one problem here; what its inner schemas found on the way is noise.
-      const inside = `${error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))}/`;
-      out.splice(0, out.length, ...out.filter((e) => !(within(e, error.instancePath) && e.schemaPath.startsWith(inside))), error);
-      continue;
-    }
-    if (error.keyword !== 'anyOf') {
+    const rule = ruleOf(error) !== undefined;
+    if (!rule && error.keyword !== 'anyOf') {
       out.push(error);
       continue;
     }
-
+    // Ajv reports what it found at a place, and below it, together and just before the keyword that
+    // failed there: that run is all a rule or a union can replace (looking further back is quadratic).
     let start = out.length;
     while (start > 0 && within(out[start - 1]!, error.instancePath)) start -= 1;
     const run = out.splice(start);
+
+    if (rule) {
+      // A broken rule is the one problem here; what its inner schemas found on the way is noise.
+      const inside = `${error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))}/`;
+      for (const e of run) if (!e.schemaPath.startsWith(inside)) out.push(e);
+      out.push(error);
+      continue;
+    }
     const branches = branchErrors(error, run, lookup);
     const relevant = branches
       .filter((branch) => branch.length > 0 && !branch.some((e) => isKindMismatch(e, error.instancePath)))
       .flatMap((branch) => collapseUnions(branch, lookup));
-    out.push(...(relevant.length > 0 ? relevant : [unknownTag(error, branches) ?? error]));
+    // One by one: spreading 10^5 errors into push() would exceed the engine's limit on arguments.
+    for (const e of relevant.length > 0 ? relevant : [unknownTag(error, branches) ?? error]) out.push(e);
   }
   return out;
 }

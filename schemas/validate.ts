@@ -4,6 +4,9 @@
  *   validate('v2/CrawlRequest', body) → { valid: true } | { valid: false, errors: ValidationIssue[] }
  *
  * Never throws for any input value; an unknown schema name is a programming error and throws a RangeError.
+ * A value that cannot be checked (reading it runs a getter or a Proxy trap that throws; or a check meets an
+ * engine limit, such as a `format: uri` string of 8 Mi characters overflowing the regular expression's
+ * stack) is invalid, with one issue at `$` that says why.
  */
 import * as v1 from '#generated/validators/v1.js';
 import * as v2 from '#generated/validators/v2.js';
@@ -80,12 +83,35 @@ function ruleIssues(rules: readonly PlacedRule[], data: unknown): ValidationIssu
   return issues;
 }
 
+/** What was thrown, in words; the thrown value is not trusted (it may itself be a Proxy that throws). */
+function thrownMessage(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
+
+/** The one issue of a value that could not be checked. */
+const uncheckable = (thrown: unknown): ValidationIssue => ({
+  path: '$',
+  segments: [],
+  rule: 'readable',
+  message: `could not be checked: reading or checking it threw ${thrownMessage(thrown)}`,
+  expected: 'plain JSON data: values that can be read without running code that throws, of a size the checks can handle',
+});
+
 /** Checks `data` against the definition `name`: its schema, then the rules written as code. */
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const { check, rules, lookup } = entryOf(name);
-  const schemaValid = check(data);
-  const errors = schemaValid ? undefined : check.errors;
-  const broken = ruleIssues(rules, data);
-  if (schemaValid && broken.length === 0) return VALID;
-  return { valid: false, errors: [...toIssues(data, errors, lookup), ...broken] };
+  // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
+  try {
+    const schemaValid = check(data);
+    const errors = schemaValid ? undefined : check.errors;
+    const broken = ruleIssues(rules, data);
+    if (schemaValid && broken.length === 0) return VALID;
+    return { valid: false, errors: [...toIssues(data, errors, lookup), ...broken] };
+  } catch (thrown) {
+    return { valid: false, errors: [uncheckable(thrown)] };
+  }
 }

@@ -68,6 +68,52 @@ async function readInput(file: string | undefined): Promise<string> {
   }
 }
 
+/** Levels of nesting the printed JSON indents; indenting a body 10^4 levels deep would take 10^8 spaces. */
+const INDENTED_LEVELS = 100;
+
+/**
+ * `JSON.stringify(value, null, 2)` for JSON data (what `JSON.parse` gives, and what `withDefaults` and
+ * `migrateToV2` make of it), except that what is nested deeper than INDENTED_LEVELS is written on one line,
+ * as `JSON.stringify(value)` writes it. Without recursion: JSON.stringify exhausts the stack at a few
+ * thousand levels, and bodies nested far deeper parse, validate, fill and migrate.
+ */
+function jsonText(value: unknown): string {
+  const parts: string[] = [];
+  // `indent` undefined: the value is written on one line.
+  const work: ({ readonly text: string } | { readonly value: unknown; readonly indent: string | undefined })[] = [{ value, indent: '' }];
+  const newline = (indent: string | undefined) => (indent === undefined ? '' : `\n${indent}`);
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    if ('text' in next) {
+      parts.push(next.text);
+      continue;
+    }
+    const { value: here, indent } = next;
+    if (typeof here !== 'object' || here === null) {
+      parts.push(JSON.stringify(here) ?? 'null');
+      continue;
+    }
+    const array = Array.isArray(here);
+    const entries: [string, unknown][] = array ? here.map((item: unknown) => ['', item]) : Object.entries(here);
+    if (entries.length === 0) {
+      parts.push(array ? '[]' : '{}');
+      continue;
+    }
+    const inner = indent === undefined ? undefined : `${indent}  `;
+    const nested = inner !== undefined && inner.length < 2 * INDENTED_LEVELS ? inner : undefined;
+    const colon = inner === undefined ? ':' : ': ';
+    // Pushed in reverse: the work list is a stack.
+    work.push({ text: `${newline(indent)}${array ? ']' : '}'}` });
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      const before = `${i === 0 ? '' : ','}${newline(inner)}`;
+      work.push({ value: item, indent: nested });
+      work.push({ text: array ? before : `${before}${JSON.stringify(key)}${colon}` });
+    }
+    parts.push(array ? '[' : '{');
+  }
+  return parts.join('');
+}
+
 function check(schema: SchemaName, text: string): ValidationResult {
   const parsed = parseJson(text);
   return parsed.ok ? validate(schema, parsed.value) : { valid: false, errors: [parsed.issue] };
@@ -136,7 +182,7 @@ async function defaultsCommand(args: string[]): Promise<number> {
     printProblems(schema, result.valid ? [] : result.errors, console.error);
     return 1;
   }
-  console.log(JSON.stringify(withDefaults(schema, parsed.value), null, 2));
+  console.log(jsonText(withDefaults(schema, parsed.value)));
   return 0;
 }
 
@@ -152,7 +198,7 @@ async function migrateCommand(args: string[]): Promise<number> {
   const migrated = migrateToV2(parsed.value);
   for (const warning of migrated.warnings) console.error(`warning: ${warning}`);
   if (migrated.kind === 'unknown') return 1;
-  console.log(JSON.stringify(migrated.request, null, 2));
+  console.log(jsonText(migrated.request));
   const schema = migrated.kind === 'crawl' ? 'v2/CrawlRequest' : 'v2/BatchScrapeRequest';
   const result = validate(schema, migrated.request);
   if (result.valid) return 0;

@@ -10,9 +10,9 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
     check(request) {
       const partition = partitionBatch(version, request);
       if (partition.outcome === 'accepted') return [];
-      return partition.reason === 'no valid URLs'
-        ? [{ at: ['urls'], message: NO_VALID_URLS }]
-        : partition.invalid.map((i) => ({ at: ['urls', i.index], message: i.problem }));
+      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS }];
+      // An entry that is not a string is the schema's to report (once per entry, not twice).
+      return partition.invalid.filter((i) => typeof i.url === 'string').map((i) => ({ at: ['urls', i.index], message: i.problem }));
     },
   };
 }

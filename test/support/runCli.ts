@@ -1,0 +1,40 @@
+/**
+ * Runs the `crawlspec` command for real (`node --import tsx scripts/cli.ts ...`) as a child process, with
+ * its whole standard input given and nothing inherited from the terminal, and collects what it wrote.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'scripts', 'cli.ts');
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `crawlspec ...args` with `stdin` as its standard input; killed after `timeoutMs` (a hang shows as a signal). */
+export function runCli(args: readonly string[], stdin: string, timeoutMs: number): Promise<CliRun> {
+  return new Promise<CliRun>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }),
+    );
+    // The command may exit without reading all of its input: ignore the resulting EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
