@@ -1,7 +1,8 @@
 /**
- * The path pattern rule's shortcut: a pattern that compiles is parsed for look-around and backreferences only
- * when its text could hold one. Generated patterns (from the characters regular expression syntax is made of)
- * show that the shortcut never accepts a pattern the parse would refuse. Runs: FC_RUNS (default 200) × 20.
+ * The path pattern rule's shortcuts: a pattern that compiles is parsed for look-around and backreferences only
+ * when its text could hold one, and verdicts are kept for patterns seen before. Generated patterns (from the
+ * characters regular expression syntax is made of) show that neither shortcut changes a verdict: each is
+ * compared with compiling and parsing the pattern afresh. Runs: FC_RUNS (default 200) × 20.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,16 @@ const compiles = (pattern: string) => {
   } catch {
     return false;
   }
+};
+
+/** The verdict without either shortcut: compile, then parse. */
+const freshProblem = (pattern: string) => {
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return unsupportedSyntax(pattern);
 };
 
 /** Patterns made of syntax fragments, the look-around and backreference ones among them, and single characters. */
@@ -37,6 +48,25 @@ describe('path patterns', () => {
       }),
       { numRuns },
     );
+  });
+
+  it('asked again, a pattern gets the same verdict as compiled afresh, whether it compiles or not', () => {
+    fc.assert(
+      fc.property(regexLike, (pattern) => {
+        const expected = freshProblem(pattern);
+        expect(patternProblem(pattern)).toBe(expected);
+        expect(patternProblem(pattern)).toBe(expected);
+      }),
+      { numRuns },
+    );
+  });
+
+  it('verdicts stay right past the bounds of the cache: over a thousand other patterns, and patterns too long to keep', () => {
+    const patterns = [...Array.from({ length: 3000 }, (_, i) => `^/p${i}(`), ...Array.from({ length: 3000 }, (_, i) => `(?=${i})`)];
+    const long = [`${'a'.repeat(2000)}(?=x)`, `${'a'.repeat(2000)}(`, `^/${'b'.repeat(2000)}$`];
+    for (let round = 0; round < 2; round++) {
+      for (const pattern of [...patterns, ...long]) expect(patternProblem(pattern)).toBe(freshProblem(pattern));
+    }
   });
 
   it('the generated patterns include refused ones, so the property above is not vacuous', () => {

@@ -15,8 +15,30 @@ const parser = new RegExpParser();
  */
 const MAY_LOOK_AROUND_OR_REFER_BACK = /\(\?|\\[1-9k]/;
 
+/**
+ * Verdicts on patterns seen before (`null`: accepted). Clients send the same few patterns with every crawl,
+ * and compiling one costs several times what looking it up does (V8's own cache spares the parse, not the
+ * RegExp object). Bounded: a pattern longer than CACHED_LENGTH is not kept, and the cache is emptied when
+ * it holds CACHED_PATTERNS, so hostile patterns cost memory of a fixed size at most. A plain Map and not an
+ * LRU library: which entries survive matters little when the common patterns come straight back.
+ */
+const verdicts = new Map<string, string | null>();
+const CACHED_PATTERNS = 1024;
+const CACHED_LENGTH = 512;
+
 /** Why `pattern` is not accepted, or undefined. */
 export function patternProblem(pattern: string): string | undefined {
+  const known = verdicts.get(pattern);
+  if (known !== undefined) return known ?? undefined;
+  const verdict = compileProblem(pattern);
+  if (pattern.length <= CACHED_LENGTH) {
+    if (verdicts.size >= CACHED_PATTERNS) verdicts.clear();
+    verdicts.set(pattern, verdict ?? null);
+  }
+  return verdict;
+}
+
+function compileProblem(pattern: string): string | undefined {
   try {
     new RegExp(pattern);
   } catch (error) {
