@@ -13,7 +13,9 @@
  * schemas/validate.ts also applies the rules written as code (crawl URLs, path patterns, waits).
  */
 import type { CrawlRequest as CrawlRequestBody } from '../generated/types/v2.js';
-import { CrawlRequest } from '../generated/validators/v2.js';
+// The all-errors validators list every problem of a form at once; the input is the user's own and small.
+// (A server checking untrusted bodies uses the first-error ones: `crawlspec/validators/v2`.)
+import { CrawlRequest } from '../generated/validators/v2.all-errors.js';
 
 export type Check = { readonly valid: true; readonly request: CrawlRequestBody } | { readonly valid: false; readonly problems: string[] };
 

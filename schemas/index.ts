@@ -18,7 +18,8 @@
  * `Value.Check(v2.CrawlRequest, body)` decides as the generated validators do.
  *
  * Other entry points: `crawlspec/validators/v1` and `/v2` (the precompiled validators, one named export per
- * definition), `crawlspec/types/v1` and `/v2` (the generated types), `crawlspec/schemas/<v>/<Name>.json`,
+ * definition, stopping at the first problem; `/v1/all-errors` and `/v2/all-errors` gather every problem),
+ * `crawlspec/types/v1` and `/v2` (the generated types), `crawlspec/schemas/<v>/<Name>.json`,
  * `crawlspec/openapi/<file>`, `crawlspec/contract` (the contract kit), `crawlspec/server` and
  * `crawlspec/server/http` (the reference server).
  */
@@ -28,7 +29,17 @@ export { definitions, lookup, VERSIONS, type Version } from './registry.js';
 import { registerTypeBoxFormats } from './typeboxFormats.js';
 export { registerTypeBoxFormats };
 
-export { formatIssue, isSchemaName, schemaNames, validate, validatorFor, type SchemaName, type ValidationResult } from './validate.js';
+export {
+  formatIssue,
+  isSchemaName,
+  MAX_ISSUES,
+  REPORT_LIMIT,
+  schemaNames,
+  validate,
+  validatorFor,
+  type SchemaName,
+  type ValidationResult,
+} from './validate.js';
 export type { ValidationIssue } from './issues.js';
 export { withDefaults } from './defaults.js';
 export { migrateToV2, type Migrated, type MigrationKind, type MigrationResult, type NotMigrated } from './migrate.js';

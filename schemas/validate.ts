@@ -7,9 +7,19 @@
  * A value that cannot be checked (reading it runs a getter or a Proxy trap that throws; or a check meets an
  * engine limit, such as a `format: uri` string of 8 Mi characters overflowing the regular expression's
  * stack) is invalid, with one issue at `$` that says why.
+ *
+ * The work is bounded by the body's size, whatever it holds (the sender chooses how many problems it has):
+ *   - the schema is checked by validators that stop at the first problem (`<version>.js`);
+ *   - only a body of at most REPORT_LIMIT values that breaks the schema is checked again, by the validators
+ *     that gather every problem (`<version>.all-errors.js`); a bigger one gets its first problem and an
+ *     issue (`firstProblemOnly`) saying that the others were not looked for;
+ *   - at most MAX_ISSUES issues are listed, then one (`moreProblems`) that says how many more there are.
+ * Ajv advises against gathering every error of untrusted input for this reason: their number is unbounded.
  */
 import * as v1 from '#generated/validators/v1.js';
 import * as v2 from '#generated/validators/v2.js';
+import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
+import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
 import type { Validator } from '#generated/validators/v1.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { field, isRecord } from './codeRules/codeRule.js';
@@ -19,6 +29,16 @@ export type { ValidationIssue };
 export { formatIssue };
 
 const validators = { v1, v2 } as const;
+const allErrorValidators: Record<keyof typeof validators, object> = { v1: v1AllErrors, v2: v2AllErrors };
+
+/** At most this many issues are listed; one more issue then says how many were left out. */
+export const MAX_ISSUES = 100;
+/**
+ * A body that breaks the schema is checked for every problem only when it holds at most this many values
+ * (objects, arrays, strings, numbers, booleans and nulls, at any depth); gathering them in a bigger body would
+ * cost time and memory in proportion to problems its sender chose.
+ */
+export const REPORT_LIMIT = 500;
 
 /** `v1/CrawlRequest`, `v2/ScrapeOptions`, ...: every named definition of both versions. */
 export type SchemaName = { [V in keyof typeof validators]: `${V}/${keyof (typeof validators)[V] & string}` }[keyof typeof validators];
@@ -36,16 +56,27 @@ export function isSchemaName(name: string): name is SchemaName {
   return Object.prototype.hasOwnProperty.call(ENTRIES, name);
 }
 
-/** The precompiled validator of `name`. */
+/** The precompiled validator of `name` (it stops at the first problem). */
 export function validatorFor(name: SchemaName): Validator<unknown> {
   return entryOf(name).check;
 }
 
 interface Entry {
+  /** Stops at the first problem. */
   readonly check: Validator<unknown>;
+  /** Gathers every problem. */
+  readonly report: Validator<unknown>;
   readonly rules: readonly PlacedRule[];
-  /** The validators of the same version, by definition name (for the branches of a union). */
+  /** The validators of the same version that gather every problem, by definition name (for the branches of a union). */
   readonly lookup: DefinitionLookup;
+  /** The same, stopping at the first problem (for a body too big to look for every problem in). */
+  readonly firstLookup: DefinitionLookup;
+}
+
+/** Looks names up in a plain copy of a module's exports (a module namespace object is slower to query). */
+function lookupIn(exports: Readonly<Record<string, Validator<unknown>>>): DefinitionLookup {
+  const byName = new Map(Object.entries(exports));
+  return (definition) => byName.get(definition);
 }
 
 /** Everything `validate` needs per name, looked up once (validation sits on servers' hot path). */
@@ -53,11 +84,12 @@ const ENTRIES: Readonly<Record<string, Entry>> = Object.freeze(
   Object.fromEntries(
     (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
       const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
-      const lookup: DefinitionLookup = (definition) =>
-        Object.prototype.hasOwnProperty.call(byName, definition) ? byName[definition] : undefined;
+      const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
+      const lookup = lookupIn(allErrors);
+      const firstLookup = lookupIn(byName);
       return Object.entries(byName).map(([definition, check]) => {
         const name = `${version}/${definition}` as SchemaName;
-        return [name, { check, rules: CODE_RULES[name] ?? [], lookup }];
+        return [name, { check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
       });
     }),
   ),
@@ -68,19 +100,108 @@ function entryOf(name: SchemaName): Entry {
   return ENTRIES[name]!;
 }
 
-/** The problems the code rules find in `data` (see codeRules/). */
-function ruleIssues(rules: readonly PlacedRule[], data: unknown): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
+/** Issues listed, and how many more were found but not listed. */
+interface Listed {
+  readonly issues: readonly ValidationIssue[];
+  readonly omitted: number;
+}
+
+const NOTHING: Listed = Object.freeze({ issues: Object.freeze([]), omitted: 0 });
+
+/** The problems the code rules find in `data` (see codeRules/): at most `room` issues, and a count of the rest. */
+function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): Listed {
+  let issues: ValidationIssue[] | undefined;
+  let omitted = 0;
   for (const { at, rule } of rules) {
     let object: unknown = data;
     for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
     if (!isRecord(object)) continue;
     for (const problem of rule.check(object)) {
+      if ((issues?.length ?? 0) >= room) {
+        omitted += 1;
+        continue;
+      }
       const segments = [...at, ...problem.at];
-      issues.push({ path: jsonPath(segments), segments, rule: rule.id, message: problem.message, expected: rule.description });
+      (issues ??= []).push({ path: jsonPath(segments), segments, rule: rule.id, message: problem.message, expected: rule.description });
     }
   }
-  return issues;
+  return issues === undefined && omitted === 0 ? NOTHING : { issues: issues ?? [], omitted };
+}
+
+/**
+ * The keys of a plain object or an array (an array's are its indexes, not listed: its length says how many),
+ * read without running a getter; undefined for anything else, and for a Proxy whose traps throw.
+ */
+function keysOf(value: object): readonly string[] | number | undefined {
+  try {
+    if (Array.isArray(value)) return value.length;
+    const proto: unknown = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null ? Object.keys(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `data` holds at most `limit` values, itself included: the members of plain objects and arrays,
+ * each object once (so a cycle is finite). Anything else (a Proxy, a class instance) counts as one value and
+ * is not looked into, and members are read as data (no getter runs). Without recursion; a container's size
+ * is added before its members are read, so the work stops soon past the limit, however big the container.
+ */
+function holdsAtMost(data: unknown, limit: number): boolean {
+  let count = 1;
+  const seen = new Set<object>();
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const keys = keysOf(value);
+    if (keys === undefined) continue;
+    count += typeof keys === 'number' ? keys : keys.length;
+    if (count > limit) return false;
+    const read = (key: string | number) => Object.getOwnPropertyDescriptor(value, key)?.value;
+    if (typeof keys === 'number') for (let i = 0; i < keys; i++) stack.push(read(i));
+    else for (const key of keys) stack.push(read(key));
+  }
+  return true;
+}
+
+/** An issue about the body as a whole (at `$`). */
+const bodyIssue = (rule: string, message: string, expected: string): ValidationIssue => ({
+  path: '$',
+  segments: [],
+  rule,
+  message,
+  expected,
+});
+
+/** The schema's problems in `data`, which broke it: every one in a body of bounded size, else the first. */
+function schemaIssues({ check, report, lookup, firstLookup }: Entry, data: unknown): ValidationIssue[] {
+  if (holdsAtMost(data, REPORT_LIMIT)) {
+    report(data);
+    return toIssues(data, report.errors, lookup);
+  }
+  return [
+    ...toIssues(data, check.errors, firstLookup),
+    bodyIssue(
+      'firstProblemOnly',
+      `only the first problem is reported: the body holds more than ${REPORT_LIMIT} values, too many to look for every problem in`,
+      `every problem is listed for a body of at most ${REPORT_LIMIT} values; fix the problem listed and validate again`,
+    ),
+  ];
+}
+
+/** The result listing the `schema` issues, then the `rules` ones, at most MAX_ISSUES, then a count of the others. */
+function invalid(schema: readonly ValidationIssue[], rules: Listed): ValidationResult {
+  const listed = schema.slice(0, MAX_ISSUES);
+  const omitted = schema.length - listed.length + rules.omitted;
+  const more = bodyIssue(
+    'moreProblems',
+    `${omitted} more ${omitted === 1 ? 'problem was' : 'problems were'} found and not listed (at most ${MAX_ISSUES} are listed)`,
+    'fix the problems listed and validate again to see the others',
+  );
+  return { valid: false, errors: [...listed, ...rules.issues, ...(omitted > 0 ? [more] : [])] };
 }
 
 /** What was thrown, in words; the thrown value is not trusted (it may itself be a Proxy that throws). */
@@ -93,24 +214,24 @@ function thrownMessage(thrown: unknown): string {
 }
 
 /** The one issue of a value that could not be checked. */
-const uncheckable = (thrown: unknown): ValidationIssue => ({
-  path: '$',
-  segments: [],
-  rule: 'readable',
-  message: `could not be checked: reading or checking it threw ${thrownMessage(thrown)}`,
-  expected: 'plain JSON data: values that can be read without running code that throws, of a size the checks can handle',
-});
+const uncheckable = (thrown: unknown): ValidationIssue =>
+  bodyIssue(
+    'readable',
+    `could not be checked: reading or checking it threw ${thrownMessage(thrown)}`,
+    'plain JSON data: values that can be read without running code that throws, of a size the checks can handle',
+  );
 
 /** Checks `data` against the definition `name`: its schema, then the rules written as code. */
 export function validate(name: SchemaName, data: unknown): ValidationResult {
-  const { check, rules, lookup } = entryOf(name);
+  const entry = entryOf(name);
   // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
   try {
-    const schemaValid = check(data);
-    const errors = schemaValid ? undefined : check.errors;
-    const broken = ruleIssues(rules, data);
-    if (schemaValid && broken.length === 0) return VALID;
-    return { valid: false, errors: [...toIssues(data, errors, lookup), ...broken] };
+    if (entry.check(data)) {
+      const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
+      return rules === NOTHING ? VALID : invalid([], rules);
+    }
+    const schema = schemaIssues(entry, data);
+    return invalid(schema, ruleIssues(entry.rules, data, MAX_ISSUES - Math.min(schema.length, MAX_ISSUES)));
   } catch (thrown) {
     return { valid: false, errors: [uncheckable(thrown)] };
   }

@@ -9,6 +9,9 @@
  * are deep-frozen or compared with a copy afterwards.
  *
  * Decisions these tests hold:
+ *   - The work is bounded by the body's size, not by the number of problems its sender put in it: a body of
+ *     more than REPORT_LIMIT values gets its first schema problem and a `firstProblemOnly` issue; at most
+ *     MAX_ISSUES issues are listed, then a `moreProblems` issue with the count of the others.
  *   - `validate` answers every value. A value it cannot read (a getter or Proxy trap that throws) or check (a
  *     `format: uri` string of 8 Mi characters overflows the regular expression engine's stack) is invalid,
  *     with one issue at `$`, rule `readable`, that quotes what was thrown. The raw validators throw there.
@@ -29,12 +32,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v1 from '#generated/validators/v1.js';
 import * as v2 from '#generated/validators/v2.js';
+import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
+import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
 import { partitionBatch } from '../schemas/batchPartition.js';
 import { withDefaults } from '../schemas/defaults.js';
 import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../schemas/errorEnvelope.js';
 import { jsonPath, toIssues, type BranchValidator, type DefinitionLookup } from '../schemas/issues.js';
 import { migrateToV2 } from '../schemas/migrate.js';
-import { schemaNames, validate, validatorFor, type SchemaName, type ValidationIssue, type ValidationResult } from '../schemas/validate.js';
+import {
+  MAX_ISSUES,
+  REPORT_LIMIT,
+  schemaNames,
+  validate,
+  validatorFor,
+  type SchemaName,
+  type ValidationIssue,
+  type ValidationResult,
+} from '../schemas/validate.js';
 import {
   deepFreeze,
   depthOf,
@@ -103,6 +117,12 @@ const brief = (result: ValidationResult) => issuesOf(result).map(({ path, rule, 
 const unreadable = (thrown: string) => [
   { path: '$', rule: 'readable', message: `could not be checked: reading or checking it threw ${thrown}` },
 ];
+
+/** The v2 validators that gather every problem, by definition name (what validate() looks union branches up in). */
+const v2AllErrorsLookup: DefinitionLookup = (name) => (v2AllErrors as unknown as Record<string, BranchValidator | undefined>)[name];
+
+/** The issue saying that, the body being big, only its first schema problem was looked for. */
+const FIRST_ONLY = { path: '$', rule: 'firstProblemOnly', message: expect.stringContaining(`more than ${REPORT_LIMIT} values`) as string };
 
 /** One of `a`, `b` is a prefix of the other: an issue at or around the place a value was put. */
 const related = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
@@ -330,13 +350,18 @@ describe(`nesting ${DEPTH} levels deep`, () => {
   deepFreeze(objects);
   deepFreeze(arrays);
 
-  it('as the whole body: a closed object reports the unknown key at the top, an array its type; nothing deeper is walked', () => {
+  it('as the whole body: the first problem, at the top, and that no other was looked for; nothing deeper is walked', () => {
+    const missing = (field: string) => ({ path: `$.${field}`, rule: 'required', message: 'is required but missing' });
+    const unknownKey = { path: '$.a', rule: 'additionalProperties', message: 'is not a known field here' };
+    const first = { CrawlRequest: missing('url'), BatchScrapeRequest: missing('urls'), ScrapeOptions: unknownKey };
     for (const name of [...REQUESTS, 'v1/ScrapeOptions', 'v2/ScrapeOptions'] as const) {
       const nested = validate(name, objects);
       expectAnswer(nested);
-      expect(brief(nested)).toContainEqual({ path: '$.a', rule: 'additionalProperties', message: 'is not a known field here' });
-      expect(issuesOf(nested).every((issue) => issue.segments.length === 1)).toBe(true);
-      expect(brief(validate(name, arrays))).toEqual([{ path: '$', rule: 'type', message: 'must be object, not array (an array of 1)' }]);
+      expect(brief(nested)).toEqual([first[name.slice(3) as keyof typeof first], FIRST_ONLY]);
+      expect(brief(validate(name, arrays))).toEqual([
+        { path: '$', rule: 'type', message: 'must be object, not array (an array of 1)' },
+        FIRST_ONLY,
+      ]);
     }
   });
 
@@ -353,23 +378,28 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     }
   });
 
-  it('under closed fields the problem is reported where the nesting starts', () => {
+  it('under closed fields the problem is reported where the nesting starts (the body is big: that problem only)', () => {
     const at = (segments: Segments, deep: unknown) => brief(validate('v2/CrawlRequest', placed(V2_CRAWL, segments, deep)));
     expect(at(['webhook', 'metadata', 'm'], objects)).toEqual([
       { path: '$.webhook.metadata.m', rule: 'type', message: 'must be string, not object (an object)' },
+      FIRST_ONLY,
     ]);
     expect(at(['scrapeOptions', 'headers', 'x-a'], arrays)).toEqual([
       { path: '$.scrapeOptions.headers["x-a"]', rule: 'type', message: 'must be string, not array (an array of 1)' },
+      FIRST_ONLY,
     ]);
     expect(at(['scrapeOptions', 'extra'], objects)).toEqual([
       { path: '$.scrapeOptions.extra', rule: 'additionalProperties', message: 'is not a known field here' },
+      FIRST_ONLY,
     ]);
     // As the tag of a tagged union (it used to be serialised, and blew the stack).
     expect(at(['scrapeOptions', 'actions', 0, 'type'], objects)).toEqual([
       { path: '$.scrapeOptions.actions[0].type', rule: 'discriminator', message: 'is required and must be a string' },
+      FIRST_ONLY,
     ]);
     expect(at(['scrapeOptions', 'formats', 1, 'type'], arrays)).toEqual([
       { path: '$.scrapeOptions.formats[1].type', rule: 'discriminator', message: 'is required and must be a string' },
+      FIRST_ONLY,
     ]);
   });
 
@@ -402,6 +432,7 @@ describe(`nesting ${DEPTH} levels deep`, () => {
       expect(validate('v1/CrawlRequest', body)).toEqual({ valid: true });
       expect(brief(validate('v2/CrawlRequest', placed(V2_CRAWL, ['scrapeOptions', 'actions', 0, 'type'], deep)))).toEqual([
         { path: '$.scrapeOptions.actions[0].type', rule: 'discriminator', message: 'is required and must be a string' },
+        FIRST_ONLY,
       ]);
       const filled = withDefaults('v1/CrawlRequest', body) as { scrapeOptions: { jsonOptions: { schema: unknown } } };
       expect(depthOf(filled.scrapeOptions.jsonOptions.schema)).toBe(levels);
@@ -470,6 +501,63 @@ describe('strings of megabytes', () => {
 // ---------------------------------------------------------------------------------------------------------
 // 10^5 URLs
 
+describe('the bounds on the work', () => {
+  /** `{ urls: [...] }` holding `count` values in all: the object, the array and its entries (numbers: each a problem). */
+  const urlsOfValues = (count: number) => ({ urls: Array.from({ length: count - 2 }, (_, i) => i) });
+  const typeIssue = (i: number) => ({ path: `$.urls[${i}]`, rule: 'type', message: `must be string, not integer (${i})` });
+
+  it(`a body of ${REPORT_LIMIT} values gets every problem looked for (the first ${MAX_ISSUES} listed, then a count); one more value, only the first`, () => {
+    const atLimit = brief(validate('v1/BatchScrapeRequest', urlsOfValues(REPORT_LIMIT)));
+    const problems = REPORT_LIMIT - 2;
+    expect(atLimit.slice(0, MAX_ISSUES)).toEqual(Array.from({ length: MAX_ISSUES }, (_, i) => typeIssue(i)));
+    expect(atLimit.slice(MAX_ISSUES)).toEqual([
+      {
+        path: '$',
+        rule: 'moreProblems',
+        message: `${problems - MAX_ISSUES} more problems were found and not listed (at most ${MAX_ISSUES} are listed)`,
+      },
+    ]);
+    expect(brief(validate('v1/BatchScrapeRequest', urlsOfValues(REPORT_LIMIT + 1)))).toEqual([typeIssue(0), FIRST_ONLY]);
+  });
+
+  it(`${MAX_ISSUES} problems are all listed; one more is counted, in the singular`, () => {
+    expect(brief(validate('v1/BatchScrapeRequest', urlsOfValues(MAX_ISSUES + 2)))).toEqual(
+      Array.from({ length: MAX_ISSUES }, (_, i) => typeIssue(i)),
+    );
+    expect(brief(validate('v1/BatchScrapeRequest', urlsOfValues(MAX_ISSUES + 3))).slice(MAX_ISSUES)).toEqual([
+      { path: '$', rule: 'moreProblems', message: `1 more problem was found and not listed (at most ${MAX_ISSUES} are listed)` },
+    ]);
+  });
+
+  it('schema problems come first and rule problems fill the room left; the count covers both', () => {
+    // 60 entries of the wrong type (schema) and 60 invalid URLs (rule).
+    const urls = [...Array.from({ length: 60 }, (_, i) => i), ...Array.from({ length: 60 }, (_, i) => `host${i}`)];
+    const issues = brief(validate('v1/BatchScrapeRequest', { urls }));
+    expect(issues.slice(0, 60).every((issue) => issue.rule === 'type')).toBe(true);
+    expect(issues.slice(60, MAX_ISSUES).map((issue) => [issue.path, issue.rule])).toEqual(
+      Array.from({ length: MAX_ISSUES - 60 }, (_, i) => [`$.urls[${60 + i}]`, 'batchUrls']),
+    );
+    expect(issues.slice(MAX_ISSUES)).toEqual([
+      {
+        path: '$',
+        rule: 'moreProblems',
+        message: `${120 - MAX_ISSUES} more problems were found and not listed (at most ${MAX_ISSUES} are listed)`,
+      },
+    ]);
+  });
+
+  it('counting the values runs no code of the body and counts an object once: a cycle, a getter, a Proxy do not change the answer', () => {
+    const limitOf = (value: unknown) => brief(validate('v2/CrawlRequest', { url, limit: value }));
+    const notInteger = [{ path: '$.limit', rule: 'type', message: 'must be integer, not object (an object)' }];
+    expect(limitOf(cyclic())).toEqual(notInteger);
+    expect(limitOf(throwingGetter())).toEqual(notInteger);
+    expect(limitOf(throwingProxy())).toEqual(notInteger);
+    // Shared many times, counted once: a small body.
+    const shared = { a: 1 };
+    expect(limitOf(Array.from({ length: 10 }, () => shared)).length).toBe(1);
+  });
+});
+
 describe(`batches of ${URL_COUNT} URLs`, () => {
   const good = Array.from({ length: URL_COUNT }, (_, i) => `${url}/${i}`);
   const bad = 77_777;
@@ -494,15 +582,22 @@ describe(`batches of ${URL_COUNT} URLs`, () => {
   );
 
   it(
-    'all invalid: one issue per entry, in order (v1), or "No valid URLs provided" once (v2 ignoring); and the error body',
+    'all invalid: the first MAX_ISSUES in order and a count of the others (v1), or "No valid URLs provided" once (v2 ignoring); and the error body',
     () => {
       const hosts = good.map((_, i) => `host${i}`);
       const result = validate('v1/BatchScrapeRequest', { urls: hosts });
       const issues = issuesOf(result);
-      expect(issues.length).toBe(URL_COUNT);
-      expect(issues.every((issue, i) => issue.path === `$.urls[${i}]` && issue.rule === 'batchUrls')).toBe(true);
-      expect(issues[0]?.message).toBe('URL must have a valid top-level domain or be an IP address');
-      expect(validationErrorBody('v1', issues).details?.length).toBe(URL_COUNT);
+      const listed = issues.slice(0, MAX_ISSUES);
+      expect(listed.every((issue, i) => issue.path === `$.urls[${i}]` && issue.rule === 'batchUrls')).toBe(true);
+      expect(listed[0]?.message).toBe('URL must have a valid top-level domain or be an IP address');
+      expect(brief(result).slice(MAX_ISSUES)).toEqual([
+        {
+          path: '$',
+          rule: 'moreProblems',
+          message: `${URL_COUNT - MAX_ISSUES} more problems were found and not listed (at most ${MAX_ISSUES} are listed)`,
+        },
+      ]);
+      expect(validationErrorBody('v1', issues).details?.length).toBe(MAX_ISSUES + 1);
       expect(brief(validate('v2/BatchScrapeRequest', { urls: hosts }))).toEqual([
         { path: '$.urls', rule: 'batchUrls', message: 'No valid URLs provided' },
       ]);
@@ -511,27 +606,45 @@ describe(`batches of ${URL_COUNT} URLs`, () => {
   );
 
   it(
-    'entries that are not strings: one issue each, from the schema (the URL rule does not say it again)',
+    'entries that are not strings, 10^6 of them: the first, from the schema (the URL rule does not say it again), and no other is looked for',
     () => {
-      // 10^4, not 10^5: the generated validators gather the errors of a referenced definition with
-      // Array.concat, quadratic in their number (about 35 s for 10^5 such entries).
-      const count = 10_000;
-      const numbers = Array.from({ length: count }, (_, i) => i);
-      const issues = issuesOf(validate('v1/BatchScrapeRequest', { urls: numbers }));
-      expect(issues.length).toBe(count);
-      expect(issues.every((issue, i) => issue.path === `$.urls[${i}]` && issue.rule === 'type')).toBe(true);
-      expect(issues[1]?.message).toBe('must be string, not integer (1)');
+      const numbers = Array.from({ length: 10 * URL_COUNT }, (_, i) => i);
+      expect(brief(validate('v1/BatchScrapeRequest', { urls: numbers }))).toEqual([
+        { path: '$.urls[0]', rule: 'type', message: 'must be string, not integer (0)' },
+        FIRST_ONLY,
+      ]);
+      // The validators validate() checks with stop at the first problem.
+      expect(v1.BatchScrapeRequest({ urls: numbers })).toBe(false);
+      expect(v1.BatchScrapeRequest.errors?.map((e) => e.instancePath)).toEqual(['/urls/0']);
     },
     SCALE_TIMEOUT,
   );
 
   it(
-    'unknown keys by the 10^5 in a branch of a union (the webhook object): one issue each, none lost or thrown',
+    'the all-errors validators gather one error per entry for 10^5 entries in linear time (Ajv gathers with a quadratic Array.concat, rewritten at generation)',
+    () => {
+      const numbers = Array.from({ length: URL_COUNT }, (_, i) => i);
+      expect(v1AllErrors.BatchScrapeRequest({ urls: numbers })).toBe(false);
+      const errors = v1AllErrors.BatchScrapeRequest.errors ?? [];
+      expect(errors.length).toBe(URL_COUNT);
+      expect(errors.every((e, i) => e.instancePath === `/urls/${i}` && e.keyword === 'type')).toBe(true);
+    },
+    SCALE_TIMEOUT,
+  );
+
+  it(
+    'unknown keys by the 10^5 in a branch of a union (the webhook object): validate reports the first; all of them become issues, none lost or thrown',
     () => {
       // 2 x 10^5: spreading that many errors into push() exceeds the engine's limit on arguments.
       const count = 2 * URL_COUNT;
       const webhook = { url: hook, ...Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 1])) };
-      const issues = issuesOf(validate('v2/CrawlRequest', { url, webhook }));
+      const body = { url, webhook };
+      expect(brief(validate('v2/CrawlRequest', body))).toEqual([
+        { path: '$.webhook.k0', rule: 'additionalProperties', message: 'is not a known field here' },
+        FIRST_ONLY,
+      ]);
+      expect(v2AllErrors.CrawlRequest(body)).toBe(false);
+      const issues = toIssues(body, v2AllErrors.CrawlRequest.errors, v2AllErrorsLookup);
       expect(issues.length).toBe(count);
       expect(issues.every((issue, i) => issue.path === `$.webhook.k${i}` && issue.rule === 'additionalProperties')).toBe(true);
     },
@@ -556,17 +669,16 @@ describe(`batches of ${URL_COUNT} URLs`, () => {
     'turning the validator errors of 10^5 broken actions into issues is linear (a rule replaces only the errors just before it)',
     () => {
       // The validator's own errors for one action that breaks a rule, repeated at each index: what Ajv would
-      // report for 10^5 such actions, without Ajv's own quadratic gathering.
+      // report for 10^5 such actions, if the 50-action limit did not stop the body first.
       const action = { type: 'wait' };
-      expect(v2.BatchScrapeRequest({ urls: [url], actions: [action] })).toBe(false);
-      const one = (v2.BatchScrapeRequest.errors ?? []).filter((e) => e.instancePath.startsWith('/actions/0'));
+      expect(v2AllErrors.BatchScrapeRequest({ urls: [url], actions: [action] })).toBe(false);
+      const one = (v2AllErrors.BatchScrapeRequest.errors ?? []).filter((e) => e.instancePath.startsWith('/actions/0'));
       expect(one.length).toBeGreaterThan(0);
       const errors: ErrorObject[] = [];
       for (let i = 0; i < URL_COUNT; i++) {
         for (const e of one) errors.push({ ...e, instancePath: e.instancePath.replace('/actions/0', `/actions/${i}`) });
       }
-      const lookup: DefinitionLookup = (name) => (v2 as unknown as Record<string, BranchValidator | undefined>)[name];
-      const issues = toIssues({ urls: [url], actions: Array.from({ length: URL_COUNT }, () => action) }, errors, lookup);
+      const issues = toIssues({ urls: [url], actions: Array.from({ length: URL_COUNT }, () => action) }, errors, v2AllErrorsLookup);
       expect(issues.length).toBe(URL_COUNT);
       expect(issues.every((issue, i) => issue.path === `$.actions[${i}]` && issue.rule === 'waitNeedsOneTarget')).toBe(true);
     },
@@ -956,10 +1068,10 @@ describe('the crawlspec command', () => {
         .map((line) => JSON.parse(line) as ValidationResult);
       expect(results.map((result) => (result.valid ? 'valid' : result.errors.map((issue) => `${issue.path} ${issue.rule}`)))).toEqual([
         'valid',
-        ['$.url required', '$.a additionalProperties'],
+        ['$.url required', '$ firstProblemOnly'],
         'valid',
         ['$ json'],
-        ['$.scrapeOptions.actions[0].type discriminator'],
+        ['$.scrapeOptions.actions[0].type discriminator', '$ firstProblemOnly'],
       ]);
     },
     SPAWN_TIMEOUT,

@@ -10,12 +10,12 @@ import { objectOf } from '../schemas/rule.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
-import { checkersFor, decisions } from './support/forms.js';
+import { checkersFor, decisions, everyForm } from './support/forms.js';
 import { MUTATION_KINDS, mutationsOf, type Mutation, type MutationKind, type Path } from '../scripts/contract/mutations.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const seen = new Map<MutationKind | 'otherVersionField', number>();
-const ALL_REJECT = { typebox: false, validator: false, jsonSchema: false, openapi: false };
+const ALL_REJECT = everyForm(false);
 
 function expectRejectedAt(
   version: Version,

@@ -120,6 +120,7 @@ import { Value } from '@sinclair/typebox/value';
 import { validate, withDefaults, migrateToV2, partitionBatch, validationErrorBody, schemaNames, v2 } from 'crawlspec';
 import * as typebox from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
+import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import * as v1Validators from 'crawlspec/validators/v1';
 import { runContract } from 'crawlspec/contract';
 import { createReferenceApp } from 'crawlspec/server';
@@ -158,6 +159,7 @@ console.log(JSON.stringify({
   typeboxCheck: [Value.Check(v2.CrawlRequest, { url: 'https://example.com' }), Value.Check(v2.CrawlRequest, body)],
   validator: [CrawlRequest({ url: 'https://example.com' }), CrawlRequest(body), CrawlRequest.errors?.[0]?.instancePath],
   v1Validators: Object.keys(v1Validators).includes('BatchScrapeRequest'),
+  errorsListed: [CrawlRequest, CrawlRequestAllErrors].map((check) => (check({ ...body, delay: 'x' }), check.errors.length)),
   openapi: [openapi.openapi, Object.keys(openapi.paths).includes('/v2/crawl')],
   schemaId: schema.$id,
   refused,
@@ -178,6 +180,8 @@ console.log(JSON.stringify({
       typeboxCheck: [true, false],
       validator: [true, false, '/limit'],
       v1Validators: true,
+      // The validators stop at the first problem; the all-errors ones list both.
+      errorsListed: [1, 2],
       openapi: ['3.1.0', true],
       schemaId: 'https://crawlspec.dev/schemas/v2/CrawlRequest.json',
       // Only the exports map is public; `types/*` are types only.
@@ -193,6 +197,7 @@ console.log(JSON.stringify({
 import { validate, withDefaults, v2, definitions, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
 import { v1 } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
+import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
 import type { BatchScrapeRequest as V1BatchBody } from 'crawlspec/types/v1';
 import type { runContract, ContractReport } from 'crawlspec/contract';
@@ -208,6 +213,7 @@ if (CrawlRequest(body)) {
   void url;
 }
 const check: Validator<CrawlRequestBody> = CrawlRequest;
+const checkAll: Validator<CrawlRequestBody> = CrawlRequestAllErrors;
 const result: ValidationResult = validate('v2/CrawlRequest', body);
 // @ts-expect-error not a schema name (SchemaName is derived from the validators, through #generated/*)
 validate('v3/CrawlRequest', body);
@@ -222,7 +228,7 @@ const v1Request: Static<typeof v1.CrawlRequest> = { url: 'https://example.com' }
 const report: ContractReport extends Awaited<ReturnType<typeof runContract>> ? true : false = true;
 type Server = ReturnType<typeof createReferenceApp> & Awaited<ReturnType<typeof listen>>;
 export type { Server };
-export { check, result, name, asGenerated, wrong, batch, v1Request, report, withDefaults, definitions };
+export { check, checkAll, result, name, asGenerated, wrong, batch, v1Request, report, withDefaults, definitions };
 `;
     await writeFile(join(project, 'consumer.ts'), consumer);
     const options = { target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, skipLibCheck: true, types: [] };

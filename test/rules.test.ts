@@ -13,13 +13,13 @@ import { expectedInvalidUrls, partitionBatch, type BatchPartition } from '../sch
 import { jsonPath } from '../schemas/issues.js';
 import type { Version } from '../schemas/registry.js';
 import { schemaNames, validate, type SchemaName } from '../schemas/validate.js';
-import { checkersFor, decisions } from './support/forms.js';
+import { checkersFor, decisions, everyForm } from './support/forms.js';
 import { RULE_CASES, type RuleCase } from '../scripts/contract/ruleCases.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 
-const ALL_ACCEPT = { typebox: true, validator: true, jsonSchema: true, openapi: true };
-const ALL_REJECT = { typebox: false, validator: false, jsonSchema: false, openapi: false };
+const ALL_ACCEPT = everyForm(true);
+const ALL_REJECT = everyForm(false);
 
 const nameOf = (c: RuleCase) => `${c.version}/${c.schema}` as SchemaName;
 const shown = (value: unknown) => {

@@ -22,6 +22,12 @@ export interface AjvSetup {
   readonly standalone?: boolean;
   /** Treat `discriminator` as Ajv does (a keyword that needs `oneOf` without `mapping`), or as an OpenAPI annotation. */
   readonly discriminator?: 'ajv' | 'annotation';
+  /**
+   * `first`: stop at the first problem (Ajv's default), so the work on any input is bounded: what a server
+   * runs on untrusted bodies. `all`: go on and gather every problem (`allErrors`), whose number, and so the
+   * time and memory spent, grows with the input: for reporting on input of bounded size (see validate.ts).
+   */
+  readonly errors?: 'first' | 'all';
 }
 
 /**
@@ -38,10 +44,10 @@ function withoutEvaluationTracking(ajv: Ajv2020): Ajv2020 {
   return ajv;
 }
 
-export function createAjv({ standalone = false, discriminator = 'ajv' }: AjvSetup = {}): Ajv2020 {
+export function createAjv({ standalone = false, discriminator = 'ajv', errors = 'all' }: AjvSetup = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
-    allErrors: true,
+    allErrors: errors === 'all',
     // Errors carry the failing schema and data, so a message can say what the interface expects.
     verbose: true,
     discriminator: discriminator === 'ajv',

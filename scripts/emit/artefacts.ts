@@ -6,7 +6,7 @@ import { jsonSchemaFiles } from './jsonSchemaFiles.js';
 import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
 import { formatsModule } from './formatsModule.js';
-import { validatorModule } from './validators.js';
+import { validatorFile, validatorModule } from './validators.js';
 import { vectorFiles } from './vectors.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -27,9 +27,12 @@ export async function artefacts(): Promise<Map<string, string>> {
   for (const version of VERSIONS) {
     for (const [name, schema] of jsonSchemaFiles(version)) files.set(`schemas/${version}/${name}.json`, json(schema));
     files.set(`types/${version}.d.ts`, await typeDeclarations(version));
-    const validators = validatorModule(version);
-    files.set(`validators/${version}.js`, validators.js);
-    files.set(`validators/${version}.d.ts`, validators.dts);
+    for (const errors of ['first', 'all'] as const) {
+      const { js, dts } = validatorModule(version, errors);
+      const file = validatorFile(version, errors);
+      files.set(`validators/${file}`, js);
+      files.set(`validators/${file.replace(/\.js$/, '.d.ts')}`, dts);
+    }
   }
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
