@@ -19,10 +19,14 @@ export const crawlUrlValid: CodeRule = {
  * `/` is depth 0, `/blog/` depth 1 and `/blog/category` depth 2.
  */
 export function urlDepth(url: string): number {
-  const path = (writtenPath(url) ?? new URL(normalizeCrawlUrl(url)).pathname).replace(/\/$/, '');
-  let depth = 0;
-  for (const c of path) if (c === '/') depth += 1;
-  return depth;
+  return pathDepth(writtenPath(url) ?? new URL(normalizeCrawlUrl(url)).pathname);
+}
+
+/** The slashes of a URL path, not counting a trailing one. */
+function pathDepth(path: string): number {
+  let slashes = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 0x2f) slashes += 1;
+  return path.endsWith('/') ? slashes - 1 : slashes;
 }
 
 /** A `\`, a `%` (which may spell a dot) or a `.` or `..` segment: WHATWG rewrites such a path. */
@@ -55,8 +59,10 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
       const url = field(request, 'url');
       const given = field(request, 'maxDepth');
       const maxDepth = typeof given === 'number' ? given : defaultMaxDepth;
-      if (typeof url !== 'string' || crawlUrlProblem(url) !== undefined) return [];
-      return urlDepth(url) > maxDepth ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }] : [];
+      if (typeof url !== 'string') return [];
+      // A plain address is valid and its path read as written; any other address is parsed, if it is valid.
+      const path = writtenPath(url) ?? (crawlUrlProblem(url) === undefined ? new URL(normalizeCrawlUrl(url)).pathname : undefined);
+      return path !== undefined && pathDepth(path) > maxDepth ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }] : [];
     },
   };
 }
