@@ -8,9 +8,10 @@
  *   1. starts and polls: v1 and v2 crawl and batch scrape starts (valid bodies, a crawl with catastrophic
  *      path patterns among them), each followed by a status poll of the job it started: every start is a
  *      valid 200 start answer, every poll a valid 200 status;
- *   2. body size limits: bodies of exactly the limit (valid → 200, invalid → 400) and one byte over (→ 413
- *      with the error envelope); then, once each, a body past what the adapter reads (413, connection
- *      closed) and a server with the default 10 MiB limit (at it → 200, one byte over → 413);
+ *   2. body size limits: bodies of exactly the limit (valid → 200, invalid → 400, one of them nothing but
+ *      wrong batch entries) and one byte over (→ 413 with the error envelope); then, once each, a body past
+ *      what the adapter reads (413, connection closed) and a server with the default 10 MiB limit (at it →
+ *      200, one byte over → 413, 10 MiB of wrong batch entries → 400);
  *   3. malformed JSON: → 400 with exactly the BAD_REQUEST_INVALID_JSON body, whatever the token;
  *   4. slow clients: connections that send nothing, send their headers or body a byte at a time, stop
  *      halfway, or idle after a request, while others poll: every one is dropped within its timeout (plus
@@ -407,6 +408,12 @@ async function startsAndPolls(ctx: Context): Promise<ScenarioReport> {
 /** A body of exactly `bytes` bytes: `body` as JSON, padded with spaces (JSON allows them after the value). */
 const padded = (body: object, bytes: number): string => JSON.stringify(body).padEnd(bytes, ' ');
 
+/** A body of exactly `bytes` bytes made of problems: a batch whose every entry, `1`, is of the wrong type. */
+const allProblems = (bytes: number): string => {
+  const entries = Math.floor((bytes - '{"urls":[]}'.length + 1) / 2);
+  return `{"urls":[${Array<string>(entries).fill('1').join(',')}]}`.padEnd(bytes, ' ');
+};
+
 async function bodySizeLimits(ctx: Context): Promise<ScenarioReport> {
   interface SizedBody {
     readonly name: string;
@@ -431,6 +438,7 @@ async function bodySizeLimits(ctx: Context): Promise<ScenarioReport> {
     sized('v1 crawl', 'v1', 'crawl', padded({ url }, LIMIT)),
     sized('v2 batch', 'v2', 'batch', padded({ urls: [url] }, LIMIT)),
     sized('v2 crawl', 'v2', 'crawl', padded({ url, limit: 'many' }, LIMIT)),
+    sized('v1 batch of wrong entries', 'v1', 'batch', allProblems(LIMIT)),
     sized('v1 crawl', 'v1', 'crawl', padded({ url }, LIMIT + 1)),
     sized('v2 batch', 'v2', 'batch', padded({ urls: [url] }, LIMIT + 1)),
   ];
@@ -487,21 +495,24 @@ async function bodySizeLimits(ctx: Context): Promise<ScenarioReport> {
   const farOk =
     far.status === 413 && far.headers.get('connection') === 'close' && JSON.stringify(parsed(farBody)) === JSON.stringify(TOO_LARGE);
 
-  // The default limit, honoured once: exactly 10 MiB is read and started, one byte more is refused.
+  // The default limit, honoured once: exactly 10 MiB is read and started, one byte more is refused, and
+  // 10 MiB of problems is refused with the error envelope (validation's work is bounded by the body).
   const plain = createReferenceApp({ auth: { token: TOKEN }, publicUrl: () => 'http://127.0.0.1' });
   const server = await listen(plain);
-  const statusFor = async (bytes: number) => {
-    const response = await fetch(`${server.url}/v2/crawl`, {
+  const statusFor = async (path: string, body: string, expected: number) => {
+    const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
       headers: jsonHeaders(),
-      body: padded({ url }, bytes),
+      body,
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();
-    return response.status === 200 || response.status === 413 ? String(response.status) : `${response.status} ${short(text)}`;
+    const ok = response.status === expected && (expected !== 400 || valid('v1/ErrorResponse', parsed(text)));
+    return ok ? String(response.status) : `${response.status} ${short(text)}`;
   };
-  const atDefault = await statusFor(DEFAULT_MAX_BODY_BYTES);
-  const overDefault = await statusFor(DEFAULT_MAX_BODY_BYTES + 1);
+  const atDefault = await statusFor('/v2/crawl', padded({ url }, DEFAULT_MAX_BODY_BYTES), 200);
+  const overDefault = await statusFor('/v2/crawl', padded({ url }, DEFAULT_MAX_BODY_BYTES + 1), 413);
+  const problemsAtDefault = await statusFor('/v1/batch/scrape', allProblems(DEFAULT_MAX_BODY_BYTES), 400);
   await server.close();
   plain.close();
 
@@ -513,9 +524,9 @@ async function bodySizeLimits(ctx: Context): Promise<ScenarioReport> {
       ...[...expectations.values()].map((e) => e.check()),
       check(`${READ_LIMIT + 1} bytes (past what the adapter reads) → 413, connection closed`, farOk, `${far.status} ${short(farBody)}`),
       check(
-        `default limit: ${DEFAULT_MAX_BODY_BYTES} bytes → 200, one more → 413`,
-        atDefault === '200' && overDefault === '413',
-        `${atDefault}, ${overDefault}`,
+        `default limit: ${DEFAULT_MAX_BODY_BYTES} bytes → 200, one more → 413, ${DEFAULT_MAX_BODY_BYTES} bytes of wrong batch entries → 400`,
+        atDefault === '200' && overDefault === '413' && problemsAtDefault === '400',
+        `${atDefault}, ${overDefault}, ${problemsAtDefault}`,
       ),
       noErrors(figures),
     ],

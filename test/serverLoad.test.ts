@@ -222,10 +222,12 @@ describe('under concurrent load', () => {
       { path: '/v2/crawl', text: padded({ url }, LIMIT), status: 200, schema: 'v2/CrawlStartResponse' },
       { path: '/v1/batch/scrape', text: padded({ urls: [url] }, LIMIT), status: 200, schema: 'v1/BatchScrapeStartResponse' },
       { path: '/v1/crawl', text: padded({ url, limit: 'many' }, LIMIT), status: 400, schema: 'v1/ErrorResponse' },
+      // Nothing but problems: 2000 entries of the wrong type.
+      { path: '/v1/batch/scrape', text: padded({ urls: Array<number>(2000).fill(1) }, LIMIT), status: 400, schema: 'v1/ErrorResponse' },
       { path: '/v2/crawl', text: padded({ url }, LIMIT + 1), status: 413, schema: 'v2/ErrorResponse' },
       { path: '/v1/batch/scrape', text: padded({ urls: [url] }, LIMIT + 1), status: 413, schema: 'v1/ErrorResponse' },
     ] as const;
-    expect(cases.map((c) => Buffer.byteLength(c.text))).toEqual([LIMIT, LIMIT, LIMIT, LIMIT + 1, LIMIT + 1]);
+    expect(cases.map((c) => Buffer.byteLength(c.text))).toEqual([LIMIT, LIMIT, LIMIT, LIMIT, LIMIT + 1, LIMIT + 1]);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => cases.map(async (c) => ({ c, answer: await post(`${ctx.base}${c.path}`, c.text) }))).flat(),
     );
@@ -233,6 +235,9 @@ describe('under concurrent load', () => {
       expect(answer.status, `${c.path} ${c.text.length}`).toBe(c.status);
       expectValid(c.schema, answer.body);
       if (c.status === 400) expect(answer.body.code).toBe('BAD_REQUEST');
+      // The body of problems: its first one, and that no other was looked for.
+      if (c.text.startsWith('{"urls":[1,'))
+        expect((answer.body.details as { path: unknown[] }[]).map((d) => d.path)).toEqual([['urls', 0], []]);
       if (c.status === 413) expect(answer.body).toEqual(tooLarge);
     }
 
