@@ -17,17 +17,20 @@ function warnExceptUnicodeNotice(...args: unknown[]): void {
 /** The formats the definitions use. */
 export const FORMATS = ['uri', 'date-time', 'uuid'] as const;
 
+/**
+ * `first`: stop at the first problem (Ajv's default), so the work on any input is bounded: what a server
+ * runs on untrusted bodies. `all`: go on and gather every problem (`allErrors`), whose number, and so the
+ * time and memory spent, grows with the input: for reporting on input of bounded size (see validate.ts).
+ */
+export type ErrorMode = 'first' | 'all';
+
 export interface AjvSetup {
   /** Emit standalone source code (generation), instead of compiling in memory (tests). */
   readonly standalone?: boolean;
   /** Treat `discriminator` as Ajv does (a keyword that needs `oneOf` without `mapping`), or as an OpenAPI annotation. */
   readonly discriminator?: 'ajv' | 'annotation';
-  /**
-   * `first`: stop at the first problem (Ajv's default), so the work on any input is bounded: what a server
-   * runs on untrusted bodies. `all`: go on and gather every problem (`allErrors`), whose number, and so the
-   * time and memory spent, grows with the input: for reporting on input of bounded size (see validate.ts).
-   */
-  readonly errors?: 'first' | 'all';
+  /** Which problems the validators report (default `all`). */
+  readonly errors?: ErrorMode;
 }
 
 /**

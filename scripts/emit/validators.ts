@@ -6,7 +6,7 @@
 import { _ } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import type { Version } from '../../schemas/registry.js';
-import { createAjv } from './ajv.js';
+import { createAjv, type ErrorMode } from './ajv.js';
 import { emitDefinitions } from './definitions.js';
 import { FORMATS_SPECIFIER } from './formatsModule.js';
 import { DIALECT, SCHEMA_BASE_URI } from './jsonSchemaFiles.js';
@@ -74,7 +74,7 @@ function linearErrorGathering(code: string): string {
 }
 
 /** The file name, in `generated/validators/`, of a version's validators of each kind. */
-export function validatorFile(version: Version, errors: 'first' | 'all'): string {
+export function validatorFile(version: Version, errors: ErrorMode): string {
   return errors === 'first' ? `${version}.js` : `${version}.all-errors.js`;
 }
 
@@ -82,7 +82,7 @@ export function validatorFile(version: Version, errors: 'first' | 'all'): string
  * A version's validators, as an ES module and its declarations: `first` stop at the first problem (the
  * package's validators, for untrusted input), `all` gather every problem (for reports; see createAjv).
  */
-export function validatorModule(version: Version, errors: 'first' | 'all'): { js: string; dts: string } {
+export function validatorModule(version: Version, errors: ErrorMode): { js: string; dts: string } {
   const bundleId = `${SCHEMA_BASE_URI}/${version}.json`;
   const defs = emitDefinitions(version, (name) => `#/$defs/${name}`);
   const ajv = createAjv({ standalone: true, errors });
