@@ -7,16 +7,13 @@
  * where that does not blur what is being tested. The check that every listed schema name is accepted is
  * done in-process with `schemaNames()` / `isSchemaName()` / `validate()`, the same calls the CLI makes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { isSchemaName, schemaNames, validate, type SchemaName, type ValidationIssue } from '../schemas/validate.js';
+import { runCli, type CliRun as Run } from './support/runCli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'scripts', 'cli.ts');
 /** Per spawn; a lone spawn takes ~0.4 s, so this only trips on a hang. */
 const SPAWN_TIMEOUT_MS = 8_000;
 const MAX_PARALLEL = 4;
@@ -24,13 +21,6 @@ const MAX_PARALLEL = 4;
 // ---------------------------------------------------------------------------
 // Running the CLI
 // ---------------------------------------------------------------------------
-
-interface Run {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -50,26 +40,7 @@ async function withSlot<T>(task: () => Promise<T>): Promise<T> {
 
 /** `crawlspec ...args` with `stdin` as its whole standard input (empty unless given). */
 function cli(args: readonly string[], stdin = ''): Promise<Run> {
-  return withSlot(
-    () =>
-      new Promise<Run>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-          cwd: ROOT,
-          stdio: ['pipe', 'pipe', 'pipe'],
-          timeout: SPAWN_TIMEOUT_MS,
-          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-        // The CLI may exit (usage error) without reading its input: ignore the resulting EPIPE.
-        child.stdin.on('error', () => {});
-        child.stdin.end(stdin);
-      }),
-  );
+  return withSlot(() => runCli(args, stdin, SPAWN_TIMEOUT_MS));
 }
 
 /** What to compare an exit against: a mismatch then shows the streams, which say why. */

@@ -552,9 +552,13 @@ describe('the bounds on the work', () => {
     expect(limitOf(cyclic())).toEqual(notInteger);
     expect(limitOf(throwingGetter())).toEqual(notInteger);
     expect(limitOf(throwingProxy())).toEqual(notInteger);
-    // Shared many times, counted once: a small body.
-    const shared = { a: 1 };
-    expect(limitOf(Array.from({ length: 10 }, () => shared)).length).toBe(1);
+    // One object of 100 members, 10 times: counted once it is a small body (every problem looked for);
+    // counted each time it would hold over REPORT_LIMIT values (first problem only).
+    const shared = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
+    expect(10 * 101).toBeGreaterThan(REPORT_LIMIT);
+    expect(limitOf(Array.from({ length: 10 }, () => shared))).toEqual([
+      { path: '$.limit', rule: 'type', message: 'must be integer, not array (an array of 10)' },
+    ]);
   });
 });
 
