@@ -9,7 +9,14 @@
  *     send some of these, so they are accepted, typed and optional.
  *   - `x-crawlspec-default-source: "service"`: the interface gives no default; the service's default is used.
  *   - `x-crawlspec-extension-values: [...]`: values of an interface enum that only the service accepts.
- *   - `x-crawlspec-rules: [...]`: the cross-field or value rules a schema stands for (see `rule.ts`).
+ *   - `x-crawlspec-rules: [...]`: the cross-field or value rules a schema stands for (see `rule.ts`), each
+ *     with its own source.
+ *   - `x-crawlspec-keyword-sources: {keyword: source}`: where each constraint keyword of the schema comes from
+ *     (`minimum`, `maxItems`, `additionalProperties`, ...), so that a field the interface states can carry a
+ *     bound only the service applies (v2 `timeout`: `maximum` from interface §2.4, `minimum` from the service).
+ *     `required` may name a source per property. Every constraint keyword of a schema whose own source is the
+ *     interface is listed (test/provenance.test.ts); a keyword that is not listed comes from the schema's own
+ *     source. Types, enum values and defaults come from the schema's own source.
  */
 import type { TSchema } from '@sinclair/typebox';
 
@@ -22,7 +29,20 @@ export const DEFAULT_SOURCE = 'x-crawlspec-default-source';
 export const EXTENSION_VALUES = 'x-crawlspec-extension-values';
 /** The `x-` keywords this package adds; validators register them as annotation-only vocabulary. */
 export const RULES = 'x-crawlspec-rules';
-export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES, RULES] as const;
+export const KEYWORD_SOURCES = 'x-crawlspec-keyword-sources';
+export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES, RULES, KEYWORD_SOURCES] as const;
+
+/** Where a constraint comes from: a section of the interface document, or the public service. */
+export type Source = `interface ${InterfaceSection}` | 'service';
+
+/** The source of each constraint keyword; `required` may give one per property. */
+export type KeywordSourceMap = Readonly<Record<string, Source | Readonly<Record<string, Source>>>>;
+
+/** Where the schema's constraint keywords come from (see the module comment). */
+export const keywordSources = (sources: KeywordSourceMap) => ({ [KEYWORD_SOURCES]: sources });
+
+/** An object the service refuses unknown keys in (the interface says nothing of strictness). */
+export const strictByService = keywordSources({ additionalProperties: 'service' });
 
 /** The field is stated by the interface, in the given section. */
 export const fromInterface = (section: InterfaceSection) => ({ [SOURCE]: `interface ${section}` });

@@ -8,7 +8,7 @@
  * matched" is reported only when no branch came close.
  */
 import type { ErrorObject } from 'ajv';
-import { RULES, SOURCE } from './annotations.js';
+import { KEYWORD_SOURCES, RULES, SOURCE, type Source } from './annotations.js';
 import type { RuleSpec } from './rule.js';
 
 export interface ValidationIssue {
@@ -22,6 +22,13 @@ export interface ValidationIssue {
   readonly message: string;
   /** What the interface expects at this place. */
   readonly expected: string;
+  /**
+   * Where the broken constraint comes from: `interface §2.4` when the interface states it, `service` when the
+   * public service's behaviour fills a gap (e.g. v2 `timeout`: its maximum is `interface §2.4`, its minimum
+   * `service`). Absent on the issues that are notes rather than problems (`firstProblemOnly`, `moreProblems`)
+   * and on a value that could not be read at all (`readable`).
+   */
+  readonly source?: Source;
 }
 
 type Schema = Record<string, unknown>;
@@ -74,11 +81,26 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-/** How a schema describes itself: its description and the source of the rule. */
-function expectation(schema: unknown, fallback: string): string {
+/**
+ * Where `keyword` of `schema` comes from: its entry in `x-crawlspec-keyword-sources` (for `required`, the
+ * entry of the missing `property` when the sources are given per property), else the schema's own source.
+ */
+function keywordSource(schema: unknown, keyword: string, property?: string): Source {
+  if (!isSchema(schema)) return 'service';
+  const own = typeof schema[SOURCE] === 'string' ? (schema[SOURCE] as Source) : 'service';
+  const sources = schema[KEYWORD_SOURCES];
+  const entry = isSchema(sources) ? sources[keyword] : undefined;
+  if (typeof entry === 'string') return entry as Source;
+  if (isSchema(entry) && property !== undefined && typeof entry[property] === 'string') return entry[property] as Source;
+  return own;
+}
+
+/** How a schema describes itself: its description and where the constraint comes from (`source`, else its own). */
+function expectation(schema: unknown, fallback: string, ruleSource?: Source): string {
   if (!isSchema(schema)) return fallback;
   const description = typeof schema.description === 'string' ? schema.description : undefined;
-  const source = typeof schema[SOURCE] === 'string' ? ` [${schema[SOURCE]}]` : '';
+  const named = ruleSource ?? schema[SOURCE];
+  const source = typeof named === 'string' ? ` [${named}]` : '';
   const title = typeof schema.title === 'string' ? `${schema.title}: ` : '';
   if (description) return `${title}${description}${source}`;
   if (typeof schema.$ref === 'string') return `${schema.$ref.replace(/^.*\//, '')}${source}`;
@@ -101,16 +123,28 @@ function ruleOf(error: ErrorObject): RuleSpec | undefined {
   return Array.isArray(rules) ? (rules as RuleSpec[]).find((r) => r.keyword === error.keyword) : undefined;
 }
 
-function describe(error: ErrorObject): { message: string; expected: string; at?: string; rule?: string } {
-  const { params, parentSchema, data } = error;
-  const here = expectation(parentSchema, 'a valid value');
+interface Described {
+  readonly message: string;
+  readonly expected: string;
+  readonly at?: string;
+  readonly rule?: string;
+}
+
+function describe(error: ErrorObject): Described & { readonly source: Source } {
   const rule = ruleOf(error);
+  const source = rule?.source ?? keywordSource(error.parentSchema, error.keyword, (error.params as { missingProperty?: string }).missingProperty);
+  return { ...describeKeyword(error, rule, source), source };
+}
+
+function describeKeyword(error: ErrorObject, rule: RuleSpec | undefined, source: Source): Described {
+  const { params, parentSchema, data } = error;
+  const here = expectation(parentSchema, 'a valid value', source);
   if (rule) return { message: rule.message, expected: here, rule: rule.id };
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
       const properties = isSchema(parentSchema) && isSchema(parentSchema.properties) ? parentSchema.properties : {};
-      return { at: field, message: 'is required but missing', expected: expectation(properties[field], `the field ${field}`) };
+      return { at: field, message: 'is required but missing', expected: expectation(properties[field], `the field ${field}`, source) };
     }
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
@@ -118,7 +152,7 @@ function describe(error: ErrorObject): { message: string; expected: string; at?:
       return {
         at: field,
         message: `is not a known field here`,
-        expected: known.length > 0 ? `only these fields: ${known.join(', ')}` : 'no fields',
+        expected: `${known.length > 0 ? `only these fields: ${known.join(', ')}` : 'no fields'} [${source}]`,
       };
     }
     case 'type':
@@ -167,9 +201,9 @@ function describe(error: ErrorObject): { message: string; expected: string; at?:
 }
 
 function toIssue(error: ErrorObject, root: unknown): ValidationIssue {
-  const { message, expected, at, rule } = describe(error);
+  const { message, expected, at, rule, source } = describe(error);
   const segments = [...segmentsOf(error.instancePath, root), ...(at === undefined ? [] : [at])];
-  return { path: jsonPath(segments), segments, rule: rule ?? error.keyword, message, expected };
+  return { path: jsonPath(segments), segments, rule: rule ?? error.keyword, message, expected, source };
 }
 
 /** A precompiled validator, as the generated modules export them. */

@@ -17,7 +17,9 @@ export function parseJson(text: string): ParsedJson {
         segments: [],
         rule: 'json',
         message: `is not valid JSON (${(error as Error).message})`,
-        expected: 'a JSON document',
+        // Interface §4: every endpoint takes `Content-Type: application/json`.
+        expected: 'a JSON document [interface §4]',
+        source: 'interface §4',
       },
     };
   }

@@ -5,7 +5,7 @@
  * so a failure is reported as the rule rather than as a bare keyword.
  */
 import { Type, type TIntersect, type TObject, type TSchema, type TUnknown } from '@sinclair/typebox';
-import { RULES } from './annotations.js';
+import { RULES, type Source } from './annotations.js';
 
 export interface RuleSpec {
   /** Stable identifier, e.g. `changeTrackingNeedsMarkdown`. */
@@ -14,6 +14,8 @@ export interface RuleSpec {
   readonly keyword: string;
   /** What the service answers when the rule is broken. */
   readonly message: string;
+  /** Where the rule comes from: the interface section that states it, or `service`. */
+  readonly source: Source;
 }
 
 /** Marks `schema` with rules that its `keyword` failures stand for. */

@@ -122,7 +122,15 @@ function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): 
         continue;
       }
       const segments = [...at, ...problem.at];
-      (issues ??= []).push({ path: jsonPath(segments), segments, rule: rule.id, message: problem.message, expected: rule.description });
+      const source = problem.source ?? rule.source;
+      (issues ??= []).push({
+        path: jsonPath(segments),
+        segments,
+        rule: rule.id,
+        message: problem.message,
+        expected: `${rule.description} [${source}]`,
+        source,
+      });
     }
   }
   return issues === undefined && omitted === 0 ? NOTHING : { issues: issues ?? [], omitted };

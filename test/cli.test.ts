@@ -225,7 +225,7 @@ describe.concurrent('crawlspec validate: invalid bodies', { timeout: 30_000 }, (
     expect(outcome(run)).toMatchObject({ code: 1, signal: null, stderr: '' });
     const [header, problem, ...rest] = lines(run.stdout);
     expect(header).toBe('invalid v2/CrawlRequest: 1 problem');
-    expect(problem).toMatch(/^ {2}\$: is not valid JSON\b.*\. Expected: a JSON document$/);
+    expect(problem).toMatch(/^ {2}\$: is not valid JSON\b.*\. Expected: a JSON document \[interface §4\]$/);
     expect(rest).toEqual([]);
   });
 
@@ -267,28 +267,35 @@ describe.concurrent('crawlspec validate --jsonl', { timeout: 30_000 }, () => {
       const errors = errorsOf(result);
       expect(errors).toHaveLength(1);
       for (const error of errors) {
-        expect(Object.keys(error).sort()).toEqual(['expected', 'message', 'path', 'rule', 'segments']);
+        expect(Object.keys(error).sort()).toEqual(['expected', 'message', 'path', 'rule', 'segments', 'source']);
         expect(error).toEqual({
           path: expect.stringMatching(/^\$/),
           segments: expect.any(Array),
           rule: expect.stringMatching(/\S/),
           message: expect.stringMatching(/\S/),
           expected: expect.stringMatching(/\S/),
+          source: expect.stringMatching(/^(interface §\d+(\.\d+)?|service)$/),
         });
       }
     }
 
     const [maxDepth, limit, malformed, missingUrl, proxy, timeout, formatType, quotedKey] = results.slice(1, 9).map((r) => errorsOf(r)[0]!);
-    expect(maxDepth).toMatchObject({ path: '$.maxDepth', segments: ['maxDepth'], rule: 'additionalProperties' });
+    // Unknown keys are refused by the service; the interface says nothing of strictness.
+    expect(maxDepth).toMatchObject({ path: '$.maxDepth', segments: ['maxDepth'], rule: 'additionalProperties', source: 'service' });
     expect(maxDepth!.message).toMatch(/not a known field/);
-    expect(limit).toMatchObject({ path: '$.limit', segments: ['limit'], rule: 'type' });
+    expect(limit).toMatchObject({ path: '$.limit', segments: ['limit'], rule: 'type', source: 'interface §2.1' });
     expect(limit!.message).toContain('"ten"');
     expect(malformed).toMatchObject({ path: '$', segments: [], rule: 'json' });
     expect(malformed!.message).toMatch(/not valid JSON/);
-    expect(missingUrl).toMatchObject({ path: '$.url', segments: ['url'], rule: 'required' });
+    expect(missingUrl).toMatchObject({ path: '$.url', segments: ['url'], rule: 'required', source: 'interface §2.1' });
     expect(proxy).toMatchObject({ path: '$.scrapeOptions.proxy', segments: ['scrapeOptions', 'proxy'], rule: 'enum' });
     expect(proxy!.message).toContain('"residential"');
-    expect(timeout).toMatchObject({ path: '$.scrapeOptions.timeout', segments: ['scrapeOptions', 'timeout'], rule: 'maximum' });
+    expect(timeout).toMatchObject({
+      path: '$.scrapeOptions.timeout',
+      segments: ['scrapeOptions', 'timeout'],
+      rule: 'maximum',
+      source: 'interface §2.4',
+    });
     expect(timeout!.message).toContain('300000');
     expect(formatType).toMatchObject({
       path: '$.scrapeOptions.formats[0].type',

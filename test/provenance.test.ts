@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS } from '../schemas/registry.js';
+import { validate, type SchemaName } from '../schemas/validate.js';
 
 type Schema = Record<string, unknown>;
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -46,3 +47,112 @@ for (const version of VERSIONS) {
     }
   });
 }
+
+/** Keywords that constrain a value beyond its type, its enum values and its shape. */
+const CONSTRAINT_KEYWORDS = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'contains',
+  'not',
+];
+
+/**
+ * Every schema element below `schema` (not below a `$ref`, nor inside a rule written as a schema, which carries
+ * its own source), with its path: the elements a validator can point an error at.
+ */
+function elements(schema: Schema, path: string): [string, Schema][] {
+  if ('$ref' in schema || ('x-crawlspec-rules' in schema && !('x-crawlspec-source' in schema))) return [];
+  const out: [string, Schema][] = [[path, schema]];
+  for (const [key, value] of Object.entries(schema)) {
+    if (['properties', 'patternProperties'].includes(key) && isSchema(value))
+      for (const [name, member] of Object.entries(value)) if (isSchema(member)) out.push(...elements(member, `${path}.${name}`));
+    if (['anyOf', 'oneOf', 'allOf'].includes(key) && Array.isArray(value))
+      value.filter(isSchema).forEach((member, i) => out.push(...elements(member, `${path}/${key}${i}`)));
+    if (['items', 'not', 'contains', 'additionalProperties'].includes(key) && isSchema(value)) out.push(...elements(value, `${path}/${key}`));
+  }
+  return out;
+}
+
+/** The constraints of `element` whose source is not said: keywords, and for `required` the properties. */
+function unsourced(element: Schema): string[] {
+  const sources = isSchema(element['x-crawlspec-keyword-sources']) ? element['x-crawlspec-keyword-sources'] : {};
+  // A keyword that stands for a rule has the rule's source.
+  const ruled = new Set(Array.isArray(element['x-crawlspec-rules']) ? element['x-crawlspec-rules'].map((r: Schema) => r.keyword) : []);
+  const present = CONSTRAINT_KEYWORDS.filter((k) => k in element && !ruled.has(k));
+  if (element.additionalProperties === false) present.push('additionalProperties');
+  return present.flatMap((keyword) => {
+    const source = sources[keyword];
+    if (typeof source === 'string') return [];
+    if (keyword === 'required' && isSchema(source) && Array.isArray(element.required))
+      return (element.required as string[]).filter((p) => typeof source[p] !== 'string').map((p) => `required ${p}`);
+    return [keyword];
+  });
+}
+
+for (const version of VERSIONS) {
+  describe(`${version}: every constraint on what the interface states says where it comes from`, () => {
+    for (const name of definitions[version].keys()) {
+      const file = JSON.parse(readFileSync(new URL(`../generated/schemas/${version}/${name}.json`, import.meta.url), 'utf8')) as Schema;
+      it(name, () => {
+        const defs = Object.entries((file.$defs ?? {}) as Record<string, Schema>);
+        const missing = [[name, file] as const, ...defs]
+          .flatMap(([root, schema]) => elements({ ...schema, $defs: undefined }, root))
+          .filter(([, element]) => typeof element['x-crawlspec-source'] === 'string' && element['x-crawlspec-source'].startsWith('interface'))
+          .flatMap(([path, element]) => unsourced(element).map((keyword) => `${path}: ${keyword}`));
+        expect(missing).toEqual([]);
+      });
+    }
+  });
+}
+
+describe('sources are sections of the interface, or the service', () => {
+  it('every x-crawlspec-keyword-sources entry and rule source is well formed', () => {
+    const text = readFileSync(new URL('../generated/openapi/openapi.json', import.meta.url), 'utf8');
+    const named = [...text.matchAll(/"(?:x-crawlspec-source|source|[A-Za-z]+)": "((?:interface|service)[^"]*)"/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(50);
+    for (const source of named) expect(source).toMatch(/^(interface §\d+(\.\d+)?|service)$/);
+  });
+});
+
+describe('validate() tells where each broken constraint comes from, per keyword', () => {
+  const sourceOf = (name: SchemaName, body: unknown, path: string) => {
+    const result = validate(name, body);
+    return result.valid ? 'valid' : result.errors.find((e) => e.path === path)?.source;
+  };
+  const crawl = (scrapeOptions: Record<string, unknown>) => ({ url: 'https://example.com', scrapeOptions });
+  it.each([
+    ['v2 timeout above the maximum', 'v2/CrawlRequest', crawl({ timeout: 300001 }), '$.scrapeOptions.timeout', 'interface §2.4'],
+    ['v2 timeout below the minimum', 'v2/CrawlRequest', crawl({ timeout: 999 }), '$.scrapeOptions.timeout', 'service'],
+    ['v1 timeout of the wrong type', 'v1/CrawlRequest', crawl({ timeout: 'x' }), '$.scrapeOptions.timeout', 'interface §2.3'],
+    ['delay above 60 (a rule)', 'v2/CrawlRequest', { url: 'https://example.com', delay: 61 }, '$.delay', 'service'],
+    ['limit that is not an integer', 'v1/CrawlRequest', { url: 'https://example.com', limit: 1.5 }, '$.limit', 'interface §2.1'],
+    ['crawl without url', 'v2/CrawlRequest', {}, '$.url', 'interface §2.1'],
+    ['unknown key', 'v2/CrawlRequest', { url: 'https://example.com', nope: 1 }, '$.nope', 'service'],
+    ['sitemap outside its values', 'v2/CrawlRequest', { url: 'https://example.com', sitemap: 'never' }, '$.sitemap', 'interface §2.1'],
+    ['crawl url that is no URL at all', 'v2/CrawlRequest', { url: 'not a url' }, '$.url', 'interface §2.1'],
+    ['crawl url with an ftp scheme', 'v2/CrawlRequest', { url: 'ftp://example.com/a' }, '$.url', 'service'],
+    ['batch entry that is no URL at all', 'v1/BatchScrapeRequest', { urls: ['not a url'] }, '$.urls[0]', 'interface §4'],
+    ['batch entry without a top-level domain', 'v1/BatchScrapeRequest', { urls: ['http://localhost'] }, '$.urls[0]', 'service'],
+    ['v1 changeTracking without markdown', 'v1/CrawlRequest', crawl({ formats: ['changeTracking'] }), '$.scrapeOptions.formats', 'interface §2.3'],
+    ['v2 changeTracking without markdown', 'v2/CrawlRequest', crawl({ formats: ['changeTracking'] }), '$.scrapeOptions.formats', 'service'],
+    ['click action without selector', 'v2/ScrapeOptions', { actions: [{ type: 'click' }] }, '$.actions[0].selector', 'service'],
+    ['action without type', 'v2/ScrapeOptions', { actions: [{ milliseconds: 5 }] }, '$.actions[0].type', 'interface §2.4'],
+    ['an include tag of the wrong type', 'v1/ScrapeOptions', { includeTags: ['main', 5] }, '$.includeTags[1]', 'interface §2.3'],
+    ['start answer without id', 'v2/CrawlStartResponse', { success: true, url: 'https://example.com/v2/crawl/x' }, '$.id', 'interface §4'],
+  ] as const)('%s', (_title, name, body, path, source) => {
+    expect(sourceOf(name as SchemaName, body, path)).toBe(source);
+  });
+});

@@ -1,18 +1,24 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
 import { NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
+import { isUnparseableUrl } from '../shared/crawlUrl.js';
 import type { CodeRule } from './codeRule.js';
 
 export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
   return {
     id: 'batchUrls',
+    // Interface §4 rule 1 and §7 rule 1 state the rule; which entries are invalid beyond "no URL at all" (§2.2:
+    // "string (URI)[]"), and refusing a batch left with no valid entry, are the service's.
+    source: 'interface §4',
     fields: ['urls'],
     description: `Each entry must be a valid crawl URL unless \`ignoreInvalidURLs\` is true (default ${version === 'v1' ? 'false' : 'true'} in ${version}); when ignoring, invalid entries are dropped and listed in \`invalidURLs\`, and at least one valid entry must remain.`,
     check(request) {
       const partition = partitionBatch(version, request);
       if (partition.outcome === 'accepted') return [];
-      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS }];
+      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
       // An entry that is not a string is the schema's to report (once per entry, not twice).
-      return partition.invalid.filter((i) => typeof i.url === 'string').map((i) => ({ at: ['urls', i.index], message: i.problem }));
+      return partition.invalid
+        .filter((i) => typeof i.url === 'string')
+        .map((i) => ({ at: ['urls', i.index], message: i.problem, source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service' }));
     },
   };
 }

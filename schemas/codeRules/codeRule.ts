@@ -4,6 +4,8 @@
  * object of the body and reports problems at paths relative to it; it skips fields of the wrong type,
  * which the schema check reports already.
  */
+import type { Source } from '../annotations.js';
+
 export type Segments = readonly (string | number)[];
 
 export interface RuleProblem {
@@ -11,6 +13,8 @@ export interface RuleProblem {
   readonly at: Segments;
   /** What is wrong, in the service's words. */
   readonly message: string;
+  /** Where this problem's rule comes from, when it is not the rule's own source (one clause of a rule may be the interface's). */
+  readonly source?: Source;
 }
 
 export interface CodeRule {
@@ -18,6 +22,8 @@ export interface CodeRule {
   readonly id: string;
   /** What the rule requires, in words: the issue's `expected`, and part of the documents' descriptions. */
   readonly description: string;
+  /** Where the rule comes from: the interface section that states it, or `service`. */
+  readonly source: Source;
   /** The fields whose descriptions in the documents tell of the rule. */
   readonly fields: readonly string[];
   readonly check: (object: Readonly<Record<string, unknown>>) => RuleProblem[];

@@ -1,16 +1,19 @@
 /** The crawl's start address must be a valid crawl URL, and (v1) no deeper than `maxDepth`. */
-import { crawlUrlProblem, isPlainCrawlUrl, normalizeCrawlUrl } from '../shared/crawlUrl.js';
+import { crawlUrlProblem, isPlainCrawlUrl, isUnparseableUrl, normalizeCrawlUrl } from '../shared/crawlUrl.js';
 import { field, type CodeRule } from './codeRule.js';
 
 export const crawlUrlValid: CodeRule = {
   id: 'crawlUrl',
+  // A string that is no URL at all breaks interface §2.1 ("string (URI)"); the other clauses are the service's.
+  source: 'service',
   fields: ['url'],
   description:
     'A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host with a top-level domain.',
   check(request) {
     const url = field(request, 'url');
     const problem = typeof url === 'string' ? crawlUrlProblem(url) : undefined;
-    return problem === undefined ? [] : [{ at: ['url'], message: problem }];
+    if (problem === undefined) return [];
+    return [{ at: ['url'], message: problem, ...(isUnparseableUrl(url as string) ? { source: 'interface §2.1' as const } : {}) }];
   },
 };
 
@@ -53,6 +56,8 @@ export function writtenPath(url: string): string | undefined {
 export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
   return {
     id: 'urlDepthWithinMaxDepth',
+    // Interface §2.1 bounds the depth of scraped URLs; refusing a deeper start URL is the service's rule.
+    source: 'service',
     fields: ['maxDepth'],
     description: `The start URL's depth (slashes in its path, not counting a trailing one) must not exceed \`maxDepth\` (default ${defaultMaxDepth}).`,
     check(request) {

@@ -67,6 +67,8 @@ export function unsupportedSyntax(pattern: string): string | undefined {
 
 export const pathPatternsCompile: CodeRule = {
   id: 'pathPatternsCompile',
+  // Interface §2.1 calls them regex patterns; which syntax, and refusing one that does not compile, is the service's.
+  source: 'service',
   fields: ['includePaths', 'excludePaths'],
   description:
     'Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).',

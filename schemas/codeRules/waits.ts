@@ -12,6 +12,7 @@ const SELECTOR_WAIT = 1000;
 
 export const waitForWithinTimeout: CodeRule = {
   id: 'waitForWithinTimeout',
+  source: 'service',
   fields: ['waitFor'],
   description:
     '`waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).',
@@ -44,6 +45,7 @@ const TOTAL_WAIT_MESSAGE = 'Total wait time (waitFor + wait actions) cannot exce
 export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
   return {
     id: 'totalWaitWithinLimit',
+    source: 'service',
     fields: ['actions'],
     description:
       version === 'v1'

@@ -4,7 +4,7 @@
  * action objects are open. v2 adds a screenshot viewport, so each version builds its own set.
  */
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Named, fromInterface, fromService } from '../annotations.js';
+import { Named, fromInterface, fromService, keywordSources, type Source } from '../annotations.js';
 import { Discriminated } from '../discriminated.js';
 import { Literals } from '../literals.js';
 import { ruleMarks, SchemaRule, WithRules } from '../rule.js';
@@ -13,7 +13,12 @@ const present = (field: string) => Type.Object({ [field]: Type.Unknown() });
 
 /** A wait action waits for a duration or for an element: exactly one of the two. */
 const waitNeedsOneTarget = SchemaRule(
-  { id: 'waitNeedsOneTarget', keyword: 'anyOf', message: "Either 'milliseconds' or 'selector' must be provided, but not both." },
+  {
+    id: 'waitNeedsOneTarget',
+    keyword: 'anyOf',
+    message: "Either 'milliseconds' or 'selector' must be provided, but not both.",
+    source: 'service',
+  },
   Type.Union([
     Type.Intersect([present('milliseconds'), Type.Not(present('selector'))]),
     Type.Intersect([present('selector'), Type.Not(present('milliseconds'))]),
@@ -21,10 +26,22 @@ const waitNeedsOneTarget = SchemaRule(
   'Exactly one of `milliseconds` and `selector`.',
 );
 
-const kind = <K extends string>(type: K, description: string) => Type.Literal(type, { description, ...fromInterface('§2.3') });
-
 /** `screenshotExtras`: the fields a version adds to the screenshot action (v2: `viewport`). */
 export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', screenshotExtras: E) {
+  // The action kinds are named in §2.3 (v1) and §2.4 (v2), and a wait action's fields in both; every other
+  // field of an action is the service's (§2.6: "not shown").
+  const section = version === 'v1' ? '§2.3' : '§2.4';
+  const here = fromInterface(section);
+  const interfaceSource: Source = `interface ${section}`;
+  const kind = <K extends string>(type: K, description: string) => Type.Literal(type, { description, ...here });
+  /** An action object: `type` required by the interface, the other required fields by the service. */
+  const action = (description: string, serviceRequired: readonly string[] = []) => ({
+    description,
+    ...here,
+    ...keywordSources({
+      required: Object.fromEntries([['type', interfaceSource], ...serviceRequired.map((field) => [field, 'service'] as const)]),
+    }),
+  });
   const WaitAction = Named(
     'WaitAction',
     WithRules(
@@ -32,19 +49,20 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
         {
           type: kind('wait', 'Wait.'),
           milliseconds: Type.Optional(
-            Type.Number({ exclusiveMinimum: 0, description: 'How long to wait, in milliseconds.', ...fromInterface('§2.3') }),
+            Type.Number({
+              exclusiveMinimum: 0,
+              description: 'How long to wait, in milliseconds.',
+              ...here,
+              ...keywordSources({ exclusiveMinimum: 'service' }),
+            }),
           ),
-          selector: Type.Optional(
-            Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...fromInterface('§2.3') }),
-          ),
+          selector: Type.Optional(Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...here })),
         },
-        {
-          description:
-            version === 'v1'
-              ? 'Wait for a duration (`milliseconds`) or for an element (`selector`).'
-              : 'Wait by duration (`milliseconds`) or wait for an element (`selector`).',
-          ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
-        },
+        action(
+          version === 'v1'
+            ? 'Wait for a duration (`milliseconds`) or for an element (`selector`).'
+            : 'Wait by duration (`milliseconds`) or wait for an element (`selector`).',
+        ),
       ),
       [waitNeedsOneTarget],
     ),
@@ -59,7 +77,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
           Type.Boolean({ default: false, description: 'Click every matching element, not just the first.', ...fromService() }),
         ),
       },
-      { description: 'Click an element.', ...fromInterface('§2.3') },
+      action('Click an element.', ['selector']),
     ),
   );
   const ScreenshotAction = Named(
@@ -73,21 +91,21 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
         quality: Type.Optional(Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() })),
         ...screenshotExtras,
       },
-      { description: 'Take a screenshot.', ...fromInterface('§2.3') },
+      action('Take a screenshot.'),
     ),
   );
   const WriteAction = Named(
     'WriteAction',
     Type.Object(
       { type: kind('write', 'Write text.'), text: Type.String({ description: 'Text to type.', ...fromService() }) },
-      { description: 'Type text into the focused element.', ...fromInterface('§2.3') },
+      action('Type text into the focused element.', ['text']),
     ),
   );
   const PressAction = Named(
     'PressAction',
     Type.Object(
       { type: kind('press', 'Press a key.'), key: Type.String({ description: 'Key to press.', examples: ['Enter'], ...fromService() }) },
-      { description: 'Press a keyboard key.', ...fromInterface('§2.3') },
+      action('Press a keyboard key.', ['key']),
     ),
   );
   const ScrollAction = Named(
@@ -104,12 +122,12 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
         ),
         selector: Type.Optional(Type.String({ description: 'CSS selector of the element to scroll.', ...fromService() })),
       },
-      { description: 'Scroll the page or an element.', ...fromInterface('§2.3') },
+      action('Scroll the page or an element.'),
     ),
   );
   const ScrapeAction = Named(
     'ScrapeAction',
-    Type.Object({ type: kind('scrape', 'Scrape.') }, { description: 'Capture the page content at this point.', ...fromInterface('§2.3') }),
+    Type.Object({ type: kind('scrape', 'Scrape.') }, action('Capture the page content at this point.')),
   );
   const ExecuteJavascriptAction = Named(
     'ExecuteJavascriptAction',
@@ -118,7 +136,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
         type: kind('executeJavascript', 'Execute JavaScript.'),
         script: Type.String({ description: 'JavaScript source to run in the page.', ...fromService() }),
       },
-      { description: 'Run JavaScript in the page.', ...fromInterface('§2.3') },
+      action('Run JavaScript in the page.', ['script']),
     ),
   );
   const PdfAction = Named(
@@ -136,7 +154,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
           }),
         ),
       },
-      { description: 'Render the page as a PDF.', ...fromInterface('§2.3') },
+      action('Render the page as a PDF.'),
     ),
   );
   const Action = Named(
@@ -145,15 +163,16 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
       [WaitAction, ClickAction, ScreenshotAction, WriteAction, PressAction, ScrollAction, ScrapeAction, ExecuteJavascriptAction, PdfAction],
       {
         description: 'An action performed on the page before it is captured; `type` selects the kind.',
-        ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+        ...here,
       },
     ),
   );
   const Actions = Type.Array(Action, {
     maxItems: 50,
-    ...ruleMarks({ id: 'atMost50Actions', keyword: 'maxItems', message: 'Number of actions cannot exceed 50' }),
+    ...ruleMarks({ id: 'atMost50Actions', keyword: 'maxItems', message: 'Number of actions cannot exceed 50', source: 'service' }),
     description: 'Actions performed on the page, in order, before capture. At most 50.',
-    ...fromInterface(version === 'v1' ? '§2.3' : '§2.4'),
+    ...here,
+    ...keywordSources({ maxItems: 'service' }),
   });
   return { Action, Actions };
 }

@@ -149,6 +149,15 @@ export function clauseProblem(input: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether the interface itself refuses `input`: it says only "string (URI)", so a string that is no URL under
+ * any reading (not even with the `http://` shorthand of clause 2) breaks the interface; every other clause is
+ * the service's (its schemes, its colon rule, its top-level-domain rule).
+ */
+export function isUnparseableUrl(input: string): boolean {
+  return !URL.canParse(normalizeCrawlUrl(input));
+}
+
 /** Whether `input` is a valid crawl or scrape URL. */
 export function isCrawlUrl(input: unknown): boolean {
   return crawlUrlProblem(input) === undefined;

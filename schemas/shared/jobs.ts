@@ -4,14 +4,15 @@
  * Answers are open objects: a client must tolerate keys added later.
  */
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { Named, fromInterface, fromService } from '../annotations.js';
+import { Named, fromInterface, fromService, keywordSources } from '../annotations.js';
 import { Literals } from '../literals.js';
 import { StringMap } from './stringMap.js';
 import { errorCode } from './errors.js';
 
 const jobId = () =>
   Type.String({ description: 'Job identifier.', examples: ['0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e'], ...fromInterface('§4') });
-const jobUrl = (description: string) => Type.String({ format: 'uri', description, ...fromInterface('§4') });
+const jobUrl = (description: string) =>
+  Type.String({ format: 'uri', description, ...fromInterface('§4'), ...keywordSources({ format: 'interface §4' }) });
 const startSuccess = () => Type.Literal(true, { description: 'True when the job was created.', ...fromInterface('§4') });
 
 /**
@@ -28,7 +29,7 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
         url: jobUrl('Address of the crawl job (its status endpoint).'),
         ...crawlStartExtras,
       },
-      { description: 'Answer to starting a crawl.', ...fromInterface('§4') },
+      { description: 'Answer to starting a crawl.', ...fromInterface('§4'), ...keywordSources({ required: 'interface §4' }) },
     ),
   );
 
@@ -47,7 +48,7 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
           }),
         ),
       },
-      { description: 'Answer to starting a batch scrape.', ...fromInterface('§4') },
+      { description: 'Answer to starting a batch scrape.', ...fromInterface('§4'), ...keywordSources({ required: 'interface §4' }) },
     ),
   );
 

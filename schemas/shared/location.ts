@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface } from '../annotations.js';
+import { Named, fromInterface, keywordSources } from '../annotations.js';
 import { ruleMarks } from '../rule.js';
 import { COUNTRY_PATTERN, COUNTRY_RULE_MESSAGE } from './countries.js';
 
@@ -13,12 +13,14 @@ export const Location = Named(
       country: Type.Optional(
         Type.String({
           pattern: COUNTRY_PATTERN,
-          ...ruleMarks({ id: 'countryCode', keyword: 'pattern', message: COUNTRY_RULE_MESSAGE }),
+          // Interface §2.5 says "country code"; the list of codes accepted (ISO 3166-1 alpha-2, XK, us-generic) is the service's.
+          ...ruleMarks({ id: 'countryCode', keyword: 'pattern', message: COUNTRY_RULE_MESSAGE, source: 'service' }),
           description:
             "Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.",
           default: 'US',
           examples: ['US', 'DE'],
           ...fromInterface('§2.5'),
+          ...keywordSources({ pattern: 'service' }),
         }),
       ),
       languages: Type.Optional(

@@ -3,7 +3,7 @@
  * bodies from these in `v1/` and `v2/`.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, extension, serviceDefault, use } from '../annotations.js';
+import { Named, fromInterface, extension, keywordSources, serviceDefault, use } from '../annotations.js';
 import { Literals } from '../literals.js';
 import { ruleMarks } from '../rule.js';
 import { Url } from './url.js';
@@ -42,6 +42,7 @@ export function jobRequestFields(kind: 'crawl' | 'batch') {
         minimum: 1,
         description: `Maximum number of pages scraped at once for this ${job}; without it the team's concurrency limit applies.`,
         ...here,
+        ...keywordSources({ minimum: 'service' }),
       }),
     ),
     zeroDataRetention: Type.Optional(
@@ -95,11 +96,13 @@ export function crawlerFields() {
         maximum: 60,
         ...ruleMarks({
           id: 'delayAtMost60Seconds',
+          source: 'service',
           keyword: 'maximum',
           message: 'The delay parameter is measured in seconds and cannot exceed 60 seconds.',
         }),
         description: "Seconds to wait between scrapes, to respect the site's rate limits (the service allows at most 60).",
         ...here,
+        ...keywordSources({ exclusiveMinimum: 'service', maximum: 'service' }),
       }),
     ),
     ...jobRequestFields('crawl'),
@@ -132,6 +135,7 @@ export function batchFields(version: 'v1' | 'v2') {
       description: 'Addresses to scrape.',
       examples: [['https://example.com/a', 'https://example.com/b']],
       ...here,
+      ...keywordSources({ minItems: 'service' }),
     }),
     ignoreInvalidURLs: Type.Optional(
       Type.Boolean({

@@ -4,7 +4,7 @@
  * `v2/scrapeOptions.ts`.
  */
 import { Type } from '@sinclair/typebox';
-import { fromInterface, extension, extensionValues, serviceDefault, use } from '../annotations.js';
+import { fromInterface, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
 import { Location } from './location.js';
 import { StringMap } from './stringMap.js';
 
@@ -36,6 +36,7 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         description:
           'Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.',
         ...here,
+        ...keywordSources({ minimum: 'service' }),
       }),
     ),
     headers: Type.Optional(use(StringMap, { description: 'Headers to send with the request (cookies, user agent, ...).', ...here })),
@@ -49,6 +50,7 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
             ? 'Delay in milliseconds before the content is fetched.'
             : "Delay in milliseconds before the content is fetched, on top of the service's own adaptive wait.",
         ...here,
+        ...keywordSources({ minimum: 'service', maximum: 'service' }),
       }),
     ),
     mobile: Type.Optional(Type.Boolean({ default: false, description: 'Emulate a mobile device.', ...here })),
@@ -62,6 +64,8 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         default: 30000,
         description: version === 'v2' ? 'Request timeout in milliseconds, at most 300000.' : 'Request timeout in milliseconds.',
         ...here,
+        // The maximum is the interface's (§2.4, v2 only); the minimum of 1000 is the service's.
+        ...keywordSources(version === 'v2' ? { minimum: 'service', maximum: 'interface §2.4' } : { minimum: 'service' }),
       }),
     ),
     location: Type.Optional(use(Location, { description: 'Location to emulate.', ...here })),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface } from '../annotations.js';
+import { Named, fromInterface, keywordSources } from '../annotations.js';
 import { batchFields } from '../shared/requestFields.js';
 import { WithRules } from '../rule.js';
 import { ScrapeOptionsFields } from './scrapeOptions.js';
@@ -23,6 +23,7 @@ export const BatchScrapeRequest = Named(
           },
         ],
         ...fromInterface('§2.2'),
+        ...keywordSources({ additionalProperties: 'service', required: 'interface §2.2' }),
       },
     ),
     scrapeOptionRulesV1,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, use } from '../annotations.js';
+import { Named, fromInterface, keywordSources, use } from '../annotations.js';
 import { crawlerFields } from '../shared/requestFields.js';
 import { ScrapeOptions } from './scrapeOptions.js';
 
@@ -44,6 +44,7 @@ export const CrawlRequest = Named(
         },
       ],
       ...here,
+      ...keywordSources({ additionalProperties: 'service', required: 'interface §2.1' }),
     },
   ),
 );

@@ -24,7 +24,8 @@ export const scrapeOptionRulesV1 = [
   FieldRule(
     'formats',
     SchemaRule(
-      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN },
+      // Interface §2.3 (changeTrackingOptions): "markdown must then also be among formats".
+      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN, source: 'interface §2.3' },
       Type.Union([Type.Not(containing(Type.Literal('changeTracking'))), containing(Type.Literal('markdown'))]),
       'With `changeTracking` among the formats, `markdown` must be among them too.',
     ),
@@ -32,18 +33,18 @@ export const scrapeOptionRulesV1 = [
   FieldRule(
     'formats',
     SchemaRule(
-      { id: 'oneScreenshotFormat', keyword: 'not', message: ONE_SCREENSHOT_V1 },
+      { id: 'oneScreenshotFormat', keyword: 'not', message: ONE_SCREENSHOT_V1, source: 'service' },
       Type.Not(Type.Intersect([containing(Type.Literal('screenshot')), containing(Type.Literal('screenshot@fullPage'))])),
       'At most one of `screenshot` and `screenshot@fullPage`.',
     ),
   ),
   SchemaRule(
-    { id: 'jsonFormatNeedsOptions', keyword: 'anyOf', message: FORMAT_OPTIONS_PAIRING },
+    { id: 'jsonFormatNeedsOptions', keyword: 'anyOf', message: FORMAT_OPTIONS_PAIRING, source: 'service' },
     paired('json', 'jsonOptions'),
     'The `json` format is requested exactly when `jsonOptions` is given.',
   ),
   SchemaRule(
-    { id: 'extractFormatNeedsOptions', keyword: 'anyOf', message: FORMAT_OPTIONS_PAIRING },
+    { id: 'extractFormatNeedsOptions', keyword: 'anyOf', message: FORMAT_OPTIONS_PAIRING, source: 'service' },
     paired('extract', 'extract'),
     'The deprecated `extract` format is requested exactly when the `extract` options are given.',
   ),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension, serviceDefault, use } from '../annotations.js';
+import { Named, fromInterface, fromService, extension, keywordSources, serviceDefault, strictByService, use } from '../annotations.js';
 import { actionSchemas } from '../shared/actions.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { JsonSchemaObject } from '../shared/jsonSchema.js';
@@ -17,15 +17,24 @@ export const JsonOptions = Named(
   Type.Object(
     {
       schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema of the data to extract.', ...here })),
-      systemPrompt: Type.Optional(Type.String({ maxLength: 10000, description: 'System prompt for the extraction.', ...here })),
-      prompt: Type.Optional(Type.String({ maxLength: 10000, description: 'Extraction prompt.', ...here })),
+      systemPrompt: Type.Optional(
+        Type.String({ maxLength: 10000, description: 'System prompt for the extraction.', ...here, ...keywordSources({ maxLength: 'service' }) }),
+      ),
+      prompt: Type.Optional(
+        Type.String({ maxLength: 10000, description: 'Extraction prompt.', ...here, ...keywordSources({ maxLength: 'service' }) }),
+      ),
       mode: Type.Optional(Type.Literal('llm', { ...serviceDefault('llm'), description: 'Extraction mode.', ...extension() })),
       temperature: Type.Optional(Type.Number({ description: 'Sampling temperature of the language model.', ...extension() })),
       checkPromptInjection: Type.Optional(
         Type.Boolean({ description: 'Check the page for prompt-injection attempts before extracting.', ...extension() }),
       ),
     },
-    { additionalProperties: false, description: 'Options of the `json` format (structured extraction with a language model).', ...here },
+    {
+      additionalProperties: false,
+      description: 'Options of the `json` format (structured extraction with a language model).',
+      ...here,
+      ...strictByService,
+    },
   ),
 );
 
@@ -48,6 +57,7 @@ export const ChangeTrackingOptions = Named(
       additionalProperties: false,
       description: 'Beta. Options of the `changeTracking` format; `markdown` must be among the formats too.',
       ...here,
+      ...strictByService,
     },
   ),
 );
@@ -86,6 +96,7 @@ export const ScrapeOptions = Named(
       additionalProperties: false,
       description: 'How each page is scraped (v1).',
       ...here,
+      ...strictByService,
     }),
     scrapeOptionRulesV1,
   ),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, extension, use } from '../annotations.js';
+import { Named, fromInterface, keywordSources, extension, use } from '../annotations.js';
 import { crawlerFields } from '../shared/requestFields.js';
 import { ScrapeOptions } from './scrapeOptions.js';
 
@@ -17,6 +17,7 @@ export const CrawlRequest = Named(
             'Natural-language description from which the crawler options are generated; options sent explicitly win over generated ones.',
           examples: ['Crawl the blog, skip the tag pages'],
           ...here,
+          ...keywordSources({ maxLength: 'service' }),
         }),
       ),
       sitemap: Type.Optional(
@@ -44,6 +45,7 @@ export const CrawlRequest = Named(
         },
       ],
       ...here,
+      ...keywordSources({ additionalProperties: 'service', required: 'interface §2.1' }),
     },
   ),
 );

@@ -4,7 +4,7 @@
  * links, images, screenshot, json, changeTracking and branding; the other kinds are service extensions.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension, extensionValues, serviceDefault, use } from '../annotations.js';
+import { Named, fromInterface, fromService, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { Discriminated } from '../discriminated.js';
 import { Literals } from '../literals.js';
@@ -12,6 +12,9 @@ import { JsonSchemaObject } from '../shared/jsonSchema.js';
 import { Viewport } from '../shared/viewport.js';
 
 const here = fromInterface('§2.4');
+/** A format object: its `type` is the interface's (§2.4: "an object with `type` plus options"); strictness is the service's. */
+const formatObject = (strict: boolean) =>
+  keywordSources(strict ? { required: 'interface §2.4', additionalProperties: 'service' } : { required: 'interface §2.4' });
 
 export const INTERFACE_FORMATS_V2 = [
   'markdown',
@@ -44,7 +47,7 @@ export const PlainFormat = Named(
     {
       type: Literals(PLAIN_FORMATS, { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) }),
     },
-    { description: 'A format that takes no options.', ...here },
+    { description: 'A format that takes no options.', ...here, ...formatObject(false) },
   ),
 );
 
@@ -59,7 +62,7 @@ export const ScreenshotFormat = Named(
       quality: Type.Optional(Type.Number({ minimum: 1, maximum: 100, description: 'Image quality, 1 to 100.', ...fromService() })),
       viewport: Type.Optional(Viewport),
     },
-    { description: 'Screenshot of the page.', ...here },
+    { description: 'Screenshot of the page.', ...here, ...formatObject(false) },
   ),
 );
 
@@ -74,7 +77,7 @@ export const JsonFormat = Named(
         Type.Boolean({ description: 'Check the page for prompt-injection attempts before extracting.', ...extension() }),
       ),
     },
-    { additionalProperties: false, description: 'Structured JSON extracted with a language model.', ...here },
+    { additionalProperties: false, description: 'Structured JSON extracted with a language model.', ...here, ...formatObject(true) },
   ),
 );
 
@@ -96,7 +99,12 @@ export const ChangeTrackingFormat = Named(
         }),
       ),
     },
-    { additionalProperties: false, description: 'Compare the page with its previous scrape; needs the markdown format too.', ...here },
+    {
+      additionalProperties: false,
+      description: 'Compare the page with its previous scrape; needs the markdown format too.',
+      ...here,
+      ...formatObject(true),
+    },
   ),
 );
 

@@ -16,7 +16,8 @@ export const scrapeOptionRulesV2 = [
   FieldRule(
     'formats',
     SchemaRule(
-      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN },
+      // The v2 table (interface §2.4) says only that some formats require options; the pairing is the service's.
+      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN, source: 'service' },
       Type.Union([Type.Not(containing('changeTracking')), containing('markdown')]),
       'With a `changeTracking` format, a `markdown` format must be requested too.',
     ),
@@ -24,7 +25,7 @@ export const scrapeOptionRulesV2 = [
   FieldRule(
     'formats',
     SchemaRule(
-      { id: 'oneScreenshotFormat', keyword: 'not', message: ONE_SCREENSHOT_V2 },
+      { id: 'oneScreenshotFormat', keyword: 'not', message: ONE_SCREENSHOT_V2, source: 'service' },
       // "Not two or more" rather than `maxContains: 1`: TypeBox's checker reads `contains` as "at least one"
       // even beside `minContains: 0`.
       Type.Not(Type.Array(Type.Unknown(), { contains: formatOf('screenshot'), minContains: 2 })),

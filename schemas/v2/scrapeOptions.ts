@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, extension, serviceDefault } from '../annotations.js';
+import { Named, fromInterface, extension, serviceDefault, strictByService } from '../annotations.js';
 import { actionSchemas } from '../shared/actions.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { Format } from './formats.js';
@@ -47,6 +47,7 @@ export const ScrapeOptions = Named(
       additionalProperties: false,
       description: 'How each page is scraped (v2).',
       ...here,
+      ...strictByService,
     }),
     scrapeOptionRulesV2,
   ),

@@ -6,10 +6,14 @@
  *   - `patternProperties: { "^(.*)$": S }` only   → `additionalProperties: S`
  *   - `anyOf` annotated with a `discriminator`    → `oneOf` (its branches exclude each other by the tag)
  *   - `allOf: [object, ...rules]` (an object with rules) → the object's keywords plus `allOf: [...rules]`
+ * Every schema element then says where it comes from: one without an `x-crawlspec-source` of its own (an
+ * array's items, a union's branches) takes its parent's, so a validator's error, which points at the innermost
+ * schema, can tell its source. A rule written as a schema (`x-crawlspec-rules` and no source of its own) is
+ * left as it is: the rule carries its own source.
  * The test suite proves the result accepts exactly what TypeBox's own checker accepts.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { definitionMark } from '../../schemas/annotations.js';
+import { definitionMark, RULES, SOURCE } from '../../schemas/annotations.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -61,7 +65,27 @@ export function toJsonSchema(
     }
     return normalise(out);
   };
-  return convert(schema, true) as JsonSchema;
+  return inheritSources(convert(schema, true) as JsonSchema, undefined);
+}
+
+/** Keys whose values are schemas (or lists or maps of schemas) below a schema. */
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs']);
+const SCHEMA_VALUES = new Set(['items', 'not', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else']);
+
+/** `schema` with `inherited` as the source of every element below it that names none (see the module comment). */
+function inheritSources(schema: JsonSchema, inherited: unknown): JsonSchema {
+  if ('$ref' in schema || (RULES in schema && !(SOURCE in schema))) return schema;
+  const source = schema[SOURCE] ?? inherited;
+  const out: JsonSchema = source === undefined || SOURCE in schema ? { ...schema } : { ...schema, [SOURCE]: source };
+  const below = (value: unknown): unknown => (isPlainObject(value) ? inheritSources(value, source) : value);
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(below);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, below(member)]));
+    else if (SCHEMA_VALUES.has(key)) out[key] = below(value);
+  }
+  return out;
 }
 
 const withSentence = (description: unknown, sentence: unknown) =>
