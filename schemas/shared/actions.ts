@@ -72,7 +72,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
     Type.Object(
       {
         type: kind('click', 'Click.'),
-        selector: Type.String({ description: 'CSS selector of the element to click.', ...fromService() }),
+        selector: Type.String({ description: 'CSS selector of the element to click.', examples: ['a'], ...fromService() }),
         all: Type.Optional(
           Type.Boolean({ default: false, description: 'Click every matching element, not just the first.', ...fromService() }),
         ),
@@ -97,7 +97,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
   const WriteAction = Named(
     'WriteAction',
     Type.Object(
-      { type: kind('write', 'Write text.'), text: Type.String({ description: 'Text to type.', ...fromService() }) },
+      { type: kind('write', 'Write text.'), text: Type.String({ description: 'Text to type.', examples: ['crawlspec'], ...fromService() }) },
       action('Type text into the focused element.', ['text']),
     ),
   );
@@ -134,7 +134,7 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
     Type.Object(
       {
         type: kind('executeJavascript', 'Execute JavaScript.'),
-        script: Type.String({ description: 'JavaScript source to run in the page.', ...fromService() }),
+        script: Type.String({ description: 'JavaScript source to run in the page.', examples: ['document.title'], ...fromService() }),
       },
       action('Run JavaScript in the page.', ['script']),
     ),
