@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { definitionMark } from '../../schemas/annotations.js';
+import { definitionMark, EXTENSION, EXTENSION_VALUES } from '../../schemas/annotations.js';
 import { objectOf } from '../../schemas/rule.js';
 import { isCrawlUrl } from '../../schemas/shared/crawlUrl.js';
 
@@ -77,10 +77,26 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
  */
 const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
   Url: () => fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(isCrawlUrl),
+  // A JSON Schema given for extraction: the service compiles it, so it is a real one (of a few shapes).
+  JsonSchemaObject: () =>
+    fc
+      .record({ title: fc.constantFrom('string', 'number', 'boolean'), tags: fc.constantFrom('string', 'integer') })
+      .chain(({ title, tags }) =>
+        fc.constantFrom<unknown>(
+          { type: 'object', properties: { title: { type: title } } },
+          { type: 'object', properties: { title: { type: title }, tags: { type: 'array', items: { type: tags } } }, required: ['title'] },
+          { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        ),
+      ),
 };
 
 export interface ArbitraryOptions {
   readonly rules: boolean;
+  /**
+   * Only what the interface states: no field, union branch or enum value that is a service extension
+   * (`x-crawlspec-extension`, `x-crawlspec-extension-values`). Default false.
+   */
+  readonly interfaceOnly?: boolean;
   /**
    * Let a failing value shrink an optional property away (fast-check's cross-shrinking towards "absent"),
    * so a counterexample keeps only the fields that matter. Generation is the same either way. Default false.
@@ -96,6 +112,16 @@ export function arbitraryFor(input: TSchema, options: ArbitraryOptions = { rules
   return generate(input, options);
 }
 
+const isExtension = (schema: unknown) => (schema as Schema)[EXTENSION] === true;
+
+/** The branches of a union to draw from: all of them, or (interface only) those that are not extensions. */
+function branchesOf(schema: Schema, options: ArbitraryOptions): TSchema[] {
+  const branches = schema.anyOf as Schema[];
+  if (!options.interfaceOnly) return branches;
+  const extraValues = Array.isArray(schema[EXTENSION_VALUES]) ? (schema[EXTENSION_VALUES] as unknown[]) : [];
+  return branches.filter((b) => !isExtension(b) && !(b[Kind] === 'Literal' && extraValues.includes(b.const)));
+}
+
 function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
   const schema = input as Schema;
   const arbitraryFor = (s: TSchema) => generate(s, options);
@@ -103,7 +129,9 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
   if (decidedInCode) return decidedInCode();
   switch (schema[Kind]) {
     case 'Object': {
-      const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+      const properties = Object.fromEntries(
+        Object.entries((schema.properties ?? {}) as Record<string, TSchema>).filter(([, s]) => !options.interfaceOnly || !isExtension(s)),
+      );
       // Each optional property is present one time in three: values stay small, and combinations that a
       // rule forbids (e.g. options without their format) stay rare enough to filter out cheaply.
       const model = Object.fromEntries(
@@ -117,8 +145,9 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
         }),
       );
       const declared = fc.record(model).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ABSENT)));
-      if (schema.additionalProperties === false) return declared;
-      // An open object: sometimes with keys the schema does not list, which must be accepted too.
+      // An open object: sometimes with keys the schema does not list, which the service accepts (the interface
+      // says nothing of them, so interface-only values have none).
+      if (schema.additionalProperties === false || options.interfaceOnly) return declared;
       const extras = fc.dictionary(
         extraKey.filter((k) => !(k in properties)),
         fc.jsonValue({ maxDepth: 1 }),
@@ -143,7 +172,7 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
           );
     }
     case 'Union':
-      return fc.oneof(...(schema.anyOf as TSchema[]).map(arbitraryFor));
+      return fc.oneof(...branchesOf(schema, options).map(arbitraryFor));
     case 'Intersect': {
       // An object with rules: values of the object, kept when they satisfy the rules too.
       const object = objectOf(schema);

@@ -1,12 +1,13 @@
 /**
- * The hard cap on requests. Every request takes one unit; a request that may start a job takes a second
- * one and holds it for that job's cancel, so a started job can always be cancelled without going over the
- * cap. Once a request is refused, no other is allowed (the remaining checks are skipped), except the
- * cancels already reserved.
+ * The cap on one check's requests: its share of the run's `maxRequests` (run.ts gives each check a share in
+ * proportion to what it needs, so no check can starve another). Every request takes one unit; a request
+ * that may start a job takes a second one and holds it for that job's cancel, so a started job can always
+ * be cancelled without going over the cap. Once a request is refused, no other is allowed (the check stops
+ * there), except the cancels already reserved.
  */
 export class BudgetExhausted extends Error {
   constructor(max: number) {
-    super(`request budget exhausted (maxRequests ${max})`);
+    super(`its share of the request budget (${max} requests) was used up`);
     this.name = 'BudgetExhausted';
   }
 }

@@ -1,31 +1,62 @@
 /**
- * A check: a stable dotted name, whether it starts jobs, and how it runs. `simpleCheck` runs one attempt;
- * generated checks (property.ts) run many. Either way every job an attempt started is cancelled before
- * the attempt ends, whatever happened in it.
+ * A check: a stable dotted name, what it proves and where that comes from (its level and citations), what
+ * it may cost in requests, and how it runs. `simpleCheck` runs one attempt; generated checks (property.ts)
+ * run many. Either way every job an attempt started is cancelled before the attempt ends, whatever
+ * happened in it.
  */
-import { Attempt, Inconclusive, Skip, Stop, type Env } from './context.js';
+import { createHash } from 'node:crypto';
+import { Attempt, type Env } from './context.js';
+import type { Level } from './levels.js';
+import type { ResolvedOptions } from './options.js';
 import type { CheckStatus, Failure } from './report.js';
+import { Inconclusive, Skip, Stop } from './signals.js';
 
 export interface CheckOutcome {
   failures: Failure[];
   skipped?: string;
   inconclusive?: string;
   requests: number;
+  /** Hash of the attempts' body digests, in order. */
+  digest: ReturnType<typeof createHash>;
 }
 
-export interface Check {
+export const newOutcome = (): CheckOutcome => ({ failures: [], requests: 0, digest: createHash('sha256') });
+
+/**
+ * Where what a check proves comes from: `interface §2.4` with the fields, values or rules of that section it
+ * relies on (test/checkCitations.test.ts proves the section states each), or `service`.
+ */
+export interface Citation {
+  readonly source: string;
+  readonly names: readonly string[];
+}
+
+export interface CheckInfo {
   /** Stable dotted identifier, e.g. `v2.crawl.start.valid`. */
   readonly name: string;
+  /** The lowest level among the expectations the check holds: it decides the verdict from that level on. */
+  readonly level: Level;
+  /** What a pass proves, in one sentence. */
+  readonly proves: string;
+  readonly cites: readonly Citation[];
   /** Whether the check starts jobs on a conformant target (`onlyNoJob` leaves these out). */
   readonly startsJob: boolean;
   /** Whether the check needs a token (skipped without one). */
   readonly needsAuth: boolean;
+}
+
+export interface Check extends CheckInfo {
+  /** The most requests the check sends to reach its verdict on a conformant target (its share of the budget is sized from it). */
+  cost(options: ResolvedOptions): number;
   run(env: Env): Promise<CheckOutcome>;
 }
 
+/** Requests of one start that must be cancelled: the POST and the DELETE reserved for it. */
+export const START = 2;
+
 /**
  * Runs `body` in `attempt`, turning control-flow signals into the outcome, and cancels what the attempt
- * started. Returns without throwing.
+ * started. Returns without throwing: an error of the kit itself makes the check inconclusive, with the error.
  */
 export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => Promise<void>, outcome: CheckOutcome): Promise<void> {
   try {
@@ -33,33 +64,28 @@ export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => P
   } catch (error) {
     if (error instanceof Skip) outcome.skipped ??= error.message;
     else if (error instanceof Inconclusive) outcome.inconclusive ??= error.message;
-    else if (!(error instanceof Stop)) {
-      attempt.fail({
-        kind: 'kit',
-        message: `the contract kit failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        expected: 'the check to run to its end',
-        section: 'service',
-      });
-    }
+    else if (!(error instanceof Stop))
+      outcome.inconclusive ??= `the contract kit failed, so the check could not be judged: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   } finally {
     for (const job of attempt.started) await attempt.cancelQuietly(job);
     outcome.requests += attempt.requests;
+    outcome.digest.update(attempt.digest());
     if (attempt.note !== undefined) outcome.inconclusive ??= attempt.note;
   }
 }
 
 export function simpleCheck(
-  name: string,
-  flags: { startsJob: boolean; needsAuth?: boolean },
+  info: Omit<CheckInfo, 'needsAuth'> & { readonly needsAuth?: boolean; readonly cost: number | ((options: ResolvedOptions) => number) },
   body: (attempt: Attempt) => Promise<void>,
 ): Check {
+  const { cost, ...rest } = info;
   return {
-    name,
-    startsJob: flags.startsJob,
-    needsAuth: flags.needsAuth ?? false,
+    ...rest,
+    needsAuth: info.needsAuth ?? false,
+    cost: typeof cost === 'number' ? () => cost : cost,
     async run(env) {
-      const outcome: CheckOutcome = { failures: [], requests: 0 };
-      const attempt = new Attempt(name, env);
+      const outcome = newOutcome();
+      const attempt = new Attempt(info.name, env);
       await runAttempt(attempt, body, outcome);
       outcome.failures.push(...attempt.failures);
       return outcome;
@@ -68,8 +94,8 @@ export function simpleCheck(
 }
 
 /** fail beats skipped beats inconclusive beats pass. */
-export function statusOf(outcome: CheckOutcome): CheckStatus {
-  if (outcome.failures.length > 0) return 'fail';
+export function statusOf(failures: readonly Failure[], outcome: Pick<CheckOutcome, 'skipped' | 'inconclusive'>): CheckStatus {
+  if (failures.length > 0) return 'fail';
   if (outcome.skipped !== undefined) return 'skipped';
   if (outcome.inconclusive !== undefined) return 'inconclusive';
   return 'pass';

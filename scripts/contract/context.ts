@@ -1,30 +1,20 @@
 /**
- * One attempt of a check: it sends requests, holds every answer against the spec (documented status,
- * expected status, body schema) and records failures with everything needed to reproduce them. Control
- * flow out of an attempt: `Skip` (no budget, target gone), `Inconclusive` (an answer that depends on the
- * account: 402, 403, 429), `Stop` (a failure was recorded and the rest of the attempt is meaningless).
+ * One attempt of a check: it sends requests, holds every answer against what is expected of it (expect.ts:
+ * what the interface requires, what the service answers) and records failures, each with its level and
+ * everything needed to reproduce it. It stops early by throwing a signal (signals.ts).
  */
+import { createHash } from 'node:crypto';
 import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import { toCurl } from './curl.js';
-import { NetworkFailure, TargetUnreachable, type Auth, type Exchange, type HttpClient, type OutgoingRequest } from './http.js';
-import type { Job, JobTracker } from './jobs.js';
+import { holdAnswer, type Expectation } from './expect.js';
+import { AnswerTooLarge, NetworkFailure, TargetUnreachable, type Auth, type Exchange, type HttpClient, type OutgoingRequest } from './http.js';
+import { unusableJobId, type Job, type JobTracker } from './jobs.js';
+import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Failure, FailureKind } from './report.js';
-import { bodyProblems, documentedStatuses, KIND_PATH, locate, type JobKind, type OperationSpec } from './spec.js';
-
-export class Skip extends Error {
-  override name = 'Skip';
-}
-export class Inconclusive extends Error {
-  override name = 'Inconclusive';
-}
-export class Stop extends Error {
-  override name = 'Stop';
-}
-
-/** Answers that depend on the account (credits, plan, rate limits), not on the interface. */
-export const ACCOUNT_DEPENDENT = new Set([402, 403, 429]);
+import { Inconclusive, Skip, Stop } from './signals.js';
+import { KIND_PATH, locate, type JobKind } from './spec.js';
 
 /** Longest body shown in a failure. */
 export const BODY_LIMIT = 600;
@@ -35,20 +25,21 @@ export const truncate = (text: string, limit = BODY_LIMIT) =>
 export interface Env {
   readonly options: ResolvedOptions;
   readonly client: HttpClient;
+  /** The budget of the check running: its share of `maxRequests`. */
   readonly budget: RequestBudget;
   readonly jobs: JobTracker;
 }
 
-export interface Expectation {
-  /** The statuses that pass. */
-  readonly status: number | readonly number[];
-  /** What the interface expects, in words; by default the statuses and their bodies' definitions. */
-  readonly expected?: string;
-  /** The section the expectation comes from; by default the operation's `source`. */
-  readonly section?: string;
+/** What a failure is made of; the check's name, the exchange's curl line and answer are added by `fail`. */
+export interface FailureInput {
+  readonly kind: FailureKind;
+  readonly level: Level;
+  readonly message: string;
+  readonly expected: string;
+  readonly section: string;
+  readonly exchange?: Exchange;
+  readonly request?: string;
 }
-
-const statusList = (e: Expectation): readonly number[] => (typeof e.status === 'number' ? [e.status] : e.status);
 
 const NOUN: Record<JobKind, string> = { crawl: 'Crawl', batch: 'BatchScrape' };
 
@@ -72,6 +63,8 @@ export class Attempt {
   /** Set when the attempt learnt something that makes the check inconclusive without stopping it. */
   note: string | undefined;
   requests = 0;
+  /** The request bodies sent, in order, hashed: the same seed gives the same digest. */
+  private readonly bodies = createHash('sha256');
 
   constructor(
     readonly check: string,
@@ -87,7 +80,12 @@ export class Attempt {
     return `${this.options.baseUrl}/${version}${path}`;
   }
 
-  fail(failure: { kind: FailureKind; message: string; expected: string; section: string; exchange?: Exchange; request?: string }): void {
+  /** The digest of the request bodies this attempt sent, in order. */
+  digest(): string {
+    return this.bodies.copy().digest('hex');
+  }
+
+  fail(failure: FailureInput): void {
     const { exchange, ...rest } = failure;
     this.failures.push({
       check: this.check,
@@ -98,23 +96,29 @@ export class Attempt {
 
   /** Sends one request; budget and reachability problems skip the check, a missing answer fails it. */
   async send(request: OutgoingRequest, payment?: Reservation | 'prepaid'): Promise<Exchange> {
+    if (request.body !== undefined) this.bodies.update(`${request.method} ${'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json)}\n`);
     try {
-      const exchange = await this.env.client.send(request, payment);
+      const exchange = await this.env.client.send(request, this.env.budget, payment);
       this.requests += exchange.retried ? 2 : 1;
       return exchange;
     } catch (error) {
-      if (error instanceof BudgetExhausted) throw new Skip(`maxRequests (${this.options.maxRequests}) reached`);
+      if (error instanceof BudgetExhausted) throw new Skip(error.message);
       if (error instanceof TargetUnreachable) throw new Skip(error.message);
+      if (error instanceof AnswerTooLarge) {
+        this.requests += 1;
+        throw new Inconclusive(`${error.message}: raise --max-response-bytes to judge it`);
+      }
       if (error instanceof NetworkFailure) {
         this.requests += 1;
-        this.failures.push({
-          check: this.check,
+        const located = locate(this.options.baseUrl, request.method, request.url);
+        this.fail({
           kind: 'network',
+          // No answer from an endpoint the interface defines (a start) breaks it; from another, the service's.
+          level: levelOf(located?.operation.source ?? 'service'),
           message: `no answer: ${error.reason}`,
           request: toCurl(error.request),
-          got: { status: null, body: error.reason },
           expected: 'an HTTP answer',
-          section: 'service',
+          section: located?.operation.source ?? 'service',
         });
         throw new Stop(error.message);
       }
@@ -122,80 +126,9 @@ export class Attempt {
     }
   }
 
-  /**
-   * Holds `exchange` against the spec: an account-dependent status makes the check inconclusive; a
-   * status the operation does not document fails (`undocumentedStatus`); so does one outside `expectation`;
-   * then the body must be valid for the documented schema of that status. True when everything held.
-   */
+  /** Holds `exchange` against `expectation` (see expect.ts); true when everything held, at every level. */
   holds(exchange: Exchange, expectation: Expectation): boolean {
-    const { request, status } = exchange;
-    const located = locate(this.options.baseUrl, request.method, request.url);
-    const wanted = statusList(expectation);
-    if (ACCOUNT_DEPENDENT.has(status) && !wanted.includes(status))
-      throw new Inconclusive(`${status} from ${request.method} ${new URL(request.url).pathname}: depends on the account`);
-    if (!located) {
-      this.fail({
-        kind: 'unknownOperation',
-        message: `${request.method} ${request.url} is not an operation of the interface`,
-        expected: 'an address of a documented operation (schemas/operations.ts)',
-        section: 'service',
-        exchange,
-      });
-      return false;
-    }
-    const { version, operation } = located;
-    const described = expectation.expected ?? this.describe(version, operation, wanted);
-    const section = expectation.section ?? operation.source;
-    if (!(String(status) in operation.responses)) {
-      this.fail({
-        kind: 'undocumentedStatus',
-        message: `${status} is not a status ${operation.operationId} documents (${documentedStatuses(operation).join(', ')})`,
-        expected: described,
-        section: operation.source,
-        exchange,
-      });
-      return false;
-    }
-    if (!wanted.includes(status)) {
-      this.fail({ kind: 'status', message: `${status} where ${wanted.join(' or ')} was expected`, expected: described, section, exchange });
-      return false;
-    }
-    const schema = operation.responses[String(status)]!.schema;
-    if (!exchange.isJson) {
-      this.fail({
-        kind: 'body',
-        message: `the ${status} body is not JSON`,
-        expected: described,
-        section: operation.source,
-        exchange,
-      });
-      return false;
-    }
-    const problems = bodyProblems(version, schema, exchange.json);
-    if (problems.length > 0) {
-      const first = problems[0]!;
-      this.fail({
-        kind: 'body',
-        message: `the ${status} body is not a valid ${version}/${schema}: ${problems
-          .slice(0, 3)
-          .map((p) => `${p.path} (${p.schema}): ${p.message}`)
-          .join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}`,
-        expected: described,
-        section: first.section,
-        exchange,
-      });
-      return false;
-    }
-    return true;
-  }
-
-  describe(version: Version, operation: OperationSpec, statuses: readonly number[]): string {
-    return statuses
-      .map((s) => {
-        const response = operation.responses[String(s)];
-        return response ? `${s} with a body valid as ${version}/${response.schema}` : `${s}`;
-      })
-      .join(', or ');
+    return holdAnswer(this, exchange, expectation);
   }
 
   /** Sends and holds the answer against `expectation`. */
@@ -223,7 +156,7 @@ export class Attempt {
     try {
       reservation = this.env.budget.takeAndReserve();
     } catch (error) {
-      if (error instanceof BudgetExhausted) throw new Skip(`maxRequests (${this.options.maxRequests}) reached`);
+      if (error instanceof BudgetExhausted) throw new Skip(error.message);
       throw error;
     }
     let exchange: Exchange;
@@ -233,11 +166,22 @@ export class Attempt {
       this.env.budget.release(reservation);
       throw error;
     }
-    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    const answer = exchange.json as { id?: unknown; url?: unknown } | undefined;
+    const id = answer?.id;
     let job: Job | undefined;
     if (exchange.status === 200 && typeof id === 'string' && id.length > 0) {
-      job = this.env.jobs.add(version, kind, id, (exchange.json as { url?: unknown }).url, reservation);
+      job = this.env.jobs.add(version, kind, id, answer?.url, this.env.budget, reservation);
       this.started.push(job);
+      const unusable = unusableJobId(id);
+      if (unusable !== undefined)
+        this.fail({
+          kind: 'jobId',
+          level: 'service',
+          message: `the job id ${JSON.stringify(id.slice(0, 80))} cannot be used in a URL path: ${unusable}`,
+          expected: 'a job id that can address the job (the service gives UUIDs)',
+          section: 'service',
+          exchange,
+        });
     } else this.env.budget.release(reservation);
     let ok: boolean;
     try {
@@ -253,25 +197,32 @@ export class Attempt {
    * Cancels `job` and holds the answer: 200 (cancelled) or 409 (it had completed already). True when
    * the answer was one of those and valid.
    */
-  async cancel(job: Job): Promise<{ exchange: Exchange; ok: boolean }> {
-    const request: OutgoingRequest = { method: 'DELETE', url: this.env.jobs.address(job) };
+  async cancel(job: Job): Promise<{ exchange: Exchange | undefined; ok: boolean }> {
+    if (job.address === undefined) {
+      job.state = 'notCancelled';
+      return { exchange: undefined, ok: false };
+    }
     let exchange: Exchange;
     try {
-      exchange = await this.send(request, job.reservation);
+      exchange = await this.send({ method: 'DELETE', url: job.address }, job.reservation);
     } catch (error) {
       this.env.jobs.settle(job, undefined);
       throw error;
     }
     this.env.jobs.settle(job, exchange.status);
-    return { exchange, ok: this.holds(exchange, { status: [200, 409] }) };
+    return { exchange, ok: this.holds(exchange, { service: { status: [200, 409] } }) };
   }
 
   /** Cancels a job a check did not mean to start (or whose check is ending), without judging the answer. */
   async cancelQuietly(job: Job): Promise<void> {
     if (job.state !== 'open' || job.cancelAttempts > 0) return;
+    if (job.address === undefined) {
+      job.state = 'notCancelled';
+      return;
+    }
     try {
       this.requests += 1;
-      const exchange = await this.env.client.send({ method: 'DELETE', url: this.env.jobs.address(job) }, job.reservation);
+      const exchange = await this.env.client.send({ method: 'DELETE', url: job.address }, job.budget, job.reservation);
       this.env.jobs.settle(job, exchange.status);
     } catch {
       this.env.jobs.settle(job, undefined);
@@ -281,14 +232,17 @@ export class Attempt {
   /**
    * The address to read a job's status from: the start answer's `url`, which must be the job's status
    * endpoint on this target. A `url` elsewhere is noted and the job's own address is used instead, so the
-   * token never leaves the target.
+   * token never leaves the target. Undefined when the job has no address at all.
    */
-  statusUrl(job: Job, startExchange: Exchange): string {
-    const own = this.env.jobs.address(job);
+  statusUrl(job: Job, startExchange: Exchange): string | undefined {
+    const own = job.address;
     const given = job.url;
-    const expected = `the job's url is its status endpoint on the target: ${own}`;
+    const expected = `the job's url is its status endpoint on the target${own === undefined ? '' : `: ${own}`}`;
     if (typeof given !== 'string') return own;
     const located = locate(this.options.baseUrl, 'GET', given);
+    const fail = (message: string) =>
+      // Interface §4: the start answer's url is "url (string, URI)" of the job; that it is the status endpoint is the service's.
+      this.fail({ kind: 'jobUrl', level: 'service', message, expected, section: 'service', exchange: startExchange });
     if (!located) {
       let sameOrigin = false;
       try {
@@ -296,27 +250,19 @@ export class Attempt {
       } catch {
         sameOrigin = false;
       }
-      if (sameOrigin)
-        this.fail({
-          kind: 'jobUrl',
-          message: `the job url ${given} is not a status endpoint`,
-          expected,
-          section: 'interface §4',
-          exchange: startExchange,
-        });
+      if (sameOrigin) fail(`the job url ${given} is not a status endpoint`);
       else this.note = `the job url ${given} is not on the target; not followed (the token stays with the target)`;
       return own;
     }
     const wantedOp = jobOperationId(job.version, job.kind, 'get');
-    const lastSegment = decodeURIComponent(new URL(given).pathname.split('/').pop() ?? '');
+    let lastSegment: string;
+    try {
+      lastSegment = decodeURIComponent(new URL(given).pathname.split('/').pop() ?? '');
+    } catch {
+      lastSegment = '';
+    }
     if (located.operation.operationId !== wantedOp || located.version !== job.version || lastSegment !== job.id) {
-      this.fail({
-        kind: 'jobUrl',
-        message: `the job url ${given} is not the status endpoint of job ${job.id} (${located.version} ${located.operation.operationId})`,
-        expected,
-        section: 'interface §4',
-        exchange: startExchange,
-      });
+      fail(`the job url ${given} is not the status endpoint of job ${job.id} (${located.version} ${located.operation.operationId})`);
       return own;
     }
     return given;
@@ -324,7 +270,7 @@ export class Attempt {
 
   /** GETs a status page; the body when it is a valid 200 status answer. */
   async status(url: string): Promise<{ exchange: Exchange; body: JobStatusBody | undefined }> {
-    const { exchange, ok } = await this.call({ method: 'GET', url }, { status: 200 });
+    const { exchange, ok } = await this.call({ method: 'GET', url }, { service: { status: 200 } });
     return { exchange, body: ok ? (exchange.json as JobStatusBody) : undefined };
   }
 }

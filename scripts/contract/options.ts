@@ -1,10 +1,22 @@
 /**
- * What a contract run is told: the target, which versions, how many generated requests, and the limits
- * that keep a run safe against a real, paid service.
+ * What a contract run is told: the target, which versions, at which level, how many generated requests, the
+ * site valid requests point at, and the limits that keep a run safe against a real, paid service.
  */
 import type { Version } from '../../schemas/registry.js';
 import { validate } from '../../schemas/validate.js';
+import type { Level } from './levels.js';
 import { minimalRequest, SITE_PATHS } from './safeRequests.js';
+
+/** What the kit knows of the site valid requests point at, to steer its jobs so that there is something to judge. */
+export interface SiteProfile {
+  /** Paths below the site address that are pages (each gives a page record), e.g. `/about`. At least two. */
+  readonly pages: readonly string[];
+  /** A path below the site address whose scrape fails (so a job has an error record), if the site has one. */
+  readonly failing?: string;
+}
+
+/** A site the kit knows nothing of (e.g. `https://example.com`): its root and a few usual paths. */
+export const UNKNOWN_SITE: SiteProfile = { pages: SITE_PATHS.filter((p) => p !== '') };
 
 export interface ContractOptions {
   /** The service's base address, without the version segment (e.g. `https://api.example.dev`). */
@@ -12,29 +24,40 @@ export interface ContractOptions {
   /** Bearer token; `undefined` runs without authentication (`--no-auth`) and skips the auth checks. */
   token: string | undefined;
   versions: Version[];
-  /** fast-check seed: the same seed gives the same requests. */
+  /** Which expectations decide the verdict: `interface` (default) or `service` (both). */
+  level?: Level;
+  /** fast-check seed: the same seed gives the same request bodies. */
   seed: number;
   /** Generated requests per generated check. */
   runs: number;
-  /** Hard cap on the requests sent; once reached, the remaining checks are skipped. */
-  maxRequests: number;
+  /**
+   * Cap on the requests sent, shared among the checks in proportion to what each needs. By default exactly
+   * what every check needs, so a default run is complete; a lower cap leaves checks incomplete (exit 3).
+   */
+  maxRequests?: number;
   /** Requests in flight at once (and checks run at once). */
   concurrency: number;
   /** The only site valid requests point at. */
   siteUrl: string;
+  /** What the kit knows of that site; by default nothing beyond its usual paths. */
+  site?: SiteProfile;
   /** Run only the checks that start no job on a conformant target. */
   onlyNoJob?: boolean;
   /** Per-request timeout, in milliseconds. */
   timeoutMs?: number;
+  /** Longest answer the kit reads, in bytes; a longer one makes its check inconclusive. */
+  maxResponseBytes?: number;
 }
 
 export const DEFAULT_OPTIONS = {
   versions: ['v1', 'v2'] as Version[],
+  level: 'interface' as Level,
   runs: 10,
-  maxRequests: 200,
   concurrency: 2,
   siteUrl: 'https://example.com',
   timeoutMs: 30_000,
+  // The service cuts a status page at 10 MiB of JSON; room above that, and bounded memory however the target answers.
+  maxResponseBytes: 16 * 1024 * 1024,
 } as const;
 
 /** The options with every default applied and the addresses normalised (no trailing slash). */
@@ -42,13 +65,17 @@ export interface ResolvedOptions {
   readonly baseUrl: string;
   readonly token: string | undefined;
   readonly versions: readonly Version[];
+  readonly level: Level;
   readonly seed: number;
   readonly runs: number;
-  readonly maxRequests: number;
+  /** Undefined: what the checks need. */
+  readonly maxRequests: number | undefined;
   readonly concurrency: number;
   readonly siteUrl: string;
+  readonly site: SiteProfile;
   readonly onlyNoJob: boolean;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
 }
 
 const positive = (value: number, name: string, min = 1): number => {
@@ -56,16 +83,33 @@ const positive = (value: number, name: string, min = 1): number => {
   return value;
 };
 
+/** `url` as an http(s) address, or a RangeError naming the option. */
+function httpUrl(url: string, name: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(`${name} must be an http or https address, not ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new RangeError(`${name} must be an http or https address, not ${JSON.stringify(url)}`);
+  return parsed;
+}
+
 export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const versions = [...new Set(options.versions)];
   if (versions.length === 0) throw new RangeError('versions must name v1, v2 or both');
-  const base = new URL(options.baseUrl);
-  const site = new URL(options.siteUrl);
+  const level = options.level ?? DEFAULT_OPTIONS.level;
+  if (level !== 'interface' && level !== 'service') throw new RangeError(`level must be interface or service, not ${JSON.stringify(level)}`);
+  const base = httpUrl(options.baseUrl, 'baseUrl');
+  const site = httpUrl(options.siteUrl, 'siteUrl');
   const siteUrl = `${site.origin}${site.pathname.replace(/(?<!\/)\/+$/, '')}`;
+  const profile = options.site ?? UNKNOWN_SITE;
+  if (profile.pages.length < 2) throw new RangeError('site.pages must name at least two pages (pagination needs two results)');
   // Generated requests are valid crawls of the site's pages: a site that is no valid crawl URL (e.g.
   // `http://localhost`, which has no top-level domain) leaves nothing valid to send.
   for (const version of versions)
-    for (const path of SITE_PATHS) {
+    for (const path of ['', ...profile.pages]) {
       const result = validate(`${version}/CrawlRequest`, minimalRequest('crawl', siteUrl, path));
       if (!result.valid)
         throw new RangeError(`siteUrl ${options.siteUrl} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
@@ -74,12 +118,15 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     baseUrl: base.href.replace(/(?<!\/)\/+$/, ''),
     token: options.token,
     versions: (['v1', 'v2'] as const).filter((v) => versions.includes(v)),
+    level,
     seed: Number.isInteger(options.seed) ? options.seed : 0,
     runs: positive(options.runs, 'runs'),
-    maxRequests: positive(options.maxRequests, 'maxRequests', 0),
+    maxRequests: options.maxRequests === undefined ? undefined : positive(options.maxRequests, 'maxRequests', 0),
     concurrency: positive(options.concurrency, 'concurrency'),
     siteUrl,
+    site: profile,
     onlyNoJob: options.onlyNoJob ?? false,
     timeoutMs: positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'),
+    maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
   };
 }

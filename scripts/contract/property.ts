@@ -1,54 +1,100 @@
 /**
- * Generated checks: each runs as a fast-check async property with the run's seed, one request (and its
- * follow-ups) per generated value. A failing value is shrunk by fast-check to a minimal one; the failures
- * reported are those of that minimal request, with the seed and path that replay it.
+ * Generated checks: each draws `runs` values with the run's seed (fast-check) and sends one request (and its
+ * follow-ups) per value. Every failure met is put in a class (`classOf`: e.g. the field and the rule a
+ * refused body broke, or the status and reason of a refusal); each class is then shrunk on its own, from
+ * the first value that met it, to a minimal value that still fails in that class. The report has every
+ * class, each with its minimal counterexample: one failing field cannot hide another.
+ *
+ * An attempt's result is kept by its value, so replaying and shrinking never send a value twice. Shrinking
+ * costs requests: at most SHRINK_LIMIT attempts per class, and no more than the check's share of the budget
+ * (a class whose shrinking is cut keeps the smallest counterexample found so far).
  */
 import fc from 'fast-check';
 import { Attempt, type Env } from './context.js';
-import { runAttempt, type Check, type CheckOutcome } from './check.js';
+import { newOutcome, runAttempt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
+import type { ResolvedOptions } from './options.js';
 import type { Failure } from './report.js';
 
-/** Attempts spent on shrinking, at most, per check (each costs requests). */
+/** Attempts spent on shrinking one class, at most. */
 export const SHRINK_LIMIT = 40;
 
-export function generatedCheck<T>(
-  name: string,
-  flags: { startsJob: boolean },
-  arbitrary: (env: Env) => fc.Arbitrary<T>,
-  body: (attempt: Attempt, value: T) => Promise<void>,
-): Check {
+export interface GeneratedCheckSpec<T> extends Omit<CheckInfo, 'needsAuth'> {
+  /** Requests one attempt sends on a conformant target, at most. */
+  readonly perAttempt: number;
+  arbitrary(env: Env): fc.Arbitrary<T>;
+  body(attempt: Attempt, value: T): Promise<void>;
+  /** The class of a failure met with `value`. */
+  classOf(failure: Failure, value: T): string;
+}
+
+interface Tried {
+  readonly failures: readonly Failure[];
+}
+
+/** Requests a generated check may send: every run, and the shrinking of one class. */
+export const generatedCost = (perAttempt: number, options: ResolvedOptions) => (options.runs + SHRINK_LIMIT) * perAttempt;
+
+export function generatedCheck<T>(spec: GeneratedCheckSpec<T>): Check {
+  const { perAttempt, arbitrary, body, classOf, ...info } = spec;
   return {
-    name,
-    startsJob: flags.startsJob,
+    ...info,
     needsAuth: false,
+    cost: (options) => generatedCost(perAttempt, options),
     async run(env) {
-      const outcome: CheckOutcome = { failures: [], requests: 0 };
-      let failing: Failure[] | undefined;
-      let shrinkAttempts = 0;
-      const property = fc.asyncProperty(arbitrary(env), async (value) => {
-        // Once the budget is gone or the account decides, further values tell nothing: stop sending.
-        if (outcome.skipped !== undefined || outcome.inconclusive !== undefined) return true;
-        if (failing !== undefined && ++shrinkAttempts > SHRINK_LIMIT) return true;
-        const attempt = new Attempt(name, env);
+      const outcome: CheckOutcome = newOutcome();
+      const tried = new Map<string, Tried>();
+      /** The attempt for `value`, run once; undefined once the check cannot go on (skipped or inconclusive). */
+      const attemptOn = async (value: T): Promise<Tried | undefined> => {
+        const key = JSON.stringify(value);
+        const known = tried.get(key);
+        if (known !== undefined) return known;
+        if (outcome.skipped !== undefined || outcome.inconclusive !== undefined) return undefined;
+        const attempt = new Attempt(info.name, env);
         await runAttempt(attempt, (a) => body(a, value), outcome);
-        if (attempt.failures.length === 0) return true;
-        failing = attempt.failures;
-        return false;
-      });
-      const { seed } = env.options;
-      const details = await fc.check(property, { seed, numRuns: env.options.runs });
-      if (details.failed) {
-        const counterexample = { seed, path: details.counterexamplePath ?? '', shrinks: details.numShrinks };
-        if (failing !== undefined && details.counterexample !== null)
-          outcome.failures.push(...failing.map((f) => ({ ...f, counterexample })));
-        else
-          outcome.failures.push({
-            check: name,
-            kind: 'kit',
-            message: `the generated check could not run: ${String(details.errorInstance ?? 'fast-check gave no counterexample')}`,
-            expected: 'the property to run',
-            section: 'service',
-          });
+        const result = { failures: attempt.failures };
+        tried.set(key, result);
+        return result;
+      };
+
+      const { seed, runs } = env.options;
+      const arb = arbitrary(env);
+      // First pass: every value once; the first run index at which each class was met.
+      const firstSeen = new Map<string, { at: number; failures: Failure[] }>();
+      let index = 0;
+      await fc.check(
+        fc.asyncProperty(arb, async (value) => {
+          const at = index++;
+          const result = await attemptOn(value);
+          for (const failure of result?.failures ?? []) {
+            const cls = classOf(failure, value);
+            const seen = firstSeen.get(cls) ?? { at, failures: [] };
+            if (seen.at === at) seen.failures.push(failure);
+            firstSeen.set(cls, seen);
+          }
+          return true;
+        }),
+        { seed, numRuns: runs },
+      );
+
+      // Then each class, shrunk from where it was first met.
+      for (const [cls, { at, failures: first }] of firstSeen) {
+        let attempts = 0;
+        let smallest: { value: T; failures: Failure[] } | undefined;
+        const inClass = (failures: readonly Failure[], value: T) => failures.filter((f) => classOf(f, value) === cls);
+        const details = await fc.check(
+          fc.asyncProperty(arb, async (value) => {
+            if (attempts++ > SHRINK_LIMIT) return true;
+            const result = await attemptOn(value);
+            const found = inClass(result?.failures ?? [], value);
+            if (found.length === 0) return true;
+            smallest = { value, failures: found };
+            return false;
+          }),
+          { seed, numRuns: runs, path: String(at) },
+        );
+        // A target that answers the replay differently leaves the first pass's failure, unshrunk.
+        const counterexample = { seed, path: smallest ? (details.counterexamplePath ?? String(at)) : String(at), shrinks: smallest ? details.numShrinks : 0 };
+        outcome.failures.push(...(smallest?.failures ?? first).map((f) => ({ ...f, counterexample })));
       }
       return outcome;
     },

@@ -1,48 +1,83 @@
 /**
- * The result of a contract run, and its renderings: a readable text summary, JUnit XML, and JSON (the
- * object itself). Exit status: 0 conformant, 1 deviations, 2 target unreachable.
+ * The result of a contract run, and its verdict. Renderings: text (reportText.ts), JUnit XML (junit.ts), JSON
+ * (the object itself).
+ *
+ * A run is made at one level (levels.ts). A check is in scope when it holds any expectation of that level
+ * or below. Its failures at the run's level or below decide its status; the others are differences from the
+ * service, reported apart, and decide nothing. The verdict:
+ *
+ *   - `unreachable` (exit 2): the target could not be reached at all;
+ *   - `deviations found` (exit 1): an in-scope check failed;
+ *   - `incomplete` (exit 3): no in-scope check failed, but one was skipped or inconclusive, so not everything
+ *     the run is meant to prove was proven;
+ *   - `conformant` (exit 0): every in-scope check ran and passed.
  */
 import type { Version } from '../../schemas/registry.js';
+import type { Level } from './levels.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 
 export type FailureKind =
-  'status' | 'undocumentedStatus' | 'unknownOperation' | 'body' | 'invalidURLs' | 'jobUrl' | 'pagination' | 'cancel' | 'network' | 'kit';
+  | 'status'
+  | 'serverError'
+  | 'undocumentedStatus'
+  | 'unknownOperation'
+  | 'body'
+  | 'invalidURLs'
+  | 'jobUrl'
+  | 'jobId'
+  | 'pagination'
+  | 'cancel'
+  | 'active'
+  | 'network';
 
 export interface Failure {
   /** The check that found it. */
   readonly check: string;
   readonly kind: FailureKind;
+  /** The level of the expectation that failed: `interface` (the interface states it) or `service`. */
+  readonly level: Level;
   /** What went wrong, in a sentence. */
   readonly message: string;
   /** The request, as a runnable `curl` line (token redacted). */
   readonly request?: string;
   /** What came back: the status (null when nothing did) and the body, truncated. */
   readonly got?: { readonly status: number | null; readonly body: string };
-  /** What the interface expects. */
+  /** What was expected. */
   readonly expected: string;
-  /** Where that expectation comes from: `interface §4`, or `service`. */
+  /** Where that expectation comes from: `interface §2.4`, `service`, or HTTP for a 5xx. */
   readonly section: string;
-  /** For a generated request: the minimal (shrunk) counterexample and how to replay it. */
+  /** For a generated request: the minimal (shrunk) counterexample of its class and how to replay it. */
   readonly counterexample?: { readonly seed: number; readonly path: string; readonly shrinks: number };
 }
 
 export interface CheckResult {
   /** Stable dotted name, e.g. `v2.crawl.start.valid`. */
   readonly name: string;
+  /** The lowest level of the expectations the check holds (it is in scope from that level on). */
+  readonly level: Level;
+  /** Whether the check decides the verdict at the run's level. */
+  readonly inScope: boolean;
   readonly status: CheckStatus;
+  /** Failures at the run's level or below. */
   readonly failures: readonly Failure[];
+  /** Failures above the run's level: where the target differs from the service. */
+  readonly differences: readonly Failure[];
   /** Why a check was skipped or inconclusive. */
   readonly detail?: string;
   readonly requests: number;
+  /** SHA-256 of the request bodies the check sent, in order: the same seed gives the same digest. */
+  readonly digest: string;
   readonly durationMs: number;
 }
 
 export interface ContractReport {
   readonly target: string;
+  readonly level: Level;
   readonly versions: readonly Version[];
   readonly seed: number;
   readonly runs: number;
+  /** The request budget of the run (by default what every check needs), shared among the checks. */
   readonly maxRequests: number;
   readonly checks: readonly CheckResult[];
   /** Requests sent (retries included). */
@@ -51,14 +86,27 @@ export interface ContractReport {
   readonly requestsPerSecond: number;
   readonly unreachable: boolean;
   readonly unreachableReason?: string;
-  /** Jobs the run started, those it cancelled (or found completed), and the ids it could not cancel. */
+  /** Jobs the run started, those it cancelled (or found completed), and the ones it could not cancel. */
   readonly jobs: { readonly started: number; readonly cancelled: number; readonly notCancelled: readonly string[] };
 }
 
-/** 0 conformant, 1 deviations, 2 target unreachable. */
-export function exitCode(report: ContractReport): 0 | 1 | 2 {
-  if (report.unreachable) return 2;
-  return report.checks.some((c) => c.status === 'fail') ? 1 : 0;
+export type Verdict = 'conformant' | 'deviations found' | 'unreachable' | 'incomplete';
+
+const EXIT: Record<Verdict, 0 | 1 | 2 | 3> = { conformant: 0, 'deviations found': 1, unreachable: 2, incomplete: 3 };
+
+/** The in-scope checks that did not run to a verdict (skipped or inconclusive). */
+export const unfinished = (report: ContractReport): CheckResult[] =>
+  report.checks.filter((c) => c.inScope && (c.status === 'skipped' || c.status === 'inconclusive'));
+
+export function verdict(report: ContractReport): Verdict {
+  if (report.unreachable) return 'unreachable';
+  if (report.checks.some((c) => c.status === 'fail')) return 'deviations found';
+  return unfinished(report).length > 0 ? 'incomplete' : 'conformant';
+}
+
+/** 0 conformant, 1 deviations found, 2 target unreachable, 3 incomplete. */
+export function exitCode(report: ContractReport): 0 | 1 | 2 | 3 {
+  return EXIT[verdict(report)];
 }
 
 export function totals(report: ContractReport): Record<CheckStatus, number> {
@@ -67,123 +115,5 @@ export function totals(report: ContractReport): Record<CheckStatus, number> {
   return count;
 }
 
-const LABEL: Record<CheckStatus, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE', skipped: 'SKIP' };
-
-const indent = (text: string, prefix: string) => text.split('\n').join(`\n${prefix}`);
-
-/** A readable summary: one line per check, each failure with what was sent, expected and got; totals. */
-export function formatText(report: ContractReport): string {
-  const lines: string[] = [];
-  lines.push(
-    `crawlspec contract: ${report.target} (${report.versions.join(', ')}), seed ${report.seed}, ${report.runs} runs per generated check`,
-  );
-  if (report.unreachable) lines.push(`target unreachable: ${report.unreachableReason ?? 'no connection'}`);
-  lines.push('');
-  const width = Math.max(...Object.values(LABEL).map((l) => l.length));
-  for (const check of report.checks) {
-    lines.push(`${LABEL[check.status].padEnd(width)}  ${check.name}${check.detail ? `  (${check.detail})` : ''}`);
-    for (const failure of check.failures) {
-      const pad = ' '.repeat(width + 4);
-      lines.push(`${pad}✗ ${failure.message} [${failure.section}]`);
-      lines.push(`${pad}  expected: ${indent(failure.expected, `${pad}            `)}`);
-      if (failure.got)
-        lines.push(`${pad}  got:      ${failure.got.status ?? 'no answer'} ${indent(failure.got.body, `${pad}            `)}`.trimEnd());
-      if (failure.request) lines.push(`${pad}  request:  ${failure.request}`);
-      if (failure.counterexample) {
-        const { seed, path, shrinks } = failure.counterexample;
-        lines.push(`${pad}  minimal counterexample after ${shrinks} shrinks (seed ${seed}, path ${JSON.stringify(path)})`);
-      }
-    }
-  }
-  const t = totals(report);
-  lines.push('');
-  lines.push(`${report.checks.length} checks: ${t.pass} passed, ${t.fail} failed, ${t.inconclusive} inconclusive, ${t.skipped} skipped`);
-  lines.push(
-    `${report.requests} requests (cap ${report.maxRequests}) in ${(report.durationMs / 1000).toFixed(1)} s: ${report.requestsPerSecond.toFixed(1)} requests per second`,
-  );
-  lines.push(
-    `jobs: ${report.jobs.started} started, ${report.jobs.cancelled} cancelled${
-      report.jobs.notCancelled.length > 0 ? `, NOT cancelled: ${report.jobs.notCancelled.join(', ')}` : ''
-    }`,
-  );
-  lines.push(`seed ${report.seed}: the same seed sends the same requests`);
-  const verdict = exitCode(report);
-  lines.push(verdict === 0 ? 'conformant' : verdict === 1 ? 'deviations found' : 'unreachable');
-  return `${lines.join('\n')}\n`;
-}
-
-/** Text made safe for XML 1.0: characters XML cannot hold dropped, markup characters escaped. */
-export function escapeXml(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-  );
-}
-
-function failureText(failure: Failure): string {
-  return [
-    failure.message,
-    `expected: ${failure.expected}`,
-    `section: ${failure.section}`,
-    ...(failure.got ? [`got: ${failure.got.status ?? 'no answer'} ${failure.got.body}`] : []),
-    ...(failure.request ? [`request: ${failure.request}`] : []),
-    ...(failure.counterexample
-      ? [
-          `counterexample: seed ${failure.counterexample.seed}, path ${failure.counterexample.path}, ${failure.counterexample.shrinks} shrinks`,
-        ]
-      : []),
-  ].join('\n');
-}
-
-/** JUnit XML: one test suite, one test case per check; inconclusive and skipped checks are `<skipped>`. */
-export function formatJunit(report: ContractReport): string {
-  const t = totals(report);
-  const seconds = (ms: number) => (ms / 1000).toFixed(3);
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(
-    `<testsuites name="crawlspec contract" tests="${report.checks.length}" failures="${t.fail}" skipped="${t.inconclusive + t.skipped}" time="${seconds(report.durationMs)}">`,
-  );
-  out.push(
-    `  <testsuite name="${escapeXml(`crawlspec contract ${report.target}`)}" tests="${report.checks.length}" failures="${t.fail}" errors="0" skipped="${t.inconclusive + t.skipped}" time="${seconds(report.durationMs)}">`,
-  );
-  out.push('    <properties>');
-  const properties: [string, string][] = [
-    ['target', report.target],
-    ['versions', report.versions.join(',')],
-    ['seed', String(report.seed)],
-    ['runs', String(report.runs)],
-    ['requests', String(report.requests)],
-    ['unreachable', String(report.unreachable)],
-  ];
-  for (const [name, value] of properties) out.push(`      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`);
-  out.push('    </properties>');
-  for (const check of report.checks) {
-    const classname = check.name.split('.').slice(0, -1).join('.') || check.name;
-    const open = `    <testcase classname="${escapeXml(`crawlspec.${classname}`)}" name="${escapeXml(check.name)}" time="${seconds(check.durationMs)}"`;
-    if (check.status === 'pass') {
-      out.push(`${open}/>`);
-      continue;
-    }
-    out.push(`${open}>`);
-    if (check.status === 'fail') {
-      for (const failure of check.failures)
-        out.push(
-          `      <failure message="${escapeXml(failure.message)}" type="${escapeXml(failure.kind)}">${escapeXml(failureText(failure))}</failure>`,
-        );
-    } else {
-      const message = check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped');
-      out.push(`      <skipped message="${escapeXml(message)}"/>`);
-    }
-    out.push('    </testcase>');
-  }
-  out.push('  </testsuite>');
-  out.push('</testsuites>');
-  return `${out.join('\n')}\n`;
-}
+/** Every difference from the service, over all checks. */
+export const differences = (report: ContractReport): Failure[] => report.checks.flatMap((c) => c.differences);

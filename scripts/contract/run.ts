@@ -1,13 +1,15 @@
 /**
  * `runContract(options)`: runs every check against a target and reports. Checks run `concurrency` at a
- * time, in a fixed order (cheap, job-free checks first); requests never exceed `maxRequests` (the checks
- * left when it is reached are skipped); every job a check starts is cancelled, by the check or, failing
- * that, here at the end.
+ * time, in a fixed order (cheap, job-free checks first). Each check has its own share of the request budget,
+ * in proportion to what it needs (by default exactly that), so no check can starve another; a check that
+ * uses up its share stops there (skipped). Every job a check starts is cancelled, by the check or, failing
+ * that, here at the end. The report is cleaned of the token before it is returned.
  */
 import type { Version } from '../../schemas/registry.js';
 import { RequestBudget } from './budget.js';
 import { statusOf, type Check } from './check.js';
 import { authChecks } from './checks/auth.js';
+import { fieldChecks } from './checks/fields.js';
 import { invalidStartChecks, validStartChecks } from './checks/generated.js';
 import { invalidUrlChecks } from './checks/invalidUrls.js';
 import { malformedJsonCheck } from './checks/json.js';
@@ -18,13 +20,18 @@ import { undocumentedStatusCheck } from './checks/undocumented.js';
 import type { Env } from './context.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
+import { decides } from './levels.js';
 import { resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
+import { redact } from './redact.js';
 import type { CheckResult, ContractReport } from './report.js';
 
-export type { ContractOptions } from './options.js';
-export { DEFAULT_OPTIONS } from './options.js';
-export type { CheckResult, ContractReport, Failure } from './report.js';
-export { exitCode, formatJunit, formatText } from './report.js';
+export type { ContractOptions, SiteProfile } from './options.js';
+export { DEFAULT_OPTIONS, UNKNOWN_SITE } from './options.js';
+export type { CheckResult, ContractReport, Failure, Verdict } from './report.js';
+export { exitCode, verdict } from './report.js';
+export { formatText } from './reportText.js';
+export { formatJunit } from './junit.js';
+export type { Check, CheckInfo, Citation } from './check.js';
 
 /** Every check of a run over `versions`, in the order they run. */
 export function contractChecks(versions: readonly Version[]): Check[] {
@@ -40,6 +47,7 @@ export function contractChecks(versions: readonly Version[]): Check[] {
     ...each(cancelCheck),
     ...each(errorsCheck),
     ...each(activeCheck),
+    ...each(fieldChecks),
     ...each(validStartChecks),
     ...each(invalidStartChecks),
   ];
@@ -48,27 +56,48 @@ export function contractChecks(versions: readonly Version[]): Check[] {
 /** The names of the checks a run over `versions` reports, in order. */
 export const checkNames = (versions: readonly Version[]): string[] => contractChecks(versions).map((c) => c.name);
 
-function skipReason(check: Check, env: Env): string | undefined {
-  if (check.needsAuth && env.options.token === undefined) return 'no token (--no-auth)';
-  if (check.startsJob && env.options.onlyNoJob) return 'starts a job (onlyNoJob)';
-  if (env.client.unreachable !== undefined) return `target unreachable: ${env.client.unreachable}`;
-  if (env.budget.exhausted) return `maxRequests (${env.options.maxRequests}) reached`;
+/** Why a check does not run at all in this run, if it does not. */
+function notRun(check: Check, options: ResolvedOptions): string | undefined {
+  if (check.needsAuth && options.token === undefined) return 'no token (--no-auth)';
+  if (check.startsJob && options.onlyNoJob) return 'starts a job (--only-no-job)';
   return undefined;
 }
 
-async function runCheck(check: Check, env: Env): Promise<CheckResult> {
+/**
+ * Each check's share of the budget: what it needs, or (under a lower `maxRequests`) its part of it in
+ * proportion to what it needs; checks that do not run get none.
+ */
+export function budgetShares(checks: readonly Check[], options: ResolvedOptions): { shares: number[]; total: number } {
+  const needs = checks.map((check) => (notRun(check, options) === undefined ? check.cost(options) : 0));
+  const need = needs.reduce((a, b) => a + b, 0);
+  const total = options.maxRequests ?? need;
+  if (total >= need) return { shares: needs, total };
+  return { shares: needs.map((n) => Math.floor((n * total) / need)), total };
+}
+
+async function runCheck(check: Check, env: Env, share: number): Promise<CheckResult> {
+  const { level } = env.options;
   const begun = performance.now();
-  const reason = skipReason(check, env);
-  if (reason !== undefined) return { name: check.name, status: 'skipped', failures: [], detail: reason, requests: 0, durationMs: 0 };
-  const outcome = await check.run(env);
-  const status = statusOf(outcome);
+  const base = { name: check.name, level: check.level, requests: 0, differences: [], digest: '', durationMs: 0 };
+  const reason = notRun(check, env.options);
+  // A check left out by the run's own options (--no-auth, --only-no-job) is out of its scope.
+  if (reason !== undefined) return { ...base, inScope: false, status: 'skipped', failures: [], detail: reason };
+  const inScope = decides(check.level, level);
+  if (env.client.unreachable !== undefined)
+    return { ...base, inScope, status: 'skipped', failures: [], detail: `target unreachable: ${env.client.unreachable}` };
+  const outcome = await check.run({ ...env, budget: new RequestBudget(share) });
+  const failures = outcome.failures.filter((f) => decides(f.level, level));
+  const status = statusOf(failures, outcome);
   const detail = status === 'skipped' ? outcome.skipped : status === 'inconclusive' ? outcome.inconclusive : undefined;
   return {
-    name: check.name,
+    ...base,
+    inScope: inScope || failures.length > 0,
     status,
-    failures: outcome.failures,
+    failures,
+    differences: outcome.failures.filter((f) => !decides(f.level, level)),
     ...(detail === undefined ? {} : { detail }),
     requests: outcome.requests,
+    digest: outcome.digest.digest('hex'),
     durationMs: Math.round(performance.now() - begun),
   };
 }
@@ -76,10 +105,11 @@ async function runCheck(check: Check, env: Env): Promise<CheckResult> {
 /** Cancels the jobs still open: each with its reserved unit, and once more (budget permitting) if that failed. */
 async function cancelLeftovers(env: Env): Promise<void> {
   for (const job of env.jobs.open()) {
+    if (job.address === undefined) continue;
     for (let tries = 0; tries < 2 && job.state === 'open'; tries += 1) {
       if (job.cancelAttempts > 0 && tries === 0) continue;
       try {
-        const exchange = await env.client.send({ method: 'DELETE', url: env.jobs.address(job) }, job.reservation);
+        const exchange = await env.client.send({ method: 'DELETE', url: job.address }, job.budget, job.reservation);
         env.jobs.settle(job, exchange.status);
       } catch {
         env.jobs.settle(job, undefined);
@@ -92,15 +122,20 @@ async function cancelLeftovers(env: Env): Promise<void> {
 
 export async function runContract(options: ContractOptions): Promise<ContractReport> {
   const resolved: ResolvedOptions = resolveOptions(options);
-  const budget = new RequestBudget(resolved.maxRequests);
-  const client = new HttpClient({ token: resolved.token, timeoutMs: resolved.timeoutMs, concurrency: resolved.concurrency, budget });
-  const env: Env = { options: resolved, client, budget, jobs: new JobTracker(resolved.baseUrl) };
+  const client = new HttpClient({
+    token: resolved.token,
+    timeoutMs: resolved.timeoutMs,
+    concurrency: resolved.concurrency,
+    maxResponseBytes: resolved.maxResponseBytes,
+  });
+  const env: Env = { options: resolved, client, budget: new RequestBudget(0), jobs: new JobTracker(resolved.baseUrl) };
   const checks = contractChecks(resolved.versions);
+  const { shares, total } = budgetShares(checks, resolved);
   const results: CheckResult[] = new Array<CheckResult>(checks.length);
   const begun = performance.now();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < checks.length; i = next++) results[i] = await runCheck(checks[i]!, env);
+    for (let i = next++; i < checks.length; i = next++) results[i] = await runCheck(checks[i]!, env, shares[i]!);
   };
   try {
     await Promise.all(Array.from({ length: Math.min(resolved.concurrency, checks.length) }, worker));
@@ -109,12 +144,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   }
   const durationMs = Math.round(performance.now() - begun);
   const all = env.jobs.all;
-  return {
+  const report: ContractReport = {
     target: resolved.baseUrl,
+    level: resolved.level,
     versions: [...resolved.versions],
     seed: resolved.seed,
     runs: resolved.runs,
-    maxRequests: resolved.maxRequests,
+    maxRequests: total,
     checks: results,
     requests: client.sent,
     durationMs,
@@ -124,7 +160,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     jobs: {
       started: all.length,
       cancelled: all.filter((j) => j.state === 'cancelled' || j.state === 'completed').length,
-      notCancelled: all.filter((j) => j.state === 'notCancelled').map((j) => `${j.version} ${j.kind} ${j.id}`),
+      notCancelled: all.filter((j) => j.state === 'notCancelled').map((j) => `${j.version} ${j.kind} ${JSON.stringify(j.id)}`),
     },
   };
+  return redact(report, resolved.token);
 }

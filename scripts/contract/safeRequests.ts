@@ -4,13 +4,19 @@
  * stops after one page; a batch has one or two URLs; nothing is delivered elsewhere (no webhook), nothing
  * is appended to another job, no data-retention or browser-profile side effects, no browser actions, no
  * prompt for a model to turn into crawler options.
+ *
+ * Valid bodies come at two levels: `interface` ones are made of what the interface states only (no service
+ * extension field, value or union branch, no key beyond the listed ones), so the interface itself requires
+ * them accepted; `service` ones may carry the service's extensions too.
  */
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
 import { definitions, type Version } from '../../schemas/registry.js';
 import { objectOf } from '../../schemas/rule.js';
+import { jsonPath } from '../../schemas/issues.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { arbitraryFor } from './arbitrary.js';
+import { levelOf, type Level } from './levels.js';
 import { mutationsOf, type MutationKind, type Path } from './mutations.js';
 import type { JobKind } from './spec.js';
 
@@ -57,16 +63,17 @@ const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 const made = new Map<string, fc.Arbitrary<Body>>();
 
-/** Valid, safe request bodies of `version` and `kind` (as a server receives them: after JSON). */
-export function safeRequests(version: Version, kind: JobKind, siteUrl: string): fc.Arbitrary<Body> {
-  const key = `${version} ${kind} ${siteUrl}`;
+/** Valid, safe request bodies of `version` and `kind` at `level` (as a server receives them: after JSON). */
+export function safeRequests(version: Version, kind: JobKind, siteUrl: string, level: Level = 'service'): fc.Arbitrary<Body> {
+  const key = `${version} ${kind} ${siteUrl} ${level}`;
   const known = made.get(key);
   if (known) return known;
   const path = fc.constantFrom(...SITE_PATHS).map((p) => `${siteUrl}${p}`);
   const urls = kind === 'crawl' ? path.map((u) => [u]) : fc.array(path, { minLength: 1, maxLength: 2 });
   const schema = requestSchema(version, kind);
+  const options = { rules: true, dropOptionalWhenShrinking: true, interfaceOnly: level === 'interface' };
   const arbitrary = fc
-    .tuple(arbitraryFor(definitionOf(version, kind), { rules: true, dropOptionalWhenShrinking: true }), urls)
+    .tuple(arbitraryFor(definitionOf(version, kind), options), urls)
     .map(([value, u]) => json(makeSafe(kind, value as Body, u)))
     .filter((body) => validate(schema, body).valid);
   made.set(key, arbitrary);
@@ -78,6 +85,10 @@ export interface InvalidRequest {
   /** Where the body is broken (the path an error should name). */
   readonly errorPath: Path;
   readonly description: string;
+  /** The rule `validate` reports there (a JSON Schema keyword or a rule id). */
+  readonly rule: string;
+  /** The level of the broken constraint: `interface` when the interface itself refuses the body. */
+  readonly level: Level;
 }
 
 export type InvalidKind = MutationKind | 'otherVersionField';
@@ -95,8 +106,13 @@ export function otherVersionFields(version: Version, kind: JobKind): string[] {
 export function invalidRequests(version: Version, kind: JobKind, mutation: InvalidKind, siteUrl: string): fc.Arbitrary<InvalidRequest> {
   const schema = requestSchema(version, kind);
   const definition = definitionOf(version, kind);
-  const valid = safeRequests(version, kind, siteUrl);
-  let broken: fc.Arbitrary<InvalidRequest>;
+  // Mostly bodies of interface fields only, so that most mutations break what the interface states; some with
+  // the service's extensions too, so that their constraints are tried as well.
+  const valid = fc.oneof(
+    { weight: 2, arbitrary: safeRequests(version, kind, siteUrl, 'interface') },
+    { weight: 1, arbitrary: safeRequests(version, kind, siteUrl, 'service') },
+  );
+  let broken: fc.Arbitrary<Omit<InvalidRequest, 'rule' | 'level'>>;
   if (mutation === 'otherVersionField') {
     const foreign = objectOf(definitionOf(otherVersion(version), kind))!;
     const field = fc
@@ -108,13 +124,57 @@ export function invalidRequests(version: Version, kind: JobKind, mutation: Inval
       description: `${otherVersion(version)}-only field ${key}`,
     }));
   } else {
-    broken = valid
-      .filter((body) => mutationsOf(definition, body).some((m) => m.kind === mutation))
-      .chain((body) =>
-        fc
-          .constantFrom(...mutationsOf(definition, body).filter((m) => m.kind === mutation))
-          .map((m) => ({ body: json(m.apply(body)), errorPath: m.errorPath, description: m.description })),
-      );
+    // The mutation is picked by rendezvous hashing: each of the body's mutations of this kind is scored by a
+    // hash of a drawn number and the mutation's place, and the highest score wins. Every place is as likely
+    // to be picked, and shrinking the body (dropping the fields around the broken one) keeps the same
+    // mutation as long as its place is still there, where a choice chained on the body would jump elsewhere.
+    // Most of the time only the mutations breaking a constraint the interface states take part.
+    const ofKind = (body: Body, interfaceOnly: boolean) => {
+      const all = mutationsOf(definition, body).filter((m) => m.kind === mutation);
+      const stated = interfaceOnly ? all.filter((m) => brokenLevel(schema, m.apply(body)) === 'interface') : [];
+      return stated.length > 0 ? stated : all;
+    };
+    broken = fc
+      .tuple(
+        valid.filter((body) => ofKind(body, false).length > 0),
+        fc.constantFrom(true, true, false),
+        fc.nat(),
+      )
+      .map(([body, interfaceOnly, draw]) => {
+        const m = highestScore(ofKind(body, interfaceOnly), (c) => `${draw}|${c.errorPath.join('/')}|${c.description}`);
+        return { body: json(m.apply(body)), errorPath: m.errorPath, description: m.description };
+      });
   }
-  return broken.filter((c) => !validate(schema, c.body).valid);
+  return broken
+    .map((c) => {
+      const result = validate(schema, c.body);
+      if (result.valid) return undefined;
+      const at = result.errors.find((e) => e.path === jsonPath(c.errorPath)) ?? result.errors[0]!;
+      return { ...c, rule: at.rule, level: brokenLevel(schema, c.body) };
+    })
+    .filter((c): c is InvalidRequest => c !== undefined);
+}
+
+/** FNV-1a, 32 bits: a fast, well-spread hash of a short text (nothing here needs a cryptographic one). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The candidate whose key hashes highest (rendezvous hashing); `candidates` is not empty. */
+function highestScore<T>(candidates: readonly T[], key: (candidate: T) => string): T {
+  let best = 0;
+  let bestScore = -1;
+  candidates.forEach((candidate, i) => {
+    const score = fnv1a(key(candidate));
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return candidates[best]!;
+}
+
+/** `interface` when the interface itself refuses `body` (one of its problems breaks a constraint it states), else `service`. */
+function brokenLevel(schema: SchemaName, body: unknown): Level {
+  const result = validate(schema, body);
+  return !result.valid && result.errors.some((e) => e.source !== undefined && levelOf(e.source) === 'interface') ? 'interface' : 'service';
 }

@@ -1,22 +1,43 @@
 /**
- * The bearer header (interface §5): without it, and with a wrong token, every operation answers 401 with
- * the error envelope. Skipped when the run has no token (`--no-auth`).
+ * The bearer header (interface §5: every request carries `Authorization: Bearer <token>`; the header is
+ * required): a start without it, or with a token the target does not know, is refused (interface); the
+ * service answers 401 with the error envelope, on the job endpoints too. Skipped when the run has no token
+ * (`--no-auth`).
  */
 import type { Version } from '../../../schemas/registry.js';
-import { simpleCheck, type Check } from '../check.js';
+import { simpleCheck, START, type Check } from '../check.js';
+import type { Expectation } from '../expect.js';
 import type { Auth } from '../http.js';
 import { minimalRequest } from '../safeRequests.js';
 
 export const WRONG_TOKEN = 'crawlspec-contract-wrong-token';
 
 function authCheck(name: string, auth: Auth, what: string, versions: readonly Version[]): Check {
-  return simpleCheck(name, { startsJob: false, needsAuth: true }, async (attempt) => {
-    const expectation = { status: 401, expected: `401 with a body valid as ErrorResponse: ${what}`, section: 'interface §5' };
-    for (const version of versions) {
-      await attempt.call({ method: 'GET', url: attempt.url(version, '/crawl/active'), auth }, expectation);
-      await attempt.start(version, 'crawl', { json: minimalRequest('crawl', attempt.options.siteUrl) }, expectation, auth);
-    }
-  });
+  const service = { status: 401, expected: `401 with a body valid as ErrorResponse: ${what}` };
+  const refused: Expectation = {
+    interface: { outcome: 'refused', why: `${what}; every request carries the bearer header`, section: 'interface §5' },
+    service,
+  };
+  return simpleCheck(
+    {
+      name,
+      level: 'interface',
+      proves: `A start with ${what} is refused and starts no job (interface §5); the service answers 401 with the error envelope, also on GET /crawl/active.`,
+      cites: [
+        { source: 'interface §5', names: ['Authorization', 'Bearer'] },
+        { source: 'service', names: ['401', 'ErrorResponse'] },
+      ],
+      startsJob: false,
+      needsAuth: true,
+      cost: versions.length * (1 + START),
+    },
+    async (attempt) => {
+      for (const version of versions) {
+        await attempt.call({ method: 'GET', url: attempt.url(version, '/crawl/active'), auth }, { service });
+        await attempt.start(version, 'crawl', { json: minimalRequest('crawl', attempt.options.siteUrl) }, refused, auth);
+      }
+    },
+  );
 }
 
 export function authChecks(versions: readonly Version[]): Check[] {

@@ -1,24 +1,29 @@
 /**
  * What every started job goes through: the start answer's `url` resolves to a valid status (each page a
  * valid `Document`), and the job is cancelled (200, or 409 when it had completed already). Also: waiting
- * for a job to end, with bounded polling.
+ * for a job to end, with bounded polling, and the batch start answer's `invalidURLs`.
  */
 import { expectedInvalidUrls } from '../../../schemas/batchPartition.js';
 import type { Version } from '../../../schemas/registry.js';
 import type { Attempt, JobStatusBody } from '../context.js';
+import type { Expectation } from '../expect.js';
 import { sleep, type Exchange } from '../http.js';
+import type { Level } from '../levels.js';
 import type { Body } from '../safeRequests.js';
 import type { JobKind } from '../spec.js';
 
-/** Compares a batch start answer's `invalidURLs` with what `expectedInvalidUrls` says the request must get. */
-export function checkInvalidUrls(attempt: Attempt, version: Version, request: unknown, exchange: Exchange): void {
-  const expected = expectedInvalidUrls(version, request);
+/**
+ * Compares a batch start answer's `invalidURLs` with `expected` (interface §4 rule 1: with invalid URLs
+ * ignored, the invalid entries as sent, empty when none; otherwise absent: `undefined`). `level`: the level
+ * the request's invalid entries are invalid at.
+ */
+export function checkInvalidUrls(attempt: Attempt, expected: readonly unknown[] | undefined, exchange: Exchange, level: Level): void {
   const answer = exchange.json as { invalidURLs?: unknown };
   const got = answer.invalidURLs ?? undefined; // null is the schema's "absent"
-  const same = JSON.stringify(got) === JSON.stringify(expected);
-  if (same) return;
+  if (JSON.stringify(got) === JSON.stringify(expected)) return;
   attempt.fail({
     kind: 'invalidURLs',
+    level,
     message:
       expected === undefined
         ? `invalidURLs is ${JSON.stringify(got)} although invalid URLs are not ignored`
@@ -29,22 +34,23 @@ export function checkInvalidUrls(attempt: Attempt, version: Version, request: un
       expected === undefined
         ? 'no invalidURLs when ignoreInvalidURLs is false (the v1 default)'
         : `invalidURLs: ${JSON.stringify(expected)} (the invalid entries of urls as sent, in order; empty when none)`,
-    section: 'interface §4',
+    section: level === 'interface' ? 'interface §4' : 'service',
     exchange,
   });
 }
 
 /**
- * Starts a job with `body`, which must be accepted; follows its `url` to a valid status; cancels it.
- * The status is read once the start answer held; the cancel always happens.
+ * Starts a job with `body`, which must be accepted (`expectation`); follows its `url` to a valid status;
+ * cancels it. The status is read once the start answer held; the cancel always happens.
  */
-export async function startFollowCancel(attempt: Attempt, version: Version, kind: JobKind, body: Body): Promise<void> {
-  const { exchange, ok, job } = await attempt.start(version, kind, { json: body }, { status: 200 });
+export async function startFollowCancel(attempt: Attempt, version: Version, kind: JobKind, body: Body, expectation: Expectation): Promise<void> {
+  const { exchange, ok, job } = await attempt.start(version, kind, { json: body }, expectation);
   if (!job) return;
   try {
     if (!ok) return;
-    if (kind === 'batch') checkInvalidUrls(attempt, version, body, exchange);
-    await attempt.status(attempt.statusUrl(job, exchange));
+    if (kind === 'batch') checkInvalidUrls(attempt, expectedInvalidUrls(version, body), exchange, expectation.interface ? 'interface' : 'service');
+    const statusUrl = attempt.statusUrl(job, exchange);
+    if (statusUrl !== undefined) await attempt.status(statusUrl);
   } finally {
     await attempt.cancel(job);
   }
@@ -52,6 +58,8 @@ export async function startFollowCancel(attempt: Attempt, version: Version, kind
 
 /** Status reads while waiting for the job to end, and the waits between them (ms). */
 export const POLL_DELAYS = [50, 100, 200, 400, 800, 1500, 2500, 4000, 5000, 5000, 5000, 5000];
+/** Requests `waitForEnd` sends at most. */
+export const POLLS = POLL_DELAYS.length + 1;
 
 /** Reads the status until the job has ended (or the polls run out); the last status read. */
 export async function waitForEnd(attempt: Attempt, statusUrl: string): Promise<JobStatusBody | undefined> {

@@ -1,25 +1,51 @@
-/** A start body that is not JSON: 400 with `code: BAD_REQUEST_INVALID_JSON`. */
+/**
+ * A start body that is not JSON: refused (interface §4: the endpoints take `application/json`); the service
+ * answers 400 with `code: BAD_REQUEST_INVALID_JSON`.
+ */
 import type { Version } from '../../../schemas/registry.js';
-import { simpleCheck, type Check } from '../check.js';
+import { simpleCheck, START, type Check } from '../check.js';
 import type { JobKind } from '../spec.js';
 
 export const MALFORMED_JSON = '{"url": "https://example.com", "limit": 1,';
 
 export function malformedJsonCheck(versions: readonly Version[]): Check {
-  return simpleCheck('json.malformed', { startsJob: false }, async (attempt) => {
-    for (const version of versions)
-      for (const kind of ['crawl', 'batch'] as JobKind[]) {
-        const expected = `400 with a body valid as ${version}/ErrorResponse and code "BAD_REQUEST_INVALID_JSON"`;
-        const { exchange, ok } = await attempt.start(version, kind, { raw: MALFORMED_JSON }, { status: 400, expected, section: 'service' });
-        const code = (exchange.json as { code?: unknown } | undefined)?.code;
-        if (ok && code !== 'BAD_REQUEST_INVALID_JSON')
-          attempt.fail({
-            kind: 'body',
-            message: `code is ${JSON.stringify(code)}, not "BAD_REQUEST_INVALID_JSON"`,
-            expected,
-            section: 'service',
-            exchange,
-          });
-      }
-  });
+  return simpleCheck(
+    {
+      name: 'json.malformed',
+      level: 'interface',
+      proves:
+        'A start body that is not JSON is refused and starts no job (interface §4); the service answers 400 with code BAD_REQUEST_INVALID_JSON.',
+      cites: [
+        { source: 'interface §4', names: ['Content-Type: application/json'] },
+        { source: 'service', names: ['BAD_REQUEST_INVALID_JSON'] },
+      ],
+      startsJob: false,
+      cost: versions.length * 2 * START,
+    },
+    async (attempt) => {
+      for (const version of versions)
+        for (const kind of ['crawl', 'batch'] as JobKind[]) {
+          const expected = `400 with a body valid as ${version}/ErrorResponse and code "BAD_REQUEST_INVALID_JSON"`;
+          const { exchange, ok } = await attempt.start(
+            version,
+            kind,
+            { raw: MALFORMED_JSON },
+            {
+              interface: { outcome: 'refused', why: 'the body is not JSON; the endpoints take application/json', section: 'interface §4' },
+              service: { status: 400, expected },
+            },
+          );
+          const code = (exchange.json as { code?: unknown } | undefined)?.code;
+          if (ok && code !== 'BAD_REQUEST_INVALID_JSON')
+            attempt.fail({
+              kind: 'body',
+              level: 'service',
+              message: `code is ${JSON.stringify(code)}, not "BAD_REQUEST_INVALID_JSON"`,
+              expected,
+              section: 'service',
+              exchange,
+            });
+        }
+    },
+  );
 }

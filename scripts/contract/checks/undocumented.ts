@@ -1,7 +1,8 @@
 /**
- * The job endpoints asked about jobs that do not exist: a well-formed id no job has (404, the documented
- * "no job with this id"), and an id that is not a UUID (v2 documents 400; v1 documents no such answer, so
- * its "not found" is expected). Any status an operation does not document fails (`undocumentedStatus`).
+ * The job endpoints asked about jobs that do not exist (the interface shows no job endpoint, §4 rule 3, so
+ * this is the service's): a well-formed id no job has is 404, "not found"; an id that is not a UUID is 400 in
+ * v2 (the newer service) and "not found" in v1. Any status an operation does not document fails
+ * (`undocumentedStatus`).
  */
 import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, type Check } from '../check.js';
@@ -18,16 +19,26 @@ export function absentJobId(seed: number): string {
 export const MALFORMED_JOB_ID = 'not-a-job-id';
 
 export function undocumentedStatusCheck(version: Version): Check {
-  return simpleCheck(`${version}.status.undocumentedStatus`, { startsJob: false }, async (attempt) => {
-    const absent = absentJobId(attempt.options.seed);
-    const malformedStatus = version === 'v2' ? 400 : 404;
-    for (const kind of KINDS) {
-      const job = (id: string, suffix = '') => attempt.url(version, `${KIND_PATH[kind]}/${id}${suffix}`);
-      await attempt.call({ method: 'GET', url: job(absent) }, { status: 404 });
-      await attempt.call({ method: 'GET', url: job(absent, '/errors') }, { status: 404 });
-      await attempt.call({ method: 'DELETE', url: job(absent) }, { status: 404 });
-      await attempt.call({ method: 'GET', url: job(MALFORMED_JOB_ID) }, { status: malformedStatus });
-      await attempt.call({ method: 'DELETE', url: job(MALFORMED_JOB_ID) }, { status: malformedStatus });
-    }
-  });
+  return simpleCheck(
+    {
+      name: `${version}.status.undocumentedStatus`,
+      level: 'service',
+      proves: `Status, errors and cancel of a job that does not exist answer 404 (and ${version === 'v2' ? '400 for an id that is not a UUID' : '404 for an id that is not a UUID'}), with documented bodies.`,
+      cites: [{ source: 'service', names: ['404 Job not found', ...(version === 'v2' ? ['400 Invalid job ID format'] : [])] }],
+      startsJob: false,
+      cost: KINDS.length * 5,
+    },
+    async (attempt) => {
+      const absent = absentJobId(attempt.options.seed);
+      const malformedStatus = version === 'v2' ? 400 : 404;
+      for (const kind of KINDS) {
+        const job = (id: string, suffix = '') => attempt.url(version, `${KIND_PATH[kind]}/${id}${suffix}`);
+        await attempt.call({ method: 'GET', url: job(absent) }, { service: { status: 404 } });
+        await attempt.call({ method: 'GET', url: job(absent, '/errors') }, { service: { status: 404 } });
+        await attempt.call({ method: 'DELETE', url: job(absent) }, { service: { status: 404 } });
+        await attempt.call({ method: 'GET', url: job(MALFORMED_JOB_ID) }, { service: { status: malformedStatus } });
+        await attempt.call({ method: 'DELETE', url: job(MALFORMED_JOB_ID) }, { service: { status: malformedStatus } });
+      }
+    },
+  );
 }

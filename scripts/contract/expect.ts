@@ -1,0 +1,193 @@
+/**
+ * What an answer is held to, at two levels (levels.ts):
+ *
+ *   - `interface`: what the interface requires of this exchange, when it says anything: a start request it
+ *     accepts is answered 200 with a start answer (§4); one it refuses (a wrong type, a value outside an enum,
+ *     a bound it states, a missing required field, no token, a body that is not JSON) is refused: a 4xx
+ *     answer, and no job. How exactly it is refused is not the interface's to say.
+ *   - `service`: what the public service answers: the exact statuses, each with the body its operation
+ *     documents (`schemas/operations.ts`): e.g. 400 with the error envelope.
+ *
+ * Order: an account-dependent answer (402, 403, 429) nobody expects makes the check inconclusive; a 5xx is a
+ * failure at interface level whatever was sent; then the interface part; then the service part: a status
+ * the operation does not document, a status other than the ones expected, and the body, each of whose
+ * problems is reported at the level of the constraint it breaks (a start answer's `id` is the interface's,
+ * a status page's `expiresAt` the service's).
+ */
+import type { Version } from '../../schemas/registry.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import type { Attempt } from './context.js';
+import { Inconclusive } from './signals.js';
+import type { Exchange } from './http.js';
+import { levelOf, SERVER_ERROR_CITATION, type Level } from './levels.js';
+import { bodyProblems, documentedStatuses, locate, type OperationSpec } from './spec.js';
+
+/** Answers that depend on the account (credits, plan, rate limits), not on the implementation. */
+export const ACCOUNT_DEPENDENT = new Set([402, 403, 429]);
+
+export interface InterfaceExpectation {
+  /** `accepted`: 200 and a valid start answer; `refused`: a 4xx answer (and so no job). */
+  readonly outcome: 'accepted' | 'refused';
+  /** Why, in words (what the request is, per the interface). */
+  readonly why: string;
+  /** The section that says so, e.g. `interface §2.4`. */
+  readonly section: string;
+}
+
+export interface ServiceExpectation {
+  /** The statuses that pass. */
+  readonly status: number | readonly number[];
+  /** What the service answers, in words; by default the statuses and their bodies' definitions. */
+  readonly expected?: string;
+}
+
+export interface Expectation {
+  /** The interface's requirement; absent where the interface says nothing of this exchange (§4 rule 3). */
+  readonly interface?: InterfaceExpectation;
+  readonly service: ServiceExpectation;
+}
+
+const statusList = (e: ServiceExpectation): readonly number[] => (typeof e.status === 'number' ? [e.status] : e.status);
+
+/** `200 with a body valid as v2/CrawlStartResponse, or 409 ...`. */
+export function describeStatuses(version: Version, operation: OperationSpec, statuses: readonly number[]): string {
+  return statuses
+    .map((s) => {
+      const response = operation.responses[String(s)];
+      return response ? `${s} with a body valid as ${version}/${response.schema}` : `${s}`;
+    })
+    .join(', or ');
+}
+
+const interfaceWords = (e: InterfaceExpectation) =>
+  e.outcome === 'accepted' ? `accepted: 200 and a start answer (${e.why})` : `refused: a 4xx answer and no job (${e.why})`;
+
+/** Holds `exchange` against `expectation`, recording failures in `attempt`; true when everything held. */
+export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Expectation): boolean {
+  const { request, status } = exchange;
+  const wanted = statusList(expectation.service);
+  const path = new URL(request.url).pathname;
+  if (ACCOUNT_DEPENDENT.has(status) && !wanted.includes(status))
+    throw new Inconclusive(`${status} from ${request.method} ${path}: depends on the account`);
+  const located = locate(attempt.options.baseUrl, request.method, request.url);
+  const spec = expectation.interface;
+  if (status >= 500 && !wanted.includes(status)) {
+    attempt.fail({
+      kind: 'serverError',
+      level: 'interface',
+      message: `${status}: the implementation failed to answer ${request.method} ${path}`,
+      expected: spec ? interfaceWords(spec) : `an answer that is not a server error (${wanted.join(' or ')})`,
+      section: SERVER_ERROR_CITATION,
+      exchange,
+    });
+    return false;
+  }
+  if (spec) {
+    const held = spec.outcome === 'accepted' ? status === 200 : status >= 400 && status < 500;
+    if (!held) {
+      attempt.fail({
+        kind: 'status',
+        level: 'interface',
+        message:
+          spec.outcome === 'accepted'
+            ? `${status} where the interface accepts the request`
+            : `${status}: the request was not refused, although the interface refuses it`,
+        expected: interfaceWords(spec),
+        section: spec.section,
+        exchange,
+      });
+      return false;
+    }
+  }
+  if (!located) {
+    attempt.fail({
+      kind: 'unknownOperation',
+      level: 'service',
+      message: `${request.method} ${request.url} is not an operation of the interface`,
+      expected: 'an address of a documented operation (schemas/operations.ts)',
+      section: 'service',
+      exchange,
+    });
+    return false;
+  }
+  const { version, operation } = located;
+  const described = expectation.service.expected ?? describeStatuses(version, operation, wanted);
+  if (!(String(status) in operation.responses)) {
+    attempt.fail({
+      kind: 'undocumentedStatus',
+      level: 'service',
+      message: `${status} is not a status ${operation.operationId} documents (${documentedStatuses(operation).join(', ')})`,
+      expected: described,
+      section: 'service',
+      exchange,
+    });
+    return false;
+  }
+  if (!wanted.includes(status)) {
+    attempt.fail({ kind: 'status', level: 'service', message: `${status} where ${wanted.join(' or ')} was expected`, expected: described, section: 'service', exchange });
+    return false;
+  }
+  const schema = operation.responses[String(status)]!.schema;
+  // A start answer is the interface's (§4: "JSON: success, id, url"); every other answer the service's.
+  const bodyLevel: Level = spec?.outcome === 'accepted' ? 'interface' : 'service';
+  if (!exchange.isJson) {
+    attempt.fail({
+      kind: 'body',
+      level: bodyLevel,
+      message: `the ${status} body is not JSON`,
+      expected: described,
+      section: bodyLevel === 'interface' ? spec!.section : 'service',
+      exchange,
+    });
+    return false;
+  }
+  const problems = bodyProblems(version, schema, exchange.json);
+  for (const level of ['interface', 'service'] as const) {
+    const found = problems.filter((p) => levelOf(p.section) === level);
+    if (found.length === 0) continue;
+    attempt.fail({
+      kind: 'body',
+      level,
+      message: `the ${status} body is not a valid ${version}/${schema}: ${found
+        .slice(0, 3)
+        .map((p) => `${p.path} (${p.schema}): ${p.message}`)
+        .join('; ')}${found.length > 3 ? `; and ${found.length - 3} more` : ''}`,
+      expected: described,
+      section: found[0]!.section,
+      exchange,
+    });
+  }
+  return problems.length === 0;
+}
+
+/** The statuses a start request is answered with when the service accepts it. */
+const ACCEPTED = { status: 200 } as const;
+
+/**
+ * What a request the run holds valid must get: at `interface` level (a body made of interface fields and
+ * values only) the interface requires it to be accepted; at `service` level (a body with the service's
+ * extension fields or values) only the service accepts it.
+ */
+export function acceptance(level: Level, why: string, section: string): Expectation {
+  return level === 'interface' ? { interface: { outcome: 'accepted', why, section }, service: ACCEPTED } : { service: { ...ACCEPTED, expected: `200 with a start answer (${why})` } };
+}
+
+/**
+ * What an invalid request body must get, from what `validate` says is wrong with it: when any of its problems
+ * breaks a constraint the interface states, the interface requires it refused (cited by that problem's
+ * source); the service answers 400 with the error envelope either way.
+ */
+export function refusal(version: Version, name: SchemaName, body: unknown, what: string): Expectation {
+  const result = validate(name, body);
+  const issues = result.valid ? [] : result.errors;
+  const stated = issues.find((i) => i.source !== undefined && levelOf(i.source) === 'interface');
+  const words = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  const service: ServiceExpectation = {
+    status: 400,
+    expected: `400 with a body valid as ${version}/ErrorResponse (success: false): ${what}${words ? `; ${words}` : ''}`,
+  };
+  return stated === undefined ? { service } : { interface: { outcome: 'refused', why: `${what}: ${stated.path}: ${stated.message}`, section: stated.source! }, service };
+}
+
+/** The level an expectation decides from: `interface` when the interface says anything of it. */
+export const expectationLevel = (expectation: Expectation): Level => (expectation.interface ? 'interface' : 'service');
