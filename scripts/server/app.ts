@@ -16,7 +16,7 @@
  * with: another version's or kind's id is not found.
  *
  * Jobs work through their steps (`plan.ts`) one tick of `pageIntervalMs` at a time, `maxConcurrency` steps
- * per tick (1 without it); status `scraping` until every step is done, then `completed`; a cancel stops
+ * per tick (1 without it); a crawl with a `delay` takes one step per tick of that many seconds; status `scraping` until every step is done, then `completed`; a cancel stops
  * them (`cancelled`, pages done stay readable); a crawl whose path patterns cannot be run is `failed` from
  * the start. Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`,
  * then `Job not found`), removed lazily and by a sweep every `jobTtlMs` (kept between 1 s and 60 s), so
@@ -136,6 +136,8 @@ interface Job {
   readonly errors: JobError[];
   readonly robotsBlocked: string[];
   readonly concurrency: number;
+  /** Time between ticks, in ms. */
+  readonly intervalMs: number;
   readonly scrapeOptions: Readonly<Record<string, unknown>>;
   readonly webhook: WebhookTarget | undefined;
   /** Crawls: what the active list shows. */
@@ -252,7 +254,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
 
   const schedule = (job: Job): void => {
     if (closed || job.timer !== undefined) return;
-    job.timer = setTimeout(() => tick(job), pageIntervalMs);
+    job.timer = setTimeout(() => tick(job), job.intervalMs);
     job.timer.unref();
   };
 
@@ -306,7 +308,9 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     listing: Job['listing'],
   ): Job => {
     const createdAt = now();
-    const concurrency = Math.max(1, integer(effective['maxConcurrency']) ?? 1);
+    // A crawl's delay (seconds between scrapes) makes it scrape one page at a time, that far apart.
+    const delay = typeof effective['delay'] === 'number' && kind === 'crawl' ? effective['delay'] * 1000 : undefined;
+    const concurrency = delay === undefined ? Math.max(1, integer(effective['maxConcurrency']) ?? 1) : 1;
     const job: Job = {
       id,
       version,
@@ -321,6 +325,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       errors: [],
       robotsBlocked: [...plan.robotsBlocked],
       concurrency,
+      intervalMs: Math.max(pageIntervalMs, delay ?? 0),
       scrapeOptions,
       webhook: webhookTarget(effective['webhook']),
       listing,

@@ -23,6 +23,13 @@ export const ROBOTS_DISALLOWED = '/site/private';
 /** The path that always fails. */
 export const BROKEN_PATH = '/site/broken';
 
+/**
+ * What the contract kit is told of this site when it tests the reference server (`crawlspec contract`
+ * without `--base-url`): pages that give page records, and the page that always fails. Paths are below the
+ * site's address (`<base>/site`).
+ */
+export const REFERENCE_SITE_PROFILE = { pages: ['/', '/about', '/docs/', '/blog/'], failing: '/broken' } as const;
+
 /** The external link of the site. */
 export const EXTERNAL_LINK = 'https://example.org/elsewhere';
 

@@ -1,83 +1,98 @@
 /**
- * Pagination of a job's results: a batch of two pages of the site, read once it has ended, one result
- * per page (`limit=1`), following `next`. Each `next` must resolve to a valid 200 status; no page address
- * and no result may come twice; once the job has ended the results over all pages number `completed`.
+ * Pagination of a job's results (the service's): a batch of two pages of the site, read once it has ended,
+ * one result per page (`limit=1`), following `next`. Each `next` must resolve to a valid 200 status; a page
+ * holds at most `limit` results; no page address and no result may come twice; once the job has ended the
+ * results over all pages number `completed`; and `skip=1&limit=1` gives the second result. A job with fewer
+ * than two results shows no pagination: inconclusive.
  */
 import type { Version } from '../../../schemas/registry.js';
-import { simpleCheck, type Check } from '../check.js';
+import { simpleCheck, START, type Check } from '../check.js';
 import { locate } from '../spec.js';
-import { POLL_DELAYS, waitForEnd } from './follow.js';
+import { POLL_DELAYS, POLLS, waitForEnd } from './follow.js';
 
 /** Pages followed at most. */
 export const MAX_PAGES = 10;
 
 export function paginationCheck(version: Version): Check {
-  return simpleCheck(`${version}.status.pagination`, { startsJob: true }, async (attempt) => {
-    const site = attempt.options.siteUrl;
-    const request = { urls: [`${site}/`, `${site}/about`] };
-    const { exchange, ok, job } = await attempt.start(version, 'batch', { json: request }, { status: 200 });
-    if (!job) return;
-    try {
-      if (!ok) return;
-      const statusUrl = attempt.statusUrl(job, exchange);
-      const ended = await waitForEnd(attempt, statusUrl);
-      if (!ended) return;
-      if (ended.status === 'scraping') {
-        attempt.note = `the batch did not end within ${POLL_DELAYS.reduce((a, b) => a + b, 0) / 1000} s; pagination not checked`;
-        return;
-      }
-      const first = new URL(statusUrl);
-      first.searchParams.set('limit', '1');
-      const seenPages = new Set<string>();
-      const seenResults = new Set<string>();
-      let results = 0;
-      let url: string | undefined = first.href;
-      const fail = (message: string, expected: string, ex = exchange) =>
-        attempt.fail({ kind: 'pagination', message, expected, section: 'service', exchange: ex });
-      for (let page = 0; url !== undefined; page += 1) {
-        if (seenPages.has(url)) {
-          fail(`next points at a page already read: ${url}`, 'each next addresses a page not seen before');
+  return simpleCheck(
+    {
+      name: `${version}.status.pagination`,
+      level: 'service',
+      proves: `The results of an ended ${version} batch of two pages, read with limit=1 through next, come one per page, each once, as many as completed; skip=1 skips the first.`,
+      cites: [{ source: 'service', names: ['next', 'skip', 'limit'] }],
+      startsJob: true,
+      cost: START + POLLS + MAX_PAGES + 1,
+    },
+    async (attempt) => {
+      const { siteUrl, site } = attempt.options;
+      const request = { urls: site.pages.slice(0, 2).map((p) => `${siteUrl}${p}`) };
+      const { exchange, ok, job } = await attempt.start(version, 'batch', { json: request }, { service: { status: 200 } });
+      if (!job) return;
+      try {
+        const statusUrl = ok ? attempt.statusUrl(job, exchange) : undefined;
+        if (statusUrl === undefined) return;
+        const ended = await waitForEnd(attempt, statusUrl);
+        if (!ended) return;
+        if (ended.status === 'scraping') {
+          attempt.note = `the batch did not end within ${POLL_DELAYS.reduce((a, b) => a + b, 0) / 1000} s; pagination not checked`;
           return;
         }
-        if (page >= MAX_PAGES) {
-          fail(
-            `pagination did not end after ${MAX_PAGES} pages of a job with ${ended.completed} results`,
-            'next absent once the results are all read',
-          );
+        if (ended.completed < 2) {
+          attempt.note = `the batch ended with ${ended.completed} result(s); pagination needs two`;
           return;
         }
-        seenPages.add(url);
-        if (!locate(attempt.options.baseUrl, 'GET', url)) {
-          let sameOrigin = false;
-          try {
-            sameOrigin = new URL(url).origin === new URL(attempt.options.baseUrl).origin;
-          } catch {
-            sameOrigin = false;
-          }
-          if (sameOrigin) fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
-          else attempt.note = `next ${url} is not on the target; not followed (the token stays with the target)`;
-          return;
-        }
-        const read = await attempt.status(url);
-        if (!read.body) return;
-        for (const result of read.body.data) {
-          const key = JSON.stringify(result);
-          if (seenResults.has(key)) {
-            fail(`a result came twice: ${key.slice(0, 200)}`, 'each result on exactly one page', read.exchange);
+        const first = new URL(statusUrl);
+        first.searchParams.set('limit', '1');
+        const seenPages = new Set<string>();
+        const results: string[] = [];
+        let url: string | undefined = first.href;
+        const fail = (message: string, expected: string, ex = exchange) =>
+          attempt.fail({ kind: 'pagination', level: 'service', message, expected, section: 'service', exchange: ex });
+        for (let page = 0; url !== undefined; page += 1) {
+          if (seenPages.has(url)) return fail(`next points at a page already read: ${url}`, 'each next addresses a page not seen before');
+          if (page >= MAX_PAGES)
+            return fail(`pagination did not end after ${MAX_PAGES} pages of a job with ${ended.completed} results`, 'next absent once the results are all read');
+          seenPages.add(url);
+          if (!locate(attempt.options.baseUrl, 'GET', url)) {
+            let sameOrigin = false;
+            try {
+              sameOrigin = new URL(url).origin === new URL(attempt.options.baseUrl).origin;
+            } catch {
+              sameOrigin = false;
+            }
+            if (sameOrigin) fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
+            else attempt.note = `next ${url} is not on the target; not followed (the token stays with the target)`;
             return;
           }
-          seenResults.add(key);
-          results += 1;
+          const read = await attempt.status(url);
+          if (!read.body) return;
+          if (read.body.data.length > 1)
+            return fail(`limit=1 gave ${read.body.data.length} results on one page`, 'at most limit results on a page', read.exchange);
+          for (const result of read.body.data) {
+            const key = JSON.stringify(result);
+            if (results.includes(key)) return fail(`a result came twice: ${key.slice(0, 200)}`, 'each result on exactly one page', read.exchange);
+            results.push(key);
+          }
+          url = typeof read.body.next === 'string' ? read.body.next : undefined;
         }
-        url = typeof read.body.next === 'string' ? read.body.next : undefined;
+        if (results.length !== ended.completed)
+          return fail(
+            `${results.length} results over all pages of an ended job whose completed is ${ended.completed}`,
+            'once the job has ended, following next reads every result: as many as completed',
+          );
+        const skipped = new URL(statusUrl);
+        skipped.searchParams.set('skip', '1');
+        skipped.searchParams.set('limit', '1');
+        const second = await attempt.status(skipped.href);
+        if (second.body && JSON.stringify(second.body.data[0]) !== results[1])
+          fail(
+            `skip=1&limit=1 gave ${second.body.data.length === 0 ? 'no result' : 'another result than the second'}`,
+            'skip=1&limit=1 gives the second result (the one the second page through next gave)',
+            second.exchange,
+          );
+      } finally {
+        await attempt.cancel(job);
       }
-      if (results !== ended.completed)
-        fail(
-          `${results} results over all pages of an ended job whose completed is ${ended.completed}`,
-          'once the job has ended, following next reads every result: as many as completed',
-        );
-    } finally {
-      await attempt.cancel(job);
-    }
-  });
+    },
+  );
 }

@@ -1,0 +1,218 @@
+/**
+ * Deterministic checks beside the generated ones, so that one refused field cannot hide behind another:
+ *
+ *   - `vN.<kind>.start.fieldAlone`: each field the interface states (of the request, and of the scrape
+ *     options), sent alone with a typical value other than its default, is accepted;
+ *   - `vN.<kind>.start.enumValue`: each value of each enum the interface states (a crawl's `sitemap`, `proxy`,
+ *     each format, each action kind, ...), sent alone, is accepted;
+ *   - `vN.<kind>.start.invalid.fraction`: each integer field the interface states, sent with a fraction, is
+ *     refused (the interface says integer).
+ *
+ * Values come from the schema (typicalValues.ts). A value that a rule pairs with another field (the v1 `json`
+ * format with `jsonOptions`, `changeTracking` with `markdown`) is sent with the companion a rule case shows.
+ * Fields that are never sent: `url`/`urls` (always there), `webhook` (delivers elsewhere), `zeroDataRetention`
+ * (depends on the account), `prompt` (asks a language model); `scrapeOptions` is sent field by field.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { isDeepStrictEqual } from 'node:util';
+import { EXTENSION, SOURCE } from '../../../schemas/annotations.js';
+import { definitions, type Version } from '../../../schemas/registry.js';
+import { objectOf } from '../../../schemas/rule.js';
+import { validate } from '../../../schemas/validate.js';
+import { START, simpleCheck, type Check } from '../check.js';
+import type { Attempt } from '../context.js';
+import { acceptance, refusal } from '../expect.js';
+import type { ResolvedOptions } from '../options.js';
+import { RULE_CASES } from '../ruleCases.js';
+import { minimalRequest, requestName, requestSchema, type Body } from '../safeRequests.js';
+import type { JobKind } from '../spec.js';
+import { typicalValues } from '../typicalValues.js';
+import { checkInvalidUrls } from './follow.js';
+import { expectedInvalidUrls } from '../../../schemas/batchPartition.js';
+
+type Schema = TSchema & Record<string, unknown>;
+
+/** Request fields never sent alone (see the module comment). */
+export const UNSENT_FIELDS = new Set(['url', 'urls', 'webhook', 'zeroDataRetention', 'prompt', 'scrapeOptions']);
+
+export interface FieldBody {
+  /** `limit`, `scrapeOptions.proxy`, ... */
+  readonly field: string;
+  readonly value: unknown;
+  readonly body: Body;
+}
+
+export interface FieldPlan {
+  /** One body per field: the field alone, with a value other than its default. */
+  readonly alone: readonly FieldBody[];
+  /** One body per enum value. */
+  readonly enumValues: readonly FieldBody[];
+  /** One body per integer field, with a fraction. */
+  readonly fractions: readonly FieldBody[];
+  /** Fields or enum values no valid body could be made for (a test keeps this empty). */
+  readonly unsent: readonly string[];
+}
+
+const statedByInterface = (schema: Schema) =>
+  schema[EXTENSION] !== true && typeof schema[SOURCE] === 'string' && (schema[SOURCE] as string).startsWith('interface');
+
+/** Whether a field's values are drawn from enums (literals): each of its typical values is an enum value then. */
+function holdsLiterals(schema: Schema): boolean {
+  const text = JSON.stringify(schema, (key, value: unknown) => (key === 'default' || key === 'examples' ? undefined : value));
+  return text.includes('"const"');
+}
+
+/** The interface's fields of a request of `kind`, each with where it stands (`scrapeOptions` for a crawl's options). */
+function interfaceFields(version: Version, kind: JobKind): { field: string; at: string[]; schema: Schema }[] {
+  const request = objectOf(definitions[version].get(requestName(kind))!)!;
+  const own = Object.entries(request.properties as Record<string, Schema>)
+    .filter(([name, schema]) => !UNSENT_FIELDS.has(name) && statedByInterface(schema))
+    .map(([name, schema]) => ({ field: name, at: [name], schema }));
+  if (kind === 'batch') return own;
+  const options = objectOf(definitions[version].get('ScrapeOptions')!)!;
+  return [
+    ...own,
+    ...Object.entries(options.properties as Record<string, Schema>)
+      .filter(([, schema]) => statedByInterface(schema))
+      .map(([name, schema]) => ({ field: `scrapeOptions.${name}`, at: ['scrapeOptions', name], schema })),
+  ];
+}
+
+/** `base` with `value` at `at` (one or two levels deep). */
+function placed(base: Body, at: readonly string[], value: unknown): Body {
+  const body = structuredClone(base);
+  if (at.length === 1) body[at[0]!] = value;
+  else body[at[0]!] = { ...((body[at[0]!] as Body | undefined) ?? {}), [at[1]!]: value };
+  return body;
+}
+
+/** Whether `container` holds `value` (equal, or an array with it, or an object whose `type` is it). */
+const holds = (container: unknown, value: unknown): boolean =>
+  isDeepStrictEqual(container, value) || (Array.isArray(container) && Array.isArray(value) && value.every((v) => container.some((c) => isDeepStrictEqual(c, v))));
+
+/**
+ * A valid body carrying `value` at `at`: alone, or with the companion a rule case's valid scrape options show
+ * for the rule the lone value breaks.
+ */
+function validBody(version: Version, kind: JobKind, base: Body, at: readonly string[], value: unknown): Body | undefined {
+  const schema = requestSchema(version, kind);
+  const alone = placed(base, at, value);
+  const result = validate(schema, alone);
+  if (result.valid) return alone;
+  const rules = new Set(result.errors.map((e) => e.rule));
+  const name = at[at.length - 1]!;
+  const optionsAt = kind === 'crawl' ? ['scrapeOptions'] : [];
+  for (const c of RULE_CASES) {
+    if (c.version !== version || c.schema !== 'ScrapeOptions' || !c.issues.some((i) => rules.has(i.rule))) continue;
+    const options = c.valid as Body;
+    if (!(name in options) || (kind === 'crawl' && at[0] !== 'scrapeOptions')) continue;
+    const candidates = [{ ...options, [name]: value }, ...(holds(options[name], value) ? [options] : [])];
+    for (const candidate of candidates) {
+      const body = optionsAt.length === 0 ? { ...base, ...candidate } : { ...base, scrapeOptions: candidate };
+      if (validate(schema, body).valid) return body;
+    }
+  }
+  return undefined;
+}
+
+/** What the deterministic checks of `version` and `kind` send, on the run's site. */
+export function fieldPlan(version: Version, kind: JobKind, options: Pick<ResolvedOptions, 'siteUrl' | 'site'>): FieldPlan {
+  const base = minimalRequest(kind, options.siteUrl, options.site.pages[0]);
+  const alone: FieldBody[] = [];
+  const enumValues: FieldBody[] = [];
+  const fractions: FieldBody[] = [];
+  const unsent: string[] = [];
+  for (const { field, at, schema } of interfaceFields(version, kind)) {
+    const values = typicalValues(schema);
+    const bodies = values.map((value) => ({ value, body: validBody(version, kind, base, at, value) }));
+    // Other than its default, and other than what the minimal body already says (a crawl's `limit` of 1).
+    const first = bodies.find(
+      (b) => b.body !== undefined && !isDeepStrictEqual(b.value, schema.default) && !isDeepStrictEqual(b.value, base[at[at.length - 1]!]),
+    );
+    if (first) alone.push({ field, value: first.value, body: first.body! });
+    else unsent.push(`${field} (no value other than its default makes a valid body)`);
+    if (holdsLiterals(schema))
+      for (const { value, body } of bodies) {
+        if (body) enumValues.push({ field, value, body });
+        else unsent.push(`${field}: ${JSON.stringify(value)}`);
+      }
+    if (schema.type === 'integer' && first !== undefined) {
+      const fraction = (first.value as number) + 0.5;
+      fractions.push({ field, value: fraction, body: placed(first.body!, at, fraction) });
+    }
+  }
+  return { alone, enumValues, fractions, unsent };
+}
+
+const describe = (b: FieldBody) => `${b.field}: ${JSON.stringify(b.value)}`;
+const optionsSection = (version: Version) => (version === 'v1' ? 'interface §2.3' : 'interface §2.4');
+const requestSection = (kind: JobKind) => (kind === 'crawl' ? 'interface §2.1' : 'interface §2.2');
+const sectionOf = (version: Version, kind: JobKind, field: string) =>
+  field.startsWith('scrapeOptions.') || (kind === 'batch' && !['maxConcurrency', 'ignoreInvalidURLs'].includes(field))
+    ? optionsSection(version)
+    : requestSection(kind);
+
+/** Starts each body, which must be accepted (interface), and cancels its job. */
+async function acceptEach(attempt: Attempt, version: Version, kind: JobKind, bodies: readonly FieldBody[]) {
+  for (const b of bodies) {
+    const { exchange, ok, job } = await attempt.start(
+      version,
+      kind,
+      { json: b.body },
+      acceptance('interface', `${describe(b)} is a value the interface states`, sectionOf(version, kind, b.field)),
+    );
+    if (ok && kind === 'batch') checkInvalidUrls(attempt, expectedInvalidUrls(version, b.body), exchange, 'interface');
+    if (job) await attempt.cancel(job);
+  }
+}
+
+export function fieldChecks(version: Version): Check[] {
+  return (['crawl', 'batch'] as const).flatMap((kind): Check[] => {
+    const plan = (options: ResolvedOptions) => fieldPlan(version, kind, options);
+    const cites = [
+      { source: requestSection(kind), names: [kind === 'crawl' ? 'url' : 'urls', 'maxConcurrency'] },
+      { source: optionsSection(version), names: ['formats', 'proxy', 'timeout'] },
+    ];
+    return [
+      simpleCheck(
+        {
+          name: `${version}.${kind}.start.fieldAlone`,
+          level: 'interface',
+          proves: `Each field the interface states for a ${version} ${kind} (its own and the scrape options), sent alone with a value other than its default, is accepted.`,
+          cites,
+          startsJob: true,
+          cost: (options) => plan(options).alone.length * START,
+        },
+        (attempt) => acceptEach(attempt, version, kind, plan(attempt.options).alone),
+      ),
+      simpleCheck(
+        {
+          name: `${version}.${kind}.start.enumValue`,
+          level: 'interface',
+          proves: `Each value of each enum the interface states for a ${version} ${kind} (formats, proxy, action kinds${version === 'v2' && kind === 'crawl' ? ', sitemap' : ''}, ...), sent alone, is accepted.`,
+          cites,
+          startsJob: true,
+          cost: (options) => plan(options).enumValues.length * START,
+        },
+        (attempt) => acceptEach(attempt, version, kind, plan(attempt.options).enumValues),
+      ),
+      simpleCheck(
+        {
+          name: `${version}.${kind}.start.invalid.fraction`,
+          level: 'interface',
+          proves: `Each integer field the interface states for a ${version} ${kind}, sent with a fraction, is refused and starts no job.`,
+          cites: [
+            { source: requestSection(kind), names: kind === 'crawl' ? ['limit', 'maxConcurrency'] : ['maxConcurrency'] },
+            { source: optionsSection(version), names: ['timeout', 'waitFor', 'maxAge'] },
+          ],
+          startsJob: false,
+          cost: (options) => plan(options).fractions.length * START,
+        },
+        async (attempt) => {
+          for (const b of plan(attempt.options).fractions)
+            await attempt.start(version, kind, { json: b.body }, refusal(version, requestSchema(version, kind), b.body, `${describe(b)} is not an integer`));
+        },
+      ),
+    ];
+  });
+}
