@@ -1,7 +1,8 @@
 /**
- * The HTTP client of a contract run: bounded concurrency, a per-request timeout, the hard request budget,
- * one bounded retry after a 429 (honouring `Retry-After`), and "unreachable" told apart from other
- * network failures. Redirects are not followed, so the token is never sent anywhere else.
+ * The HTTP client of a contract run: bounded concurrency, a per-request timeout, a request budget per check,
+ * one bounded retry after a 429 (honouring `Retry-After`, until the target has answered 429 to every retry a
+ * few times running), answers read up to `maxResponseBytes` and no further, and "unreachable" told apart
+ * from other network failures. Redirects are not followed, so the token is never sent anywhere else.
  */
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import type { SentRequest } from './curl.js';
@@ -39,6 +40,17 @@ export class TargetUnreachable extends Error {
   ) {
     super(`target unreachable: ${reason}`);
     this.name = 'TargetUnreachable';
+  }
+}
+
+/** The answer is longer than the run reads (`maxResponseBytes`); it was not read to its end. */
+export class AnswerTooLarge extends Error {
+  constructor(
+    readonly request: SentRequest,
+    readonly limit: number,
+  ) {
+    super(`the answer to ${request.method} ${request.url} is longer than ${limit} bytes (--max-response-bytes); it was not read`);
+    this.name = 'AnswerTooLarge';
   }
 }
 
@@ -114,7 +126,35 @@ export interface HttpClientOptions {
   readonly token: string | undefined;
   readonly timeoutMs: number;
   readonly concurrency: number;
-  readonly budget: RequestBudget;
+  /** Longest answer read, in bytes; a longer one is `AnswerTooLarge`. */
+  readonly maxResponseBytes: number;
+}
+
+/** Retries after a 429 that got a 429 again, in a row, after which a 429 is no longer waited for. */
+export const RATE_LIMITED_AFTER = 3;
+
+/** The body of `response`, read up to `limit` bytes (UTF-8); undefined when it is longer. */
+async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 export class HttpClient {
@@ -123,6 +163,8 @@ export class HttpClient {
   sent = 0;
   /** Why the target is unreachable, once a request found it so. */
   unreachable: string | undefined;
+  /** 429 answers to retries, in a row; from RATE_LIMITED_AFTER on, a 429 is returned without waiting. */
+  private limitedInARow = 0;
 
   constructor(private readonly options: HttpClientOptions) {
     this.slots = new Semaphore(options.concurrency);
@@ -144,29 +186,32 @@ export class HttpClient {
   }
 
   /**
-   * Sends `request`, taking one unit from the budget, or using `payment`: a held reservation, or
-   * `prepaid` when the caller took the unit already. Throws BudgetExhausted,
-   * TargetUnreachable or NetworkFailure; any HTTP answer is returned. A 429 is retried once after its
-   * `Retry-After` (bounded) when the budget allows; otherwise the 429 is returned.
+   * Sends `request`, taking one unit from `budget`, or using `payment`: a held reservation, or `prepaid` when
+   * the caller took the unit already. Throws BudgetExhausted, TargetUnreachable, AnswerTooLarge or
+   * NetworkFailure; any HTTP answer is returned. A 429 is retried once after its `Retry-After` (bounded)
+   * when the budget allows and the target has not answered every recent retry with a 429 again; otherwise
+   * the 429 is returned.
    */
-  async send(request: OutgoingRequest, payment?: Reservation | 'prepaid'): Promise<Exchange> {
+  async send(request: OutgoingRequest, budget: RequestBudget, payment?: Reservation | 'prepaid'): Promise<Exchange> {
     const sent = this.prepare(request);
-    const first = await this.once(sent, payment);
-    if (first.status !== 429) return first;
+    const first = await this.once(sent, budget, payment);
+    if (first.status !== 429 || this.limitedInARow >= RATE_LIMITED_AFTER) return first;
     await sleep(retryAfterMs(first.headers.get('retry-after')));
     try {
-      this.options.budget.take();
+      budget.take();
     } catch (error) {
       if (error instanceof BudgetExhausted) return first;
       throw error;
     }
-    return { ...(await this.once(sent, 'prepaid')), retried: true };
+    const second = await this.once(sent, budget, 'prepaid');
+    this.limitedInARow = second.status === 429 ? this.limitedInARow + 1 : 0;
+    return { ...second, retried: true };
   }
 
-  private async once(sent: SentRequest, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
+  private async once(sent: SentRequest, budget: RequestBudget, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
     if (this.unreachable !== undefined) throw new TargetUnreachable(sent.url, this.unreachable);
-    if (payment === undefined) this.options.budget.take();
-    else if (payment !== 'prepaid') this.options.budget.spend(payment);
+    if (payment === undefined) budget.take();
+    else if (payment !== 'prepaid') budget.spend(payment);
     return this.slots.use(async () => {
       this.sent += 1;
       let response: Response;
@@ -186,12 +231,13 @@ export class HttpClient {
         }
         throw new NetworkFailure(sent, reason);
       }
-      let text: string;
+      let text: string | undefined;
       try {
-        text = await response.text();
+        text = await readAtMost(response, this.options.maxResponseBytes);
       } catch (error) {
         throw new NetworkFailure(sent, `body not read: ${describeError(error)}`);
       }
+      if (text === undefined) throw new AnswerTooLarge(sent, this.options.maxResponseBytes);
       let json: unknown;
       let isJson = false;
       try {

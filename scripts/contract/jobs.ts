@@ -1,12 +1,20 @@
 /**
  * The jobs a run started, so that every one of them is cancelled: by the check that started it, or at the
- * end of the run. Each job holds the budget unit reserved for its cancel.
+ * end of the run. Each job holds the budget unit reserved for its cancel (in its check's budget).
+ *
+ * A job's id comes from the target, so it is used only percent-encoded, and only when it can be: a string
+ * of well-formed Unicode (no lone surrogate, which no encoder can put in a URL), not `.` or `..` (which a URL
+ * resolves to another path), at most MAX_JOB_ID_LENGTH characters. A job whose id cannot be used is
+ * addressed by the start answer's `url` when that is a job endpoint on the target, and is otherwise
+ * reported as not cancelled.
  */
 import type { Version } from '../../schemas/registry.js';
-import type { Reservation } from './budget.js';
-import { KIND_PATH, type JobKind } from './spec.js';
+import type { Reservation, RequestBudget } from './budget.js';
+import { KIND_PATH, locate, type JobKind } from './spec.js';
 
 export type JobState = 'open' | 'cancelled' | 'completed' | 'notCancelled';
+
+export const MAX_JOB_ID_LENGTH = 1024;
 
 export interface Job {
   readonly version: Version;
@@ -14,10 +22,25 @@ export interface Job {
   readonly id: string;
   /** The `url` the start answer gave. */
   readonly url: unknown;
+  /** The job's status and cancel address on the target; undefined when neither its id nor its url gives one. */
+  readonly address: string | undefined;
+  readonly budget: RequestBudget;
   readonly reservation: Reservation;
   state: JobState;
   /** DELETEs sent for it. */
   cancelAttempts: number;
+}
+
+/** Why `id` cannot be put in a URL path, or undefined when it can. */
+export function unusableJobId(id: string): string | undefined {
+  if (id.length > MAX_JOB_ID_LENGTH) return `it is longer than ${MAX_JOB_ID_LENGTH} characters`;
+  if (id === '.' || id === '..') return `"${id}" names another path in a URL`;
+  try {
+    encodeURIComponent(id); // throws exactly on a lone surrogate
+  } catch {
+    return 'it holds a lone surrogate, which no URL can carry';
+  }
+  return undefined;
 }
 
 export class JobTracker {
@@ -25,13 +48,16 @@ export class JobTracker {
 
   constructor(private readonly baseUrl: string) {}
 
-  add(version: Version, kind: JobKind, id: string, url: unknown, reservation: Reservation): Job {
-    const job: Job = { version, kind, id, url, reservation, state: 'open', cancelAttempts: 0 };
+  /** Records a started job; its address is its own (from the id), else the start answer's `url` if that is one of its endpoints. */
+  add(version: Version, kind: JobKind, id: string, url: unknown, budget: RequestBudget, reservation: Reservation): Job {
+    const own = unusableJobId(id) === undefined ? this.address({ version, kind, id }) : undefined;
+    const given = typeof url === 'string' && locate(this.baseUrl, 'DELETE', url) !== undefined ? url : undefined;
+    const job: Job = { version, kind, id, url, address: own ?? given, budget, reservation, state: 'open', cancelAttempts: 0 };
     this.all.push(job);
     return job;
   }
 
-  /** The job's own address on this target: status (GET) and cancel (DELETE). */
+  /** The address of a job of this target (status: GET, cancel: DELETE); its id must be usable. */
   address(job: Pick<Job, 'version' | 'kind' | 'id'>): string {
     return `${this.baseUrl}/${job.version}${KIND_PATH[job.kind]}/${encodeURIComponent(job.id)}`;
   }
