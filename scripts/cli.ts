@@ -29,8 +29,10 @@ import {
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_OPTIONS, exitCode, formatJunit, formatText, runContract } from './contract/run.js';
+import { checkTable } from './contract/checkTable.js';
 import { specExamples } from './examples.js';
 import { createReferenceApp } from './server/app.js';
+import { REFERENCE_SITE_PROFILE } from './server/site.js';
 import { listen } from './server/http.js';
 
 const USAGE = `usage:
@@ -42,16 +44,18 @@ const USAGE = `usage:
   crawlspec examples                             validate every example of the OpenAPI documents
   crawlspec serve [--port N] [--host H] [--token T | --no-auth]
                                                  run the reference server (127.0.0.1 unless told otherwise)
-  crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--seed N]   (token also from CRAWLSPEC_TOKEN)
-                     [--runs N] [--max-requests N] [--concurrency N] [--site-url URL] [--only-no-job]
-                     [--report junit.xml] [--json]
-                                                 test an implementation against the interface; without
-                                                 --base-url, the built-in reference server is the target
+  crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--level interface|service]
+                     [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--site-url URL]
+                     [--max-response-bytes N] [--only-no-job] [--report junit.xml] [--json] [--list-checks]
+                                                 test an implementation against the interface (token also from
+                                                 CRAWLSPEC_TOKEN); without --base-url, the built-in reference
+                                                 server is the target
 
   --jsonl   one JSON document per line; prints one JSON result per line
 
 exit status: 0 valid (contract: conformant), 1 invalid (contract: deviations found),
-             2 usage error, unreadable input (contract: target unreachable)`;
+             2 usage error, unreadable input (contract: target unreachable),
+             3 (contract only) incomplete: a check that decides the verdict was skipped or inconclusive`;
 
 class UsageError extends Error {}
 /** Input that could not be read: exit status 2. */
@@ -267,8 +271,6 @@ async function serveCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-const EMBEDDED_MAX_REQUESTS = 100_000;
-
 async function contractCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -277,12 +279,15 @@ async function contractCommand(args: string[]): Promise<number> {
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
       version: { type: 'string', default: 'both' },
+      level: { type: 'string', default: DEFAULT_OPTIONS.level },
       seed: { type: 'string' },
       runs: { type: 'string' },
       'max-requests': { type: 'string' },
       concurrency: { type: 'string' },
       'site-url': { type: 'string' },
+      'max-response-bytes': { type: 'string' },
       'only-no-job': { type: 'boolean', default: false },
+      'list-checks': { type: 'boolean', default: false },
       report: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -291,6 +296,13 @@ async function contractCommand(args: string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
   const versions = ({ v1: ['v1'], v2: ['v2'], both: ['v1', 'v2'] } as const)[values.version as 'v1' | 'v2' | 'both'];
   if (!versions) throw new UsageError(`--version takes v1, v2 or both, not "${values.version}"`);
+  if (values['list-checks']) {
+    process.stdout.write(checkTable(versions));
+    return 0;
+  }
+  if (values.level !== 'interface' && values.level !== 'service')
+    throw new UsageError(`--level takes interface or service, not "${values.level}"`);
+  const level = values.level;
   // A token may come from the environment, so it stays out of shell history and CI logs.
   const token = values.token ?? process.env.CRAWLSPEC_TOKEN;
   if (values['base-url'] !== undefined && token === undefined && !values['no-auth']) {
@@ -309,18 +321,30 @@ async function contractCommand(args: string[]): Promise<number> {
     embedded = { close: async () => (await server.close(), app.close()) };
   }
   try {
-    const report = await runContract({
-      baseUrl,
-      token: auth === 'none' ? undefined : auth.token,
-      versions: [...versions],
-      seed: integer(values.seed, '--seed', Date.now() % 2 ** 31),
-      runs: integer(values.runs, '--runs', DEFAULT_OPTIONS.runs),
-      // The request cap protects real, paid services; the built-in server is local, so its run is complete.
-      maxRequests: integer(values['max-requests'], '--max-requests', embedded ? EMBEDDED_MAX_REQUESTS : DEFAULT_OPTIONS.maxRequests),
-      concurrency: integer(values.concurrency, '--concurrency', DEFAULT_OPTIONS.concurrency),
-      siteUrl: values['site-url'] ?? DEFAULT_OPTIONS.siteUrl,
-      onlyNoJob: values['only-no-job'],
-    });
+    const maxRequests = values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0);
+    // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails.
+    const site = embedded && values['site-url'] === undefined ? { siteUrl: `${baseUrl}/site`, site: REFERENCE_SITE_PROFILE } : undefined;
+    let report;
+    try {
+      report = await runContract({
+        baseUrl,
+        token: auth === 'none' ? undefined : auth.token,
+        versions: [...versions],
+        level,
+        seed: integer(values.seed, '--seed', Date.now() % 2 ** 31),
+        runs: integer(values.runs, '--runs', DEFAULT_OPTIONS.runs),
+        ...(maxRequests === undefined ? {} : { maxRequests }),
+        concurrency: integer(values.concurrency, '--concurrency', DEFAULT_OPTIONS.concurrency),
+        siteUrl: site?.siteUrl ?? values['site-url'] ?? DEFAULT_OPTIONS.siteUrl,
+        ...(site ? { site: site.site } : {}),
+        maxResponseBytes: integer(values['max-response-bytes'], '--max-response-bytes', DEFAULT_OPTIONS.maxResponseBytes),
+        onlyNoJob: values['only-no-job'],
+      });
+    } catch (error) {
+      // The options are checked before anything is sent: a bad one is a usage error.
+      if (error instanceof RangeError) throw new UsageError(error.message.replace(/^(\w+)/, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`));
+      throw error;
+    }
     if (values.report !== undefined) await writeFile(values.report, formatJunit(report));
     console.log(values.json ? JSON.stringify(report, null, 2) : formatText(report));
     return exitCode(report);
