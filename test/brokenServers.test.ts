@@ -1,46 +1,32 @@
 /**
  * The contract kit against deliberately broken variants of the reference server (test/support/brokenServers.ts),
- * each with exactly one defect: the kit must find every defect (exit status 1), under the checks whose
- * meaning the defect breaks (each with a runnable curl line, what came back and what was expected), and
- * under no other check. The correct server, run the same way, is conformant.
+ * each with exactly one defect: a run at the defect's level, with the default budget, must find it (exit 1),
+ * under the checks whose meaning the defect breaks (each with a runnable curl line, what came back and what
+ * was expected), and under no other check. A defect of the service's alone must not fail a run at interface
+ * level: it is reported there as a difference from the service, and the run is conformant. The correct
+ * server, run the same way at both levels, is conformant. Every class of check is caught by some variant.
  *
  * Every run is independent (its own app on its own port), so they all run at once in `beforeAll`; each
  * variant's assertions are then a test of their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp, type ReferenceApp } from '../scripts/server/app.js';
-import { listen } from '../scripts/server/http.js';
+import type { ReferenceApp } from '../scripts/server/app.js';
 import { checkNames, exitCode, runContract, type ContractReport } from '../scripts/contract/run.js';
-import { BROKEN_SERVERS, BROKEN_SERVER_TOKEN, type BrokenServer } from './support/brokenServers.js';
+import type { Level } from '../scripts/contract/levels.js';
+import { BROKEN_SERVERS, BROKEN_SERVER_TOKEN, CHECK_CLASSES, type BrokenServer } from './support/brokenServers.js';
+import { kitTarget } from './support/kitTarget.js';
 
 const SEED = 7;
-const RUNS = 3;
 const ALL_CHECKS = checkNames(['v1', 'v2']);
 
-/** The kit, run once against `wrap(reference server)` on a free port of 127.0.0.1; everything is closed after. */
-async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp): Promise<ContractReport> {
-  let base = '';
+/** The kit, run once at `level` against `wrap(reference server)`; everything is closed after. */
+async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp, level: Level): Promise<ContractReport> {
   // Pages take long enough that a job is still running when the kit cancels it, even with every run at once.
-  const app = wrap(createReferenceApp({ auth: { token: BROKEN_SERVER_TOKEN }, publicUrl: () => base, pageIntervalMs: 100 }));
+  const target = await kitTarget({ token: BROKEN_SERVER_TOKEN, wrap, pageIntervalMs: 100 });
   try {
-    const server = await listen(app, { host: '127.0.0.1', port: 0 });
-    base = server.url;
-    try {
-      return await runContract({
-        baseUrl: server.url,
-        token: BROKEN_SERVER_TOKEN,
-        versions: ['v1', 'v2'],
-        seed: SEED,
-        runs: RUNS,
-        maxRequests: 5000,
-        concurrency: 4,
-        siteUrl: 'https://example.com',
-      });
-    } finally {
-      await server.close();
-    }
+    return await runContract(target.options({ seed: SEED, level }));
   } finally {
-    app.close();
+    await target.close();
   }
 }
 
@@ -49,18 +35,29 @@ const failingNames = (report: ContractReport): string[] => report.checks.filter(
 /** One line per failing check, with its first failure: what a failed assertion shows. */
 const summary = (report: ContractReport): string =>
   report.checks
-    .filter((c) => c.status === 'fail')
-    .map((c) => `${c.name}: ${c.failures[0]?.message ?? ''}`)
+    .filter((c) => c.status === 'fail' || c.status === 'skipped' || c.status === 'inconclusive')
+    .map((c) => `${c.name}: ${c.status} ${c.failures[0]?.message ?? c.detail ?? ''}`)
     .join('\n');
 
+const SERVICE_ONLY = BROKEN_SERVERS.filter((v) => v.level === 'service');
 const reports = new Map<string, ContractReport>();
+const atInterface = new Map<string, ContractReport>();
 let correct: ContractReport;
+let correctAtService: ContractReport;
 
 beforeAll(async () => {
-  const [plain, ...broken] = await Promise.all([runAgainst((app) => app), ...BROKEN_SERVERS.map((variant) => runAgainst(variant.wrap))]);
+  const identity = (app: ReferenceApp) => app;
+  const [plain, plainService, ...rest] = await Promise.all([
+    runAgainst(identity, 'interface'),
+    runAgainst(identity, 'service'),
+    ...BROKEN_SERVERS.map((variant) => runAgainst(variant.wrap, variant.level)),
+    ...SERVICE_ONLY.map((variant) => runAgainst(variant.wrap, 'interface')),
+  ]);
   correct = plain!;
-  BROKEN_SERVERS.forEach((variant, i) => reports.set(variant.name, broken[i]!));
-}, 60_000);
+  correctAtService = plainService!;
+  BROKEN_SERVERS.forEach((variant, i) => reports.set(variant.name, rest[i]!));
+  SERVICE_ONLY.forEach((variant, i) => atInterface.set(variant.name, rest[BROKEN_SERVERS.length + i]!));
+}, 240_000);
 
 afterAll(() => reports.clear());
 
@@ -68,33 +65,39 @@ describe('the variants themselves', () => {
   it('have unique names, one-sentence defects, and name only checks the kit has', () => {
     const names = BROKEN_SERVERS.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names.length).toBeGreaterThanOrEqual(12);
     for (const variant of BROKEN_SERVERS) {
       expect(variant.defect, variant.name).toMatch(/^[A-Z][^]*\.$/);
       expect(variant.defect.replace(/\b(e\.g|i\.e)\./g, '').slice(0, -1), variant.name).not.toMatch(/\.\s/);
       expect(variant.expectedFailingChecks.length, variant.name).toBeGreaterThan(0);
-      for (const name of [...variant.expectedFailingChecks, ...(variant.mayAlsoFail ?? [])])
-        expect(ALL_CHECKS, variant.name).toContain(name);
+      for (const name of [...variant.expectedFailingChecks, ...(variant.mayAlsoFail ?? [])]) expect(ALL_CHECKS, variant.name).toContain(name);
       for (const name of variant.mayAlsoFail ?? []) expect(variant.expectedFailingChecks, variant.name).not.toContain(name);
     }
+  });
+
+  it('catch every class of check between them', () => {
+    const caught = new Set(BROKEN_SERVERS.flatMap((v) => v.expectedFailingChecks));
+    for (const cls of CHECK_CLASSES) expect([...caught].some((name) => cls.test(name)), String(cls)).toBe(true);
+    for (const name of ALL_CHECKS) expect(CHECK_CLASSES.some((cls) => cls.test(name)), name).toBe(true);
   });
 });
 
 describe('the correct reference server', () => {
-  it('is conformant: exit 0, every check passes, every job cancelled', () => {
-    expect(failingNames(correct), summary(correct)).toEqual([]);
-    expect(correct.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.status} ${c.detail ?? ''}`)).toEqual([]);
-    expect(exitCode(correct)).toBe(0);
-    expect(correct.unreachable).toBe(false);
-    expect(correct.jobs.notCancelled).toEqual([]);
+  it('is conformant at both levels: exit 0, every check passes, every job cancelled', () => {
+    for (const report of [correct, correctAtService]) {
+      expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.status} ${c.detail ?? ''}`), summary(report)).toEqual([]);
+      expect(exitCode(report)).toBe(0);
+      expect(report.unreachable).toBe(false);
+      expect(report.jobs.notCancelled).toEqual([]);
+    }
   });
 });
 
-describe('each broken variant is caught, precisely', () => {
+describe('each broken variant is caught at its level, precisely', () => {
   it.each(BROKEN_SERVERS.map((variant) => [variant.name, variant] as const))('%s', (_name, variant: BrokenServer) => {
     const report = reports.get(variant.name)!;
     const shown = `${variant.defect}\nfailing checks:\n${summary(report)}`;
     expect(report.unreachable, shown).toBe(false);
+    expect(report.level).toBe(variant.level);
     expect(exitCode(report), shown).toBe(1);
 
     const byName = new Map(report.checks.map((c) => [c.name, c]));
@@ -120,5 +123,15 @@ describe('each broken variant is caught, precisely', () => {
       `checks that failed although the defect is not theirs\n${shown}`,
     ).toEqual([]);
     expect(report.jobs.notCancelled, shown).toEqual([]);
+  });
+});
+
+describe('a defect of the service alone does not fail a run at interface level', () => {
+  it.each(SERVICE_ONLY.map((variant) => [variant.name, variant] as const))('%s', (_name, variant: BrokenServer) => {
+    const report = atInterface.get(variant.name)!;
+    expect(failingNames(report), summary(report)).toEqual([]);
+    expect(exitCode(report), summary(report)).toBe(0);
+    const differing = new Set(report.checks.filter((c) => c.differences.length > 0).map((c) => c.name));
+    for (const name of variant.expectedFailingChecks) expect(differing, `${name} reports the difference`).toContain(name);
   });
 });

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +77,7 @@ describe.concurrent('crawlspec contract', () => {
   it('against the embedded reference server: exit 0, conformant, with a requests-per-second figure', async () => {
     const run = await cli(['contract', '--seed', '7', '--runs', '3']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/\d+ requests \(cap \d+\) in [\d.]+ s: \d+(\.\d+)? requests per second/);
+    expect(run.stdout).toMatch(/\d+ requests \(budget \d+\) in [\d.]+ s: \d+(\.\d+)? requests per second/);
     expect(run.stdout).toContain('seed 7');
     expect(run.stdout.trimEnd().split('\n').pop()).toBe('conformant');
     expect(run.stdout).not.toMatch(/^FAIL /m);
@@ -94,6 +95,45 @@ describe.concurrent('crawlspec contract', () => {
     expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.status}`)).toEqual([]);
     expect(report.requestsPerSecond).toBeGreaterThan(0);
     expect(report.jobs.notCancelled).toEqual([]);
+    expect(report.level).toBe('interface');
+  });
+
+  it('--level service against the embedded reference server: every check decides, exit 0, conformant', async () => {
+    const run = await cli(['contract', '--seed', '7', '--runs', '2', '--level', 'service', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ContractReport;
+    expect(report.level).toBe('service');
+    expect(report.checks.every((c) => c.status === 'pass' && c.inScope)).toBe(true);
+  });
+
+  it('--max-requests 0: nothing sent, incomplete, exit 3, saying what did not run and why', async () => {
+    const run = await cli(['contract', '--max-requests', '0', '--runs', '1']);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/^incomplete: \d+ in-scope checks did not run to a verdict:$/m);
+    expect(run.stdout).toContain('share of the request budget (0 requests) was used up');
+    expect(run.stdout).toMatch(/^0 requests \(budget 0\)/m);
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('incomplete');
+  });
+
+  it.each([
+    [403, {}],
+    [429, { 'retry-after': '0' }],
+  ] as const)('a target that answers %i to everything: incomplete, exit 3', async (status, headers) => {
+    const target = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ success: false, error: 'no' }));
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = target.address() as { port: number };
+      const run = await cli(['contract', '--base-url', `http://127.0.0.1:${port}`, '--token', 'a-token-for-the-test', '--runs', '1']);
+      expect(run.code, run.stdout + run.stderr).toBe(3);
+      expect(run.stdout).toMatch(new RegExp(`^  \\S+: ${status} from (GET|POST) \\S+: depends on the account$`, 'm'));
+      expect(run.stdout.trimEnd().split('\n').pop()).toBe('incomplete');
+    } finally {
+      target.closeAllConnections();
+      await new Promise<void>((resolve) => target.close(() => resolve()));
+    }
   });
 
   it('--report writes well-formed JUnit, one test case per check, no failure', async () => {

@@ -1,283 +1,260 @@
 /**
  * The contract kit (scripts/contract/) against the reference server (scripts/server/), in process on
- * 127.0.0.1: every check passes against it, every started job is cancelled, the request cap holds, a seed
- * reproduces its requests, `--no-auth` skips the auth checks, an unreachable target is reported as such,
- * a deviating server is caught (with a shrunk, runnable request), and the JUnit output is well formed.
+ * 127.0.0.1: every check passes against it at both levels with nothing skipped or inconclusive, every started
+ * job is cancelled, the budget is shared so that a low cap leaves the run incomplete (exit 3) rather than
+ * conformant, a seed reproduces its request bodies, `--no-auth` and `--only-no-job` leave their checks out,
+ * an unreachable target is reported as such, and a deviating server is caught at the level its deviation
+ * is at, each distinct failure shrunk on its own, with a redacted, runnable curl line.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp, type AppRequest, type AppResponse, type ReferenceApp } from '../scripts/server/app.js';
-import { listen } from '../scripts/server/http.js';
+import type { AppResponse } from '../scripts/server/app.js';
 import { retryAfterMs } from '../scripts/contract/http.js';
-import { escapeXml, type CheckResult, type ContractReport } from '../scripts/contract/report.js';
-import { checkNames, exitCode, formatJunit, formatText, runContract, type ContractOptions } from '../scripts/contract/run.js';
+import { type CheckResult, type ContractReport } from '../scripts/contract/report.js';
+import { escapeXml } from '../scripts/contract/junit.js';
+import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/run.js';
 import { toCurl } from '../scripts/contract/curl.js';
+import { redact } from '../scripts/contract/redact.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
+import { isStart, kitTarget, startedAndCancelled, type Handler, type KitTarget, type Logged } from './support/kitTarget.js';
 
 const TOKEN = 'contract-test-secret-token';
 const SEED = 42;
 
-interface Logged {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string;
-  readonly authorization: string | undefined;
-  readonly status: number;
-  readonly answer: string;
-}
-
-type Handler = (request: AppRequest, next: (request: AppRequest) => Promise<AppResponse>) => Promise<AppResponse>;
-
-/** The reference server on a free port, behind a wrapper that records every request (and may deviate). */
-async function serve(auth: { token: string } | 'none' = { token: TOKEN }, deviate?: Handler) {
-  let base = '';
-  const app = createReferenceApp({ auth, publicUrl: () => base, pageIntervalMs: 50 });
-  const log: Logged[] = [];
-  const next = (request: AppRequest) => app.handle(request);
-  const recording: ReferenceApp = {
-    ...(app.maxBodyBytes === undefined ? {} : { maxBodyBytes: app.maxBodyBytes }),
-    async handle(request) {
-      const answer = await (deviate ? deviate(request, next) : next(request));
-      log.push({
-        method: request.method,
-        url: request.url,
-        body: request.body,
-        authorization: request.headers['authorization'],
-        status: answer.status,
-        answer: answer.body,
-      });
-      return answer;
-    },
-    close: () => app.close(),
-  };
-  const server = await listen(recording, { host: '127.0.0.1', port: 0 });
-  base = server.url;
-  return {
-    url: server.url,
-    log,
-    async close() {
-      await server.close();
-      app.close();
-    },
-  };
-}
-
-const options = (baseUrl: string, extra: Partial<ContractOptions> = {}): ContractOptions => ({
-  baseUrl,
-  token: TOKEN,
-  versions: ['v1', 'v2'],
-  seed: SEED,
-  runs: 5,
-  maxRequests: 5000,
-  concurrency: 2,
-  siteUrl: 'https://example.com',
-  ...extra,
-});
-
-const START = /^\/v[12]\/(crawl|batch\/scrape)$/;
-const JOB = /^\/v[12]\/(?:crawl|batch\/scrape)\/([^/?]+)$/;
-
-/** Ids of the jobs the server started (200 answers to a start), and ids the kit sent a DELETE for. */
-function startedAndCancelled(log: readonly Logged[]) {
-  const started = log
-    .filter((e) => e.method === 'POST' && START.test(e.url) && e.status === 200)
-    .map((e) => (JSON.parse(e.answer) as { id: string }).id);
-  const cancelled = log.filter((e) => e.method === 'DELETE').map((e) => JOB.exec(e.url)?.[1]);
-  return { started, cancelled: new Set(cancelled) };
-}
-
 const byName = (report: ContractReport) => new Map(report.checks.map((c) => [c.name, c]));
-const statuses = (report: ContractReport) => Object.fromEntries(report.checks.map((c) => [c.name, c.status]));
 const failing = (report: ContractReport): CheckResult[] => report.checks.filter((c) => c.status === 'fail');
+const notPassing = (report: ContractReport) => report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.status} ${c.detail ?? ''}`);
 
 describe('against the reference server, both versions', () => {
-  let server: Awaited<ReturnType<typeof serve>>;
+  let server: KitTarget;
   let report: ContractReport;
+  let service: ContractReport;
 
   beforeAll(async () => {
-    server = await serve();
-    report = await runContract(options(server.url));
+    server = await kitTarget({ token: TOKEN });
+    [report, service] = await Promise.all([runContract(server.options({ runs: 5 })), runContract(server.options({ runs: 5, level: 'service' }))]);
   });
   afterAll(() => server.close());
 
-  it('every check passes', () => {
-    expect(failing(report), formatText(report)).toEqual([]);
-    expect(
-      Object.values(statuses(report)).every((s) => s === 'pass'),
-      formatText(report),
-    ).toBe(true);
-    expect(exitCode(report)).toBe(0);
-    expect(report.unreachable).toBe(false);
+  it('every check passes, at interface level and at service level: conformant, nothing skipped or inconclusive', () => {
+    for (const r of [report, service]) {
+      expect(notPassing(r), formatText(r)).toEqual([]);
+      expect(exitCode(r)).toBe(0);
+      expect(verdict(r)).toBe('conformant');
+      expect(r.unreachable).toBe(false);
+      expect(r.checks.flatMap((c) => c.differences)).toEqual([]);
+    }
+    expect(report.level).toBe('interface');
+    expect(service.level).toBe('service');
+    expect(service.checks.every((c) => c.inScope)).toBe(true);
+    expect(report.checks.filter((c) => !c.inScope).map((c) => c.level)).toEqual(expect.arrayContaining(['service']));
   });
 
-  it('reports every check, by its stable name, in order', () => {
+  it('reports every check, by its stable name, in order, each with its level', () => {
     expect(report.checks.map((c) => c.name)).toEqual(checkNames(['v1', 'v2']));
-    for (const name of [
-      'auth.missing',
-      'auth.wrongToken',
-      'json.malformed',
-      'v2.crawl.start.valid',
-      'v1.batch.start.valid',
-      'v2.crawl.start.invalid.unknownKey',
-      'v1.batch.start.invalid.otherVersionField',
-      'v1.batch.invalidURLs.ignoring',
-      'v2.batch.invalidURLs.notIgnoring',
-      'v2.batch.invalidURLs.default',
-      'v2.status',
-      'v2.status.pagination',
-      'v2.status.undocumentedStatus',
-      'v2.cancel',
-      'v1.errors',
-      'v1.active',
-      'v2.rule.changeTrackingNeedsMarkdown',
-      'v1.rule.urlDepthWithinMaxDepth',
-      'v2.rule.timeout.maximum',
-    ])
-      expect(report.checks.map((c) => c.name)).toContain(name);
+    const levels = new Map(report.checks.map((c) => [c.name, c.level]));
+    for (const [name, level] of [
+      ['auth.missing', 'interface'],
+      ['json.malformed', 'interface'],
+      ['v2.crawl.start.valid', 'interface'],
+      ['v2.crawl.start.valid.service', 'service'],
+      ['v2.crawl.start.fieldAlone', 'interface'],
+      ['v2.crawl.start.enumValue', 'interface'],
+      ['v1.batch.start.invalid.fraction', 'interface'],
+      ['v2.crawl.start.invalid.unknownKey', 'service'],
+      ['v1.batch.start.invalid.otherVersionField', 'service'],
+      ['v2.crawl.start.invalid.outOfRange', 'interface'],
+      ['v1.crawl.start.invalid.outOfRange', 'service'],
+      ['v1.batch.invalidURLs.ignoring', 'interface'],
+      ['v2.batch.invalidURLs.default', 'interface'],
+      ['v2.status', 'service'],
+      ['v2.status.pagination', 'service'],
+      ['v2.status.undocumentedStatus', 'service'],
+      ['v2.cancel', 'service'],
+      ['v1.errors', 'service'],
+      ['v1.active', 'service'],
+      ['v1.rule.changeTrackingNeedsMarkdown', 'interface'],
+      ['v2.rule.changeTrackingNeedsMarkdown', 'service'],
+      ['v1.rule.urlDepthWithinMaxDepth', 'service'],
+      ['v2.rule.timeout.maximum', 'interface'],
+      ['v2.rule.delayAtMost60Seconds', 'service'],
+    ] as const)
+      expect(levels.get(name), name).toBe(level);
   });
 
   it('cancels every job it started', () => {
     const { started, cancelled } = startedAndCancelled(server.log);
-    expect(started.length).toBeGreaterThan(20);
+    expect(started.length).toBeGreaterThan(100);
     expect(started.filter((id) => !cancelled.has(id))).toEqual([]);
-    expect(report.jobs).toEqual({ started: started.length, cancelled: started.length, notCancelled: [] });
+    expect(report.jobs.notCancelled).toEqual([]);
+    expect(report.jobs.started).toBe(report.jobs.cancelled);
   });
 
-  it('counts what it sent, sends the token, and never a job beyond the site', () => {
-    expect(report.requests).toBe(server.log.length);
-    expect(report.requestsPerSecond).toBeGreaterThan(0);
+  it('sends the token, and never a job beyond the site: one page a crawl, no webhook, harmless actions only', () => {
     const authorized = server.log.filter((e) => e.authorization === `Bearer ${TOKEN}`);
     expect(authorized.length).toBeGreaterThan(server.log.length / 2);
-    // Valid starts point at the site only, crawl one page, carry no webhook, and batches have at most two URLs.
-    for (const e of server.log.filter((x) => x.method === 'POST' && START.test(x.url) && x.status === 200)) {
+    const site = `${server.url}/site`;
+    const harmless = new Set(['wait', 'click', 'screenshot', 'write', 'press', 'scroll', 'scrape', 'executeJavascript', 'pdf']);
+    for (const e of server.log.filter((x) => isStart(x) && x.status === 200)) {
       const body = JSON.parse(e.body) as Record<string, unknown>;
       expect(body).not.toHaveProperty('webhook');
       expect(body['zeroDataRetention']).not.toBe(true);
+      expect(body).not.toHaveProperty('prompt');
+      const options = (e.url.endsWith('/crawl') ? body['scrapeOptions'] : body) as { actions?: { type: string; script?: string }[] } | undefined;
+      for (const action of options?.actions ?? []) {
+        expect(harmless).toContain(action.type);
+        if (action.type === 'executeJavascript') expect(action.script).toBe('document.title');
+      }
       if (e.url.endsWith('/crawl')) {
-        expect(body['limit']).toBe(1);
-        expect(String(body['url'])).toMatch(/^https:\/\/example\.com/);
-        expect(body['scrapeOptions'] ?? {}).not.toHaveProperty('actions');
+        expect(body['limit'], e.body).toBeLessThanOrEqual(2);
+        expect(String(body['url'])).toMatch(new RegExp(`^${site}`));
       } else {
-        const valid = (body['urls'] as string[]).filter((u) => u.startsWith('https://example.com'));
-        expect(valid.length).toBeLessThanOrEqual(2);
-        expect(body).not.toHaveProperty('actions');
+        const onSite = (body['urls'] as string[]).filter((u) => u.startsWith(site));
+        expect(onSite.length).toBeLessThanOrEqual(2);
       }
     }
   });
 
-  it('renders text and JUnit', () => {
+  it('renders text and JUnit, with the budget, the seed and its promise', () => {
     const text = formatText(report);
     for (const check of report.checks) expect(text).toContain(check.name);
-    expect(text).toMatch(/\d+ requests \(cap 5000\) in [\d.]+ s: [\d.]+ requests per second/);
-    expect(text).toContain(`seed ${SEED}`);
+    expect(text).toMatch(/\d+ requests \(budget \d+\) in [\d.]+ s: [\d.]+ requests per second/);
+    expect(text).toContain(`seed ${SEED}: the same seed sends the same request bodies in the same order within each check`);
+    expect(text.trimEnd().split('\n').pop()).toBe('conformant');
     const xml = formatJunit(report);
     expectWellFormedXml(xml);
     expect(xml.match(/<testcase /g)?.length).toBe(report.checks.length);
+    expect(xml).toContain('<property name="verdict" value="conformant"/>');
   });
 });
 
-describe('the same seed sends the same requests', () => {
-  /** What a run sent, ids made neutral, as a sorted set (polling repeats identical requests a varying number of times). */
-  async function sent(seed: number): Promise<string[]> {
-    const server = await serve();
+describe('the same seed sends the same request bodies', () => {
+  async function digests(seed: number): Promise<Map<string, string>> {
+    const server = await kitTarget({ token: TOKEN });
     try {
-      const report = await runContract(options(server.url, { seed, runs: 3, versions: ['v2'] }));
+      // One site address for every run (the digests hash the bodies, which name the site).
+      const report = await runContract(server.options({ seed, versions: ['v2'], siteUrl: 'https://example.com', site: UNKNOWN_SITE }));
       expect(failing(report)).toEqual([]);
-      const neutral = (s: string) => s.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>');
-      return [...new Set(server.log.map((e) => `${e.method} ${neutral(e.url)} ${neutral(e.body)}`))].sort();
+      return new Map(report.checks.map((c) => [c.name, c.digest]));
     } finally {
       await server.close();
     }
   }
 
-  it('twice with one seed: the same set; another seed: another set', async () => {
-    const first = await sent(7);
-    expect(await sent(7)).toEqual(first);
-    expect(await sent(8)).not.toEqual(first);
+  it('twice with one seed: every check the same digest; another seed: the generated checks differ', async () => {
+    const [first, again, other] = await Promise.all([digests(7), digests(7), digests(8)]);
+    expect(again).toEqual(first);
+    expect([...first.values()].every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
+    expect(other.get('v2.crawl.start.valid')).not.toBe(first.get('v2.crawl.start.valid'));
+    expect(other.get('v2.crawl.start.fieldAlone')).toBe(first.get('v2.crawl.start.fieldAlone'));
   });
 });
 
-describe('limits and modes', () => {
-  it('respects maxRequests: the checks left are skipped, started jobs are still cancelled', async () => {
-    const server = await serve();
+describe('budget, scope and modes', () => {
+  it('a low maxRequests is shared among the checks: each keeps its part, the run is incomplete (exit 3), jobs are cancelled', async () => {
+    const server = await kitTarget({ token: TOKEN });
     try {
-      const cap = 40;
-      const report = await runContract(options(server.url, { maxRequests: cap }));
+      const cap = 300;
+      const report = await runContract(server.options({ maxRequests: cap }));
       expect(report.requests).toBeLessThanOrEqual(cap);
       expect(server.log.length).toBeLessThanOrEqual(cap);
       expect(failing(report), formatText(report)).toEqual([]);
       const skipped = report.checks.filter((c) => c.status === 'skipped');
-      expect(skipped.length).toBeGreaterThan(report.checks.length / 2);
-      expect(skipped.every((c) => c.detail?.includes('maxRequests'))).toBe(true);
-      expect(report.checks[report.checks.length - 1]!.status).toBe('skipped');
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(skipped.every((c) => c.detail?.includes('share of the request budget'))).toBe(true);
+      // Shares, not first come first served: checks at the end of the order still ran.
+      expect(report.checks.slice(-10).some((c) => c.requests > 0)).toBe(true);
+      expect(exitCode(report)).toBe(3);
+      expect(formatText(report)).toMatch(/incomplete: \d+ in-scope checks? did not run to a verdict/);
       const { started, cancelled } = startedAndCancelled(server.log);
       expect(started.filter((id) => !cancelled.has(id))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('maxRequests 0: nothing is sent, every check is skipped, incomplete (exit 3)', async () => {
+    const server = await kitTarget({ token: TOKEN });
+    try {
+      const report = await runContract(server.options({ maxRequests: 0 }));
+      expect(server.log).toEqual([]);
+      expect(report.checks.every((c) => c.status === 'skipped')).toBe(true);
+      expect(exitCode(report)).toBe(3);
+      expect(formatText(report).trimEnd().split('\n').pop()).toBe('incomplete');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--no-auth against a server without auth: the auth checks are left out of the run, no token is sent, conformant', async () => {
+    const server = await kitTarget({ token: undefined });
+    try {
+      const report = await runContract(server.options({ token: undefined, versions: ['v2'] }));
+      const checks = byName(report);
+      for (const name of ['auth.missing', 'auth.wrongToken']) {
+        expect(checks.get(name)).toMatchObject({ status: 'skipped', inScope: false });
+        expect(checks.get(name)?.detail).toContain('--no-auth');
+      }
+      expect(report.checks.filter((c) => !c.name.startsWith('auth.')).every((c) => c.status === 'pass'), formatText(report)).toBe(true);
+      expect(server.log.every((e) => e.authorization === undefined)).toBe(true);
       expect(exitCode(report)).toBe(0);
     } finally {
       await server.close();
     }
   });
 
-  it('--no-auth against a server without auth: the auth checks are skipped, no token is sent', async () => {
-    const server = await serve('none');
+  it('onlyNoJob: no job is started, the checks that would start one are left out', async () => {
+    const server = await kitTarget({ token: TOKEN });
     try {
-      const report = await runContract(options(server.url, { token: undefined, versions: ['v2'], runs: 2 }));
-      expect(failing(report), formatText(report)).toEqual([]);
-      const checks = byName(report);
-      for (const name of ['auth.missing', 'auth.wrongToken']) {
-        expect(checks.get(name)?.status).toBe('skipped');
-        expect(checks.get(name)?.detail).toContain('--no-auth');
-      }
-      expect(report.checks.filter((c) => !c.name.startsWith('auth.')).every((c) => c.status === 'pass')).toBe(true);
-      expect(server.log.every((e) => e.authorization === undefined)).toBe(true);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('onlyNoJob: no job is started, the checks that would start one are skipped', async () => {
-    const server = await serve();
-    try {
-      const report = await runContract(options(server.url, { onlyNoJob: true, runs: 2 }));
+      const report = await runContract(server.options({ onlyNoJob: true }));
       expect(failing(report)).toEqual([]);
       expect(startedAndCancelled(server.log).started).toEqual([]);
       const checks = byName(report);
-      expect(checks.get('v2.crawl.start.valid')?.detail).toContain('onlyNoJob');
+      expect(checks.get('v2.crawl.start.valid')).toMatchObject({ status: 'skipped', inScope: false });
       expect(checks.get('v2.crawl.start.invalid.wrongType')?.status).toBe('pass');
       expect(checks.get('auth.missing')?.status).toBe('pass');
+      expect(exitCode(report)).toBe(0);
     } finally {
       await server.close();
     }
   });
 
-  it('a request that gets no answer in time fails its check (network), and the run goes on', async () => {
+  it('a request that gets no answer in time fails its check (network) at its level, and the run goes on', async () => {
     const hang: Handler = (request, next) =>
       request.method === 'GET' && request.url.startsWith('/v2/crawl/c0ffee00') ? new Promise<AppResponse>(() => {}) : next(request);
-    const server = await serve({ token: TOKEN }, hang);
+    const server = await kitTarget({ token: TOKEN, deviate: hang });
     try {
-      const report = await runContract(options(server.url, { versions: ['v2'], runs: 1, onlyNoJob: true, timeoutMs: 300 }));
-      expect(failing(report).map((c) => c.name)).toEqual(['v2.status.undocumentedStatus']);
-      const [failure] = failing(report)[0]!.failures;
-      expect(failure).toMatchObject({ kind: 'network', got: { status: null } });
+      const [atInterface, atService] = await Promise.all([
+        runContract(server.options({ versions: ['v2'], onlyNoJob: true, timeoutMs: 300 })),
+        runContract(server.options({ versions: ['v2'], onlyNoJob: true, timeoutMs: 300, level: 'service' })),
+      ]);
+      // The job endpoints are the service's: at interface level the missing answer is a difference.
+      expect(failing(atInterface)).toEqual([]);
+      expect(byName(atInterface).get('v2.status.undocumentedStatus')?.differences[0]).toMatchObject({ kind: 'network', level: 'service' });
+      expect(exitCode(atInterface)).toBe(0);
+      expect(failing(atService).map((c) => c.name)).toEqual(['v2.status.undocumentedStatus']);
+      const [failure] = failing(atService)[0]!.failures;
+      expect(failure).toMatchObject({ kind: 'network', level: 'service' });
+      expect(failure!.got).toBeUndefined();
       expect(failure!.request).toContain(`${server.url}/v2/crawl/c0ffee00`);
-      expect(report.unreachable).toBe(false);
-      expect(exitCode(report)).toBe(1);
+      expect(exitCode(atService)).toBe(1);
     } finally {
       await server.close();
     }
   });
 
   it('an unreachable target (a closed port) is reported as unreachable, exit 2', async () => {
-    const server = await serve();
-    const url = server.url;
+    const server = await kitTarget({ token: TOKEN });
+    const options = server.options();
     await server.close();
-    const report = await runContract(options(url));
+    const report = await runContract(options);
     expect(report.unreachable).toBe(true);
     expect(report.unreachableReason).toMatch(/ECONNREFUSED/);
     expect(exitCode(report)).toBe(2);
     expect(report.checks.every((c) => c.status === 'skipped')).toBe(true);
-    expect(report.requests).toBeLessThanOrEqual(2);
+    // One request per check running at once, before the first refused connection is known.
+    expect(report.requests).toBeLessThanOrEqual(4);
     expect(formatText(report)).toContain('target unreachable');
   });
 });
@@ -288,27 +265,33 @@ describe('a deviating server', () => {
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+  const refuse = (path: string) =>
+    json(400, { success: false, code: 'BAD_REQUEST', error: 'Bad Request', details: [{ code: 'custom', path: [path], message: `${path} refused` }] });
   let rateLimited = false;
   /**
-   * v2 crawl starts with an unknown top-level key are accepted (the key dropped: a job starts); every v1
-   * request is answered 402; the v2 batch errors endpoint answers 418; the first authorised v2 active
-   * list answers 429 with Retry-After: 0.
+   * v2 crawl starts with an unknown top-level key are accepted (the key dropped: a job starts); v2 crawls
+   * with `sitemap: "only"` and with a `maxConcurrency` are refused (two reasons, named in the details); every
+   * v1 request is answered 402; the v2 batch errors endpoint answers 418; the first authorised v2 active list
+   * answers 429 with Retry-After: 0.
    */
   const deviate: Handler = async (request, next) => {
     if (request.method === 'POST' && request.url === '/v2/crawl') {
       try {
         const body = JSON.parse(request.body) as Record<string, unknown>;
-        if (typeof body === 'object' && body !== null && 'unknownKey' in body) {
-          delete body['unknownKey'];
-          return next({ ...request, body: JSON.stringify(body) });
+        if (typeof body === 'object' && body !== null) {
+          if (body['sitemap'] === 'only') return refuse('sitemap');
+          if ('maxConcurrency' in body) return refuse('maxConcurrency');
+          if ('unknownKey' in body) {
+            delete body['unknownKey'];
+            return next({ ...request, body: JSON.stringify(body) });
+          }
         }
       } catch {
         // not JSON: the server answers
       }
     }
     if (request.url.startsWith('/v1/')) return json(402, { success: false, error: 'Insufficient credits to perform this request.' });
-    if (request.method === 'GET' && /^\/v2\/batch\/scrape\/[^/]+\/errors$/.test(request.url))
-      return { status: 418, headers: {}, body: "I'm a teapot <&>" };
+    if (request.method === 'GET' && /^\/v2\/batch\/scrape\/[^/]+\/errors$/.test(request.url)) return { status: 418, headers: {}, body: "I'm a teapot <&>" };
     if (request.url === '/v2/crawl/active' && request.headers['authorization'] === `Bearer ${TOKEN}` && !rateLimited) {
       rateLimited = true;
       return json(429, { success: false, error: 'Rate limit exceeded. Please retry after 0s.' }, { 'retry-after': '0' });
@@ -316,62 +299,78 @@ describe('a deviating server', () => {
     return next(request);
   };
 
-  let server: Awaited<ReturnType<typeof serve>>;
+  let server: KitTarget;
   let report: ContractReport;
-  /** What the server saw during the run (the curl test below adds to the live log). */
+  let service: ContractReport;
+  /** What the server saw during the runs (the curl test below adds to the live log). */
   let log: Logged[];
   beforeAll(async () => {
-    server = await serve({ token: TOKEN }, deviate);
-    report = await runContract(options(server.url, { runs: 10 }));
+    server = await kitTarget({ token: TOKEN, deviate });
+    report = await runContract(server.options({ runs: 10 }));
+    service = await runContract(server.options({ runs: 10, level: 'service' }));
     log = [...server.log];
   });
   afterAll(() => server.close());
 
-  it('fails the checks it breaks, and only those; the account-dependent answers are inconclusive', () => {
-    expect(failing(report).map((c) => c.name)).toEqual(['v2.status.undocumentedStatus', 'v2.errors', 'v2.crawl.start.invalid.unknownKey']);
-    expect(exitCode(report)).toBe(1);
+  it('at interface level: the refused interface values fail; the service-only deviations are differences; v1 (402) is incomplete', () => {
+    expect(failing(report).map((c) => c.name)).toEqual(['v2.crawl.start.fieldAlone', 'v2.crawl.start.enumValue', 'v2.crawl.start.valid']);
     const checks = byName(report);
-    expect(checks.get('v1.crawl.start.valid')?.status).toBe('inconclusive');
+    expect(checks.get('v2.crawl.start.enumValue')!.failures.map((f) => f.message)).toEqual([
+      '400 where the interface accepts the request',
+    ]);
+    expect(checks.get('v2.crawl.start.enumValue')!.failures[0]!.request).toContain('"sitemap":"only"');
+    expect(checks.get('v2.crawl.start.fieldAlone')!.failures[0]!.request).toContain('"maxConcurrency"');
+    expect(checks.get('v2.crawl.start.invalid.unknownKey')).toMatchObject({ status: 'pass', inScope: false });
+    expect(checks.get('v2.crawl.start.invalid.unknownKey')!.differences.length).toBeGreaterThan(0);
+    expect(checks.get('v1.crawl.start.valid')).toMatchObject({ status: 'inconclusive' });
     expect(checks.get('v1.crawl.start.valid')?.detail).toContain('402');
-    expect(report.checks.filter((c) => c.name.startsWith('v1.')).every((c) => c.status === 'inconclusive')).toBe(true);
+    expect(exitCode(report)).toBe(1);
   });
 
-  it('shrinks a failing generated request to a minimal one, with the seed, the section and a redacted curl line', () => {
-    const [failure, ...rest] = byName(report).get('v2.crawl.start.invalid.unknownKey')!.failures;
-    expect(rest).toEqual([]);
-    expect(failure).toMatchObject({
-      check: 'v2.crawl.start.invalid.unknownKey',
-      kind: 'status',
-      got: { status: 200 },
-      section: 'interface §2.1',
-      counterexample: { seed: SEED },
-    });
-    expect(failure!.expected).toContain('400');
-    expect(failure!.request).toBe(
-      `curl -sS -X POST '${server.url}/v2/crawl' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data-raw '{"url":"https://example.com","limit":1,"unknownKey":1}'`,
+  it('a generated check reports each distinct failing class, each shrunk on its own', () => {
+    const failures = byName(report).get('v2.crawl.start.valid')!.failures;
+    const bodies = failures.map((f) => f.request ?? '');
+    expect(bodies.some((b) => b.includes('"sitemap":"only"'))).toBe(true);
+    expect(bodies.some((b) => b.includes('"maxConcurrency"'))).toBe(true);
+    for (const failure of failures) {
+      expect(failure.counterexample).toMatchObject({ seed: SEED });
+      // Shrunk: the refused field and what a safe body must have, nothing else.
+      const body = JSON.parse(/--data-raw '(.*)'$/.exec(failure.request!)![1]!) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(expect.arrayContaining(['limit', 'url']));
+      expect(Object.keys(body).length, failure.request).toBe(3);
+    }
+  });
+
+  it('at service level the service-only deviations fail too, each named and cited', () => {
+    const names = failing(service).map((c) => c.name);
+    for (const name of ['v2.status.undocumentedStatus', 'v2.errors', 'v2.crawl.start.invalid.unknownKey', 'v2.crawl.start.fieldAlone'])
+      expect(names).toContain(name);
+    const [unknown] = byName(service).get('v2.crawl.start.invalid.unknownKey')!.failures;
+    expect(unknown).toMatchObject({ kind: 'status', level: 'service', got: { status: 200 }, section: 'service', counterexample: { seed: SEED } });
+    expect(unknown!.expected).toContain('400');
+    expect(unknown!.request).toBe(
+      `curl -sS -X POST '${server.url}/v2/crawl' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data-raw '{"url":"${server.url}/site","limit":1,"unknownKey":1}'`,
     );
-    expect(JSON.stringify(report)).not.toContain(TOKEN);
-    expect(formatText(report)).not.toContain(TOKEN);
-    expect(formatJunit(report)).not.toContain(TOKEN);
+    const teapot = byName(service).get('v2.errors')!.failures[0]!;
+    expect(teapot).toMatchObject({ kind: 'undocumentedStatus', section: 'service', got: { status: 418 } });
+    expect(teapot.message).toContain('getBatchScrapeErrorsV2');
+    for (const r of [report, service]) {
+      expect(JSON.stringify(r)).not.toContain(TOKEN);
+      expect(formatText(r)).not.toContain(TOKEN);
+      expect(formatJunit(r)).not.toContain(TOKEN);
+    }
   });
 
   it('the curl line runs as it is (with the token put back)', async () => {
-    const failure = byName(report).get('v2.crawl.start.invalid.unknownKey')!.failures[0]!;
+    const failure = byName(service).get('v2.crawl.start.invalid.unknownKey')!.failures[0]!;
     const line = `${failure.request!.replace('Bearer ***', `Bearer ${TOKEN}`)} -o /dev/null -w '%{http_code}'`;
     const { stdout } = await promisify(execFile)('sh', ['-c', line]);
     expect(stdout).toBe('200');
   });
 
-  it('an undocumented status fails as undocumentedStatus, naming the operation and its section', () => {
-    const failure = byName(report).get('v2.errors')!.failures[0]!;
-    expect(failure).toMatchObject({ kind: 'undocumentedStatus', section: 'service', got: { status: 418 } });
-    expect(failure.message).toContain('getBatchScrapeErrorsV2');
-  });
-
   it('honours Retry-After on a 429 and retries once', () => {
     const active = log.filter((e) => e.url === '/v2/crawl/active' && e.authorization === `Bearer ${TOKEN}`);
     expect(active.map((e) => e.status).slice(0, 2)).toEqual([429, 200]);
-    expect(byName(report).get('v2.active')?.status).toBe('pass');
   });
 
   it('cancels every job it started, the ones it did not mean to start included', () => {
@@ -382,12 +381,89 @@ describe('a deviating server', () => {
     expect(report.jobs.notCancelled).toEqual([]);
   });
 
-  it('JUnit escapes what came back', () => {
+  it('JUnit escapes what came back, and carries the differences in system-out', () => {
     const xml = formatJunit(report);
     expectWellFormedXml(xml);
     expect(xml).toContain('I&apos;m a teapot &lt;&amp;&gt;');
+    expect(xml).toContain('<system-out>differs from the service');
     expect(xml.match(/<testcase /g)?.length).toBe(report.checks.length);
     expect(xml.match(/<failure /g)?.length).toBe(failing(report).reduce((n, c) => n + c.failures.length, 0));
+  });
+});
+
+describe('a hostile target', () => {
+  const rewriteStart = (edit: (answer: Record<string, unknown>, request: { url: string }) => Record<string, unknown>): Handler =>
+    async (request, next) => {
+      const answer = await next(request);
+      if (!(request.method === 'POST' && /^\/v[12]\/(crawl|batch\/scrape)$/.test(request.url) && answer.status === 200)) return answer;
+      return { ...answer, body: JSON.stringify(edit(JSON.parse(answer.body) as Record<string, unknown>, request)) };
+    };
+
+  it('job ids no URL can carry (a lone surrogate, "..") crash nothing; the other jobs are all cancelled; the unusable ones are named', async () => {
+    let n = 0;
+    const server = await kitTarget({
+      token: TOKEN,
+      deviate: rewriteStart((answer) => {
+        n += 1;
+        if (n % 7 === 3) return { ...answer, id: '..', url: 'http://127.0.0.1:1/elsewhere' };
+        if (n % 7 === 5) return { ...answer, id: '\ud800job' };
+        return answer;
+      }),
+    });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], level: 'service' }));
+      const texts = report.checks.map((c) => c.detail ?? '').join('\n');
+      expect(texts).not.toMatch(/contract kit failed|URIError/);
+      const ids = report.checks.flatMap((c) => c.failures).filter((f) => f.kind === 'jobId');
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.map((f) => f.message).join('\n')).toMatch(/cannot be used in a URL path/);
+      expect(report.jobs.notCancelled.length).toBeGreaterThan(0);
+      expect(report.jobs.notCancelled.every((j) => j.includes('".."') || j.includes('"\\ud800job"'))).toBe(true);
+      // Every job with a usable id was cancelled.
+      const { started, cancelled } = startedAndCancelled(server.log);
+      expect(report.jobs.started - report.jobs.notCancelled.length).toBe(report.jobs.cancelled);
+      expect(started.filter((id) => id !== '..' && id !== '\ud800job' && !cancelled.has(id))).toEqual([]);
+      expect(exitCode(report)).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a target that echoes the token back: it is in no text, JSON or JUnit the kit writes', async () => {
+    const echo: Handler = async (request, next) => {
+      const answer = await next(request);
+      const token = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
+      // Every error answer echoes the token, as sent and percent-encoded.
+      if (answer.status >= 400) return { ...answer, body: JSON.stringify({ success: false, error: `token ${token} / ${encodeURIComponent(token)} refused` }) };
+      return answer;
+    };
+    const server = await kitTarget({ token: TOKEN, deviate: echo });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], level: 'service' }));
+      expect(JSON.stringify(report)).toContain('token *** / *** refused');
+      for (const text of [JSON.stringify(report), formatText(report), formatJunit(report)]) expect(text).not.toContain(TOKEN);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers longer than maxResponseBytes are not read whole: their checks are inconclusive, saying how to judge them', async () => {
+    const huge = 'x'.repeat(4 * 1024 * 1024);
+    const big: Handler = async (request, next) => {
+      const answer = await next(request);
+      if (request.method !== 'GET' || !/^\/v2\/crawl\/[0-9a-f-]{36}$/.test(request.url.split('?')[0]!) || answer.status !== 200) return answer;
+      return { ...answer, body: JSON.stringify({ ...(JSON.parse(answer.body) as object), padding: huge }) };
+    };
+    const server = await kitTarget({ token: TOKEN, deviate: big });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], level: 'service', maxResponseBytes: 1024 * 1024 }));
+      const status = byName(report).get('v2.status')!;
+      expect(status.status).toBe('inconclusive');
+      expect(status.detail).toMatch(/longer than 1048576 bytes \(--max-response-bytes\); it was not read: raise --max-response-bytes to judge it/);
+      expect(exitCode(report)).toBe(3);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -414,9 +490,16 @@ describe('pieces', () => {
   });
 
   it('a site that is no valid crawl address is refused before anything is sent', async () => {
-    await expect(runContract(options('http://127.0.0.1:1', { siteUrl: 'http://localhost:8080' }))).rejects.toThrow(
-      /siteUrl http:\/\/localhost:8080 is not a valid v1 crawl address: URL must have a valid top-level domain/,
-    );
+    await expect(
+      runContract({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, versions: ['v1'], seed: 1, runs: 1, concurrency: 1, siteUrl: 'http://localhost:8080' }),
+    ).rejects.toThrow(/siteUrl http:\/\/localhost:8080 is not a valid v1 crawl address: URL must have a valid top-level domain/);
+  });
+
+  it('redaction: a token in every spelling, wherever it stands; a short one only as a word of its own', () => {
+    expect(redact({ a: `x${TOKEN}y`, b: [encodeURIComponent(`${TOKEN}/`)], [TOKEN]: 1 }, TOKEN)).toEqual({ a: 'x***y', b: ['***%2F'], '***': 1 });
+    expect(redact('a "quote\\"d" token', 'quote"d')).toBe('a "***" token');
+    expect(redact('auth.missing: t, Bearer t', 't')).toBe('auth.missing: ***, Bearer ***');
+    expect(redact({ n: 5 }, undefined)).toEqual({ n: 5 });
   });
 
   it('XML escaping drops what XML cannot hold', () => {

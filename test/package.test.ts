@@ -31,8 +31,11 @@ const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const run = promisify(execFile);
 const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' };
 
-/** Everything shipped must stay well below this (it is about 4 MB unpacked); the HTML docs alone are 5 MB. */
-const MAX_UNPACKED_BYTES = 6 * 1024 * 1024;
+/**
+ * Everything shipped must stay below this (about 6 MB unpacked since every schema element names its source;
+ * the HTML docs, not shipped, alone are 5 MB).
+ */
+const MAX_UNPACKED_BYTES = 7 * 1024 * 1024;
 
 interface Manifest {
   readonly exports: Record<string, unknown>;

@@ -250,6 +250,8 @@ function schemaKeywords(document: Json, file: string): { patterns: { pattern: st
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       const at = `${pointer}/${escape(key)}`;
+      // Annotations (`x-...`) are data, and may name a keyword (`x-crawlspec-keyword-sources: {pattern: ...}`).
+      if (key.startsWith('x-')) continue;
       if (key === 'pattern' && typeof value === 'string') patterns.push({ pattern: value, at: `${file}#${at}` });
       if (key === 'format' && typeof value === 'string') formats.add(value);
       if (DATA_KEYWORDS.has(key)) continue;

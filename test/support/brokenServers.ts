@@ -1,13 +1,18 @@
 /**
  * Deliberately broken variants of the reference server, each with exactly one defect, for proving that
  * the contract kit (scripts/contract/) catches each defect, and catches it under the checks whose meaning
- * it breaks. A variant wraps a correct `ReferenceApp`'s `handle`: it rewrites the request before the real
- * app sees it and/or the answer after; the reference server itself is never changed.
+ * it breaks, at the level the defect is at. A variant wraps a correct `ReferenceApp`'s `handle`: it rewrites
+ * the request before the real app sees it and/or the answer after; the reference server itself is never
+ * changed.
+ *
+ * `level`: the level of the expectations the defect breaks. A variant is run at that level (a run at
+ * `interface` level does not fail for what only the service does); a `service` variant also passes a run at
+ * `interface` level, its defect reported there as a difference from the service.
  *
  * `expectedFailingChecks` lists every check that must fail against the variant: the check named after the
- * broken rule, plus the checks that, by their own meaning, also hold the broken answer against the interface
- * whatever the timing and the seed (e.g. every check that reads a job's status validates the status body).
- * `mayAlsoFail` lists the checks that hold it too but reach it only by chance. No other check may fail.
+ * broken rule, plus the checks that, by their own meaning, also hold the broken answer whatever the timing
+ * and the seed (e.g. every check that reads a job's status validates the status body). `mayAlsoFail` lists
+ * the checks that hold it too but reach it only by chance. No other check may fail.
  *
  * A cancel check needs a job still running when its DELETE arrives: the kit starts up to three per kind
  * (a job that completed first is answered 409, a right answer that shows nothing of the 200 answer).
@@ -17,15 +22,18 @@ import { parseRequestBody } from '../../schemas/errorEnvelope.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { checkNames } from '../../scripts/contract/run.js';
 import type { AppRequest, AppResponse, ReferenceApp } from '../../scripts/server/app.js';
+import { INVALID_KINDS } from '../../scripts/contract/checks/generated.js';
 
 /** The token the variants' apps are created with; the missing-auth variant injects it. */
-export const BROKEN_SERVER_TOKEN = 't';
+export const BROKEN_SERVER_TOKEN = 'broken-server-token';
 
 export interface BrokenServer {
   /** Short stable identifier, e.g. `invalidURLs.missingWhenIgnoring`. */
   readonly name: string;
   /** The one defect, in one sentence. */
   readonly defect: string;
+  /** The level of what the defect breaks: the run that must catch it is made at this level. */
+  readonly level: 'interface' | 'service';
   /** The kit checks that must fail against this variant; every other check must not (but see `mayAlsoFail`). */
   readonly expectedFailingChecks: readonly string[];
   /**
@@ -120,18 +128,15 @@ function removeAt(root: unknown, segments: readonly (string | number)[]): void {
 }
 
 const ALL_CHECKS = checkNames(['v1', 'v2']);
-
-/** Every check that reads a job's status whatever the timing (and so validates the status body), per version. */
-const statusReaders = (version: 'v1' | 'v2'): string[] => [
-  `${version}.status`,
-  `${version}.status.pagination`,
-  `${version}.crawl.start.valid`,
-  `${version}.batch.start.valid`,
-];
+const VERSIONS = ['v1', 'v2'] as const;
+const KINDS = ['crawl', 'batch'] as const;
+/** `vN.<kind>.<suffix>` for every version and kind. */
+const everyStart = (suffix: string): string[] => VERSIONS.flatMap((v) => KINDS.map((k) => `${v}.${k}.${suffix}`));
 
 /**
- * Every check that expects an error answer (and so validates the error envelope): the auth checks, malformed
- * JSON, unknown job ids, the rule cases, the batches refused for invalid URLs, the generated invalid starts.
+ * Every check that expects an error answer at service level (and so validates the error envelope): the auth
+ * checks, malformed JSON, unknown job ids, the rule cases, the batches refused for invalid URLs, the invalid
+ * starts.
  */
 const ERROR_ANSWER_CHECKS = ALL_CHECKS.filter((name) =>
   /^(auth|json)\.|\.status\.undocumentedStatus$|\.rule\.|\.batch\.invalidURLs\.|\.start\.invalid\./.test(name),
@@ -139,19 +144,48 @@ const ERROR_ANSWER_CHECKS = ALL_CHECKS.filter((name) =>
 
 /** Every check that starts a job and holds the answer to its cancel (`Attempt.cancel`), except the cancel checks. */
 const CANCELLING_CHECKS = ALL_CHECKS.filter((name) =>
-  /\.batch\.invalidURLs\.|\.status$|\.status\.pagination$|\.errors$|\.active$|\.start\.valid$/.test(name),
+  /\.batch\.invalidURLs\.|\.status$|\.status\.pagination$|\.errors$|\.active$|\.start\.valid(\.service)?$|\.start\.(fieldAlone|enumValue)$/.test(name),
 );
+
+/** The request schema of a start. */
+const requestSchemaOf = (start: { version: 'v1' | 'v2'; kind: 'crawl' | 'batch' }) =>
+  `${start.version}/${start.kind === 'crawl' ? 'CrawlRequest' : 'BatchScrapeRequest'}` as SchemaName;
+
+/** A variant that removes from start bodies what `validate` reports under `rule` (so it is accepted, not refused). */
+function dropping(rule: string): (app: ReferenceApp) => ReferenceApp {
+  return (app) =>
+    around(app, (request, next) => {
+      const start = startOf(request);
+      if (start === undefined) return next(request);
+      return next(
+        editRequest(request, (body) => {
+          const result = validate(requestSchemaOf(start), body);
+          if (!result.valid) for (const issue of result.errors) if (issue.rule === rule) removeAt(body, issue.segments);
+          return body;
+        }),
+      );
+    });
+}
+
+/** The fields the interface types as integers, where a request carries them. */
+const INTEGER_FIELDS = ['limit', 'maxDepth', 'maxDiscoveryDepth', 'maxConcurrency', 'maxAge', 'waitFor', 'timeout'];
+
+const LOOK_AROUND = /\(\?<?[=!]/;
 
 export const BROKEN_SERVERS: readonly BrokenServer[] = [
   {
     name: 'invalidURLs.missingWhenIgnoring',
     defect: 'Batch start answers (v1 and v2) never carry invalidURLs, even when invalid URLs are ignored.',
+    level: 'interface',
     expectedFailingChecks: [
       'v1.batch.invalidURLs.ignoring',
       'v2.batch.invalidURLs.ignoring',
       'v2.batch.invalidURLs.default',
-      // Valid batch starts are held against the same rule; v2 ignores by default.
+      // Valid batch starts are held against the same rule; v2 ignores by default, v1 when told to.
       'v2.batch.start.valid',
+      'v2.batch.start.fieldAlone',
+      'v2.batch.start.enumValue',
+      'v1.batch.start.fieldAlone',
     ],
     // ... and so do generated v1 batches that ask to ignore invalid URLs, when the seed draws one.
     mayAlsoFail: ['v1.batch.start.valid'],
@@ -165,11 +199,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   {
     name: 'invalidURLs.presentWhenNotIgnoring',
     defect: 'Batch start answers (v1 and v2) carry invalidURLs: [] when invalid URLs are not ignored.',
+    level: 'interface',
     expectedFailingChecks: [
       'v1.batch.invalidURLs.notIgnoring',
       'v1.batch.invalidURLs.default',
       'v2.batch.invalidURLs.notIgnoring',
       'v1.batch.start.valid',
+      'v1.batch.start.fieldAlone',
+      'v1.batch.start.enumValue',
+      // v2's ignoreInvalidURLs sent alone is false, its other value.
+      'v2.batch.start.fieldAlone',
     ],
     // Generated v2 batches that ask not to ignore invalid URLs, when the seed draws one.
     mayAlsoFail: ['v2.batch.start.valid'],
@@ -181,8 +220,21 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
+    name: 'ignoreInvalidURLs.wrongV2Default',
+    defect: 'A v2 batch that leaves ignoreInvalidURLs out is treated as not ignoring invalid URLs (v1 default) instead of ignoring them.',
+    level: 'interface',
+    expectedFailingChecks: ['v2.batch.invalidURLs.default', 'v2.batch.start.valid', 'v2.batch.start.fieldAlone', 'v2.batch.start.enumValue'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        const start = startOf(request);
+        if (start?.version !== 'v2' || start.kind !== 'batch') return next(request);
+        return next(editRequest(request, (body) => ('ignoreInvalidURLs' in body ? body : { ...body, ignoreInvalidURLs: false })));
+      }),
+  },
+  {
     name: 'timeout.aboveMaximumAccepted',
-    defect: 'A v2 scrape timeout of 300001 ms is accepted (taken as 300000) instead of refused with 400.',
+    defect: 'A v2 scrape timeout of 300001 ms is accepted (taken as 300000) instead of refused.',
+    level: 'interface',
     expectedFailingChecks: ['v2.rule.timeout.maximum'],
     // The outOfRange mutation, when the seed makes it push the timeout to 300001.
     mayAlsoFail: ['v2.crawl.start.invalid.outOfRange', 'v2.batch.start.invalid.outOfRange'],
@@ -200,38 +252,99 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
-    name: 'unknownKeys.accepted',
-    defect:
-      'Start bodies with keys the request schema does not know are accepted (the unknown keys are dropped) instead of refused with 400.',
-    expectedFailingChecks: [
-      'v1.crawl.start.invalid.unknownKey',
-      'v1.batch.start.invalid.unknownKey',
-      'v2.crawl.start.invalid.unknownKey',
-      'v2.batch.start.invalid.unknownKey',
-      // A field of the other version is a key this version's schema does not know (maxDepth in v2 is one of the rule cases).
-      'v2.rule.maxDepth.additionalProperties',
-      'v1.crawl.start.invalid.otherVersionField',
-      'v1.batch.start.invalid.otherVersionField',
-      'v2.crawl.start.invalid.otherVersionField',
-      'v2.batch.start.invalid.otherVersionField',
-    ],
+    name: 'fractions.accepted',
+    defect: 'Fractions in the fields the interface types as integers (limit, timeout, ...) are accepted, rounded down, instead of refused.',
+    level: 'interface',
+    expectedFailingChecks: everyStart('start.invalid.fraction'),
     wrap: (app) =>
       around(app, (request, next) => {
-        const start = startOf(request);
-        if (start === undefined) return next(request);
-        const name = `${start.version}/${start.kind === 'crawl' ? 'CrawlRequest' : 'BatchScrapeRequest'}` as SchemaName;
+        if (startOf(request) === undefined) return next(request);
+        const floor = (object: Json) => {
+          for (const key of INTEGER_FIELDS) if (typeof object[key] === 'number') object[key] = Math.floor(object[key]);
+        };
         return next(
           editRequest(request, (body) => {
-            const result = validate(name, body);
-            if (!result.valid) for (const issue of result.errors) if (issue.rule === 'additionalProperties') removeAt(body, issue.segments);
+            floor(body);
+            if (isObject(body['scrapeOptions'])) floor(body['scrapeOptions']);
             return body;
           }),
         );
       }),
   },
   {
+    name: 'types.dropped',
+    defect: 'Fields of a start body that have the wrong type are dropped instead of refused.',
+    level: 'interface',
+    expectedFailingChecks: everyStart('start.invalid.wrongType'),
+    // Rule cases whose body breaks a type as well, and fractions (an integer field given 1.5 is a type error).
+    mayAlsoFail: [...ALL_CHECKS.filter((n) => /\.rule\./.test(n)), ...everyStart('start.invalid.fraction')],
+    wrap: dropping('type'),
+  },
+  {
+    name: 'enums.dropped',
+    defect: 'Fields of a start body whose value is outside their enum are dropped instead of refused.',
+    level: 'interface',
+    expectedFailingChecks: everyStart('start.invalid.outsideEnum'),
+    mayAlsoFail: ALL_CHECKS.filter((n) => /\.rule\./.test(n)),
+    wrap: dropping('enum'),
+  },
+  {
+    name: 'required.defaulted',
+    defect: 'A crawl without url, or a batch without urls, is given the site root instead of being refused.',
+    level: 'interface',
+    expectedFailingChecks: everyStart('start.invalid.missingRequired'),
+    wrap: (app) =>
+      around(app, (request, next) => {
+        const start = startOf(request);
+        if (start === undefined) return next(request);
+        const site = `http://${request.headers['host'] ?? '127.0.0.1'}/site/`;
+        return next(
+          editRequest(request, (body) => {
+            if (start.kind === 'crawl' && !('url' in body)) body['url'] = site;
+            if (start.kind === 'batch' && !('urls' in body)) body['urls'] = [site];
+            return body;
+          }),
+        );
+      }),
+  },
+  {
+    name: 'maxConcurrency.is500',
+    defect: 'A valid start that sets maxConcurrency is answered 500 (UNKNOWN_ERROR) instead of starting the job.',
+    level: 'interface',
+    // The cancel checks start a batch of one page at a time (maxConcurrency 1) to see it running.
+    expectedFailingChecks: [...everyStart('start.fieldAlone'), 'v1.cancel', 'v2.cancel'],
+    // Generated bodies that happen to carry maxConcurrency.
+    mayAlsoFail: [...everyStart('start.valid'), ...everyStart('start.valid.service')],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        const start = startOf(request);
+        const body = jsonObject(request.body);
+        if (start === undefined || body === undefined || !('maxConcurrency' in body) || !validate(requestSchemaOf(start), body).valid)
+          return next(request);
+        return Promise.resolve(UNKNOWN_ERROR());
+      }),
+  },
+  {
+    name: 'sitemapOnly.refused',
+    defect: 'A v2 crawl with sitemap "only" is refused with 400, as the service of mid-2025 did.',
+    level: 'interface',
+    expectedFailingChecks: ['v2.crawl.start.enumValue'],
+    mayAlsoFail: ['v2.crawl.start.valid', 'v2.crawl.start.valid.service'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        const start = startOf(request);
+        if (start?.version !== 'v2' || start.kind !== 'crawl' || jsonObject(request.body)?.['sitemap'] !== 'only') return next(request);
+        return Promise.resolve({
+          status: 400,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ success: false, code: 'BAD_REQUEST', error: 'Bad Request', details: [{ code: 'invalid_enum_value', path: ['sitemap'] }] }),
+        });
+      }),
+  },
+  {
     name: 'auth.missingAccepted',
     defect: 'Requests without an Authorization header are served as if they carried the right token.',
+    level: 'interface',
     expectedFailingChecks: ['auth.missing'],
     wrap: (app) =>
       around(app, (request, next) => {
@@ -241,8 +354,70 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
+    name: 'json.malformedIs500',
+    defect: 'A start body that is not JSON is answered 500 (UNKNOWN_ERROR) instead of 400 BAD_REQUEST_INVALID_JSON.',
+    level: 'interface',
+    expectedFailingChecks: ['json.malformed'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        if (startOf(request) === undefined || parseRequestBody(request.body).ok) return next(request);
+        return Promise.resolve(UNKNOWN_ERROR());
+      }),
+  },
+  {
+    name: 'unknownKeys.accepted',
+    defect:
+      'Start bodies with keys the request schema does not know are accepted (the unknown keys are dropped) instead of refused with 400.',
+    level: 'service',
+    expectedFailingChecks: [
+      ...everyStart('start.invalid.unknownKey'),
+      // A field of the other version is a key this version's schema does not know (maxDepth in v2 is one of the rule cases).
+      'v2.rule.maxDepth.additionalProperties',
+      ...everyStart('start.invalid.otherVersionField'),
+    ],
+    wrap: dropping('additionalProperties'),
+  },
+  {
+    name: 'delayAndLookAround.accepted',
+    defect: 'A crawl delay above 60 s is taken as 60, and path patterns with look-around are dropped, instead of refused (rules only the service has).',
+    level: 'service',
+    expectedFailingChecks: ['v1.rule.delayAtMost60Seconds', 'v2.rule.delayAtMost60Seconds', 'v1.rule.pathPatternsCompile', 'v2.rule.pathPatternsCompile'],
+    // The outOfRange mutation, when the seed makes it push the delay over 60.
+    mayAlsoFail: ['v1.crawl.start.invalid.outOfRange', 'v2.crawl.start.invalid.outOfRange'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        if (startOf(request)?.kind !== 'crawl') return next(request);
+        return next(
+          editRequest(request, (body) => {
+            if (typeof body['delay'] === 'number' && body['delay'] > 60) body['delay'] = 60;
+            for (const field of ['includePaths', 'excludePaths'])
+              if (Array.isArray(body[field])) body[field] = (body[field] as unknown[]).filter((p) => typeof p !== 'string' || !LOOK_AROUND.test(p));
+            return body;
+          }),
+        );
+      }),
+  },
+  {
+    name: 'extensions.refused',
+    defect: "A start carrying one of the service's extension fields (origin, integration, ignoreRobotsTxt, ...) is refused with 400.",
+    level: 'service',
+    expectedFailingChecks: ['v1.crawl.start.valid.service', 'v2.crawl.start.valid.service', 'v1.batch.start.valid.service', 'v2.batch.start.valid.service'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        const body = startOf(request) === undefined ? undefined : jsonObject(request.body);
+        const extension = ['origin', 'integration', 'ignoreRobotsTxt', 'deduplicateSimilarURLs', 'regexOnFullURL', 'appendToId', 'fastMode', 'useMock'];
+        if (body === undefined || !extension.some((k) => k in body)) return next(request);
+        return Promise.resolve({
+          status: 400,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ success: false, code: 'BAD_REQUEST', error: 'Unrecognized key in body' }),
+        });
+      }),
+  },
+  {
     name: 'errors.withoutSuccess',
     defect: 'Every 4xx JSON answer lacks success: false.',
+    level: 'service',
     expectedFailingChecks: ERROR_ANSWER_CHECKS,
     wrap: (app) =>
       around(app, async (request, next) => {
@@ -252,34 +427,31 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
-    name: 'ignoreInvalidURLs.wrongV2Default',
-    defect: 'A v2 batch that leaves ignoreInvalidURLs out is treated as not ignoring invalid URLs (v1 default) instead of ignoring them.',
-    expectedFailingChecks: ['v2.batch.invalidURLs.default', 'v2.batch.start.valid'],
-    wrap: (app) =>
-      around(app, (request, next) => {
-        const start = startOf(request);
-        if (start?.version !== 'v2' || start.kind !== 'batch') return next(request);
-        return next(editRequest(request, (body) => ('ignoreInvalidURLs' in body ? body : { ...body, ignoreInvalidURLs: false })));
-      }),
-  },
-  {
     name: 'status.completedAsString',
     defect: 'Status answers carry completed as a string (e.g. "2") instead of a number.',
-    expectedFailingChecks: [...statusReaders('v1'), ...statusReaders('v2')],
-    // The cancel checks read the status only after a cancel answered 200 (a job still running).
-    mayAlsoFail: ['v1.cancel', 'v2.cancel'],
+    level: 'service',
+    expectedFailingChecks: VERSIONS.flatMap((v) => [
+      `${v}.status`,
+      `${v}.status.pagination`,
+      `${v}.errors`,
+      `${v}.crawl.start.valid`,
+      `${v}.batch.start.valid`,
+      `${v}.crawl.start.valid.service`,
+      `${v}.batch.start.valid.service`,
+    ]),
+    // The cancel checks read the status only after a cancel answered 200, the active checks only when their crawl is not listed.
+    mayAlsoFail: ['v1.cancel', 'v2.cancel', 'v1.active', 'v2.active'],
     wrap: (app) =>
       around(app, async (request, next) => {
         const answer = await next(request);
         if (!isStatusRead(request) || answer.status !== 200) return answer;
-        return editAnswer(answer, (body) =>
-          typeof body['completed'] === 'number' ? { ...body, completed: String(body['completed']) } : body,
-        );
+        return editAnswer(answer, (body) => (typeof body['completed'] === 'number' ? { ...body, completed: String(body['completed']) } : body));
       }),
   },
   {
     name: 'status.nextPointsNowhere',
     defect: 'Status answers point next at the status of a job that does not exist.',
+    level: 'service',
     expectedFailingChecks: ['v1.status.pagination', 'v2.status.pagination'],
     wrap: (app) =>
       around(app, async (request, next) => {
@@ -294,8 +466,20 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
+    name: 'status.skipAndLimitIgnored',
+    defect: 'Status reads of an ended job ignore skip and limit: every read gives every result, as the service of mid-2025 did.',
+    level: 'service',
+    expectedFailingChecks: ['v1.status.pagination', 'v2.status.pagination'],
+    wrap: (app) =>
+      around(app, (request, next) => {
+        if (!isStatusRead(request) || !request.url.includes('?')) return next(request);
+        return next({ ...request, url: request.url.split('?', 1)[0]! });
+      }),
+  },
+  {
     name: 'cancel.wrongShape',
     defect: "A successful cancel answers {success: true} instead of {status: 'cancelled'}.",
+    level: 'service',
     expectedFailingChecks: ['v1.cancel', 'v2.cancel'],
     mayAlsoFail: CANCELLING_CHECKS,
     wrap: (app) =>
@@ -306,18 +490,33 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
-    name: 'json.malformedIs500',
-    defect: 'A start body that is not JSON is answered 500 (UNKNOWN_ERROR) instead of 400 BAD_REQUEST_INVALID_JSON.',
-    expectedFailingChecks: ['json.malformed'],
+    name: 'errors.neverListed',
+    defect: 'The errors endpoint lists no error, even for a job whose page failed.',
+    level: 'service',
+    expectedFailingChecks: ['v1.errors', 'v2.errors'],
     wrap: (app) =>
-      around(app, (request, next) => {
-        if (startOf(request) === undefined || parseRequestBody(request.body).ok) return next(request);
-        return Promise.resolve(UNKNOWN_ERROR());
+      around(app, async (request, next) => {
+        const answer = await next(request);
+        if (request.method.toUpperCase() !== 'GET' || !/\/errors$/.test(pathOf(request)) || answer.status !== 200) return answer;
+        return editAnswer(answer, (body) => ({ ...body, errors: [] }));
+      }),
+  },
+  {
+    name: 'active.runningNotListed',
+    defect: 'The active-crawl list is always empty, even while crawls run.',
+    level: 'service',
+    expectedFailingChecks: ['v1.active', 'v2.active'],
+    wrap: (app) =>
+      around(app, async (request, next) => {
+        const answer = await next(request);
+        if (!/^\/v[12]\/crawl\/(active|ongoing)$/.test(pathOf(request)) || answer.status !== 200) return answer;
+        return editAnswer(answer, (body) => ({ ...body, crawls: [] }));
       }),
   },
   {
     name: 'jobs.unknownIs418',
     defect: 'The job endpoints answer 418 (a status no operation documents) where they would answer 404 for an unknown job.',
+    level: 'service',
     expectedFailingChecks: ['v1.status.undocumentedStatus', 'v2.status.undocumentedStatus'],
     wrap: (app) =>
       around(app, async (request, next) => {
@@ -325,4 +524,24 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
         return isJobEndpoint(request) && answer.status === 404 ? { ...answer, status: 418 } : answer;
       }),
   },
+];
+
+/** Each class of check, by the pattern of its name: every class must be caught by some variant. */
+export const CHECK_CLASSES: readonly RegExp[] = [
+  /^auth\./,
+  /^json\.malformed$/,
+  /\.status\.undocumentedStatus$/,
+  /\.rule\./,
+  /\.batch\.invalidURLs\./,
+  /\.status$/,
+  /\.status\.pagination$/,
+  /\.cancel$/,
+  /\.errors$/,
+  /\.active$/,
+  /\.start\.fieldAlone$/,
+  /\.start\.enumValue$/,
+  /\.start\.valid$/,
+  /\.start\.valid\.service$/,
+  ...INVALID_KINDS.map((kind) => new RegExp(`\\.start\\.invalid\\.${kind}$`)),
+  /\.start\.invalid\.fraction$/,
 ];
