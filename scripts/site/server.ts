@@ -1,0 +1,105 @@
+/**
+ * Serving the test site (testSite.ts) over HTTP: one port, on 127.0.0.1 (the main site, and its subdomain when
+ * it has a host name) and 127.0.0.2 (the other site), told apart by the `Host` a request names. Each answer is
+ * the site's; `/reset` has its connection cut. GET and HEAD only; every connection is closed within bounded
+ * time (`requestTimeout`), and `close()` stops everything.
+ *
+ * Loopback is a whole network on Linux (127.0.0.0/8): 127.0.0.2 needs no setup. With `host`, the main site
+ * answers under that host name and its subdomain under `sub.<host>`; the name must resolve to 127.0.0.1 for
+ * whoever crawls it (a hosts file, a DNS entry, or the reference server's `resolveHosts`).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { siteAnswer, type SiteOrigins, type SitePart } from './testSite.js';
+
+export interface ServedSite {
+  readonly origins: SiteOrigins;
+  close(): Promise<void>;
+}
+
+export interface ServeSiteOptions {
+  /** A host name for the main site (its subdomain is `sub.<host>`); without it, the main site is 127.0.0.1. */
+  readonly host?: string;
+  /** The port (0, the default, picks one). */
+  readonly port?: number;
+}
+
+const MAIN_ADDRESS = '127.0.0.1';
+const EXTERNAL_ADDRESS = '127.0.0.2';
+const TIMEOUT_MS = 10_000;
+
+function listen(server: Server, address: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Which part of the site a request is for, by the host it names. */
+function partOf(request: IncomingMessage, origins: SiteOrigins): SitePart | undefined {
+  const named = `http://${request.headers.host ?? ''}`;
+  if (named === origins.main) return 'main';
+  if (named === origins.external) return 'external';
+  if (origins.subdomain !== undefined && named === origins.subdomain) return 'subdomain';
+  return undefined;
+}
+
+export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedSite> {
+  let origins: SiteOrigins | undefined;
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    const part = origins === undefined ? undefined : partOf(request, origins);
+    if (origins === undefined || part === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(part === undefined ? 421 : 405, { 'content-type': 'text/plain; charset=utf-8' }).end('not served here\n');
+      return;
+    }
+    const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
+    const answer = siteAnswer(origins, part, path);
+    if (answer === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? '' : answer.body);
+  };
+  const configured = () => {
+    const server = createServer(handle);
+    server.requestTimeout = TIMEOUT_MS;
+    server.headersTimeout = TIMEOUT_MS;
+    server.keepAliveTimeout = 1000;
+    return server;
+  };
+  const servers = [configured(), configured()];
+  const close = async () => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            if (!server.listening) resolve();
+            else server.close(() => resolve());
+          }),
+      ),
+    );
+  };
+  // The same port on both addresses: the first picks it (unless given), the second takes it; tried again if taken.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const port = await listen(servers[0]!, MAIN_ADDRESS, options.port ?? 0);
+      await listen(servers[1]!, EXTERNAL_ADDRESS, port);
+      const host = options.host ?? MAIN_ADDRESS;
+      origins = {
+        main: `http://${host}:${port}`,
+        external: `http://${EXTERNAL_ADDRESS}:${port}`,
+        ...(options.host === undefined ? {} : { subdomain: `http://sub.${options.host}:${port}` }),
+      };
+      return { origins, close };
+    } catch (error) {
+      await close();
+      if (options.port !== undefined || attempt >= 5) throw error;
+      servers.splice(0, 2, configured(), configured());
+    }
+  }
+}
