@@ -43,6 +43,8 @@ export interface CheckInfo {
   readonly startsJob: boolean;
   /** Whether the check needs a token (skipped without one). */
   readonly needsAuth: boolean;
+  /** A crawl-behaviour check: it needs the run's behaviour site (and `subdomain`: one with a subdomain). */
+  readonly behaviour?: 'site' | 'subdomain';
 }
 
 export interface Check extends CheckInfo {

@@ -15,6 +15,8 @@ import type { ResolvedOptions } from './options.js';
 import type { Failure, FailureKind } from './report.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
 import { KIND_PATH, locate, type JobKind } from './spec.js';
+import type { SiteModel } from '../../schemas/crawl/site.js';
+import type { SiteOrigins } from '../site/testSite.js';
 
 /** Longest body shown in a failure. */
 export const BODY_LIMIT = 600;
@@ -28,6 +30,14 @@ export interface Env {
   /** The budget of the check running: its share of `maxRequests`. */
   readonly budget: RequestBudget;
   readonly jobs: JobTracker;
+  /** The site the crawl-behaviour checks crawl, when they run. */
+  readonly behaviour?: BehaviourSite;
+}
+
+/** The test site the behaviour checks crawl: where it is, and what it is (for the crawl oracle). */
+export interface BehaviourSite {
+  readonly origins: SiteOrigins;
+  readonly model: SiteModel;
 }
 
 /** What a failure is made of; the check's name, the exchange's curl line and answer are added by `fail`. */

@@ -5,6 +5,7 @@
 import type { Version } from '../../schemas/registry.js';
 import { validate } from '../../schemas/validate.js';
 import type { Level } from './levels.js';
+import type { SiteOrigins } from '../site/testSite.js';
 import { minimalRequest, SITE_PATHS } from './safeRequests.js';
 
 /** What the kit knows of the site valid requests point at, to steer its jobs so that there is something to judge. */
@@ -47,6 +48,16 @@ export interface ContractOptions {
   timeoutMs?: number;
   /** Longest answer the kit reads, in bytes; a longer one makes its check inconclusive. */
   maxResponseBytes?: number;
+  /**
+   * Run the crawl-behaviour checks (checks/behaviour.ts). By default they run when the target is on loopback
+   * (the kit serves its test site there); elsewhere they need a copy of the site the target can reach
+   * (`behaviourSite`).
+   */
+  behaviour?: boolean;
+  /** Serve the kit's test site under this host name (its subdomain `sub.<host>`), which must resolve to the kit. */
+  siteHost?: string;
+  /** A copy of the test site deployed elsewhere (`crawlspec site export`): the kit crawls that instead of serving its own. */
+  behaviourSite?: SiteOrigins;
 }
 
 export const DEFAULT_OPTIONS = {
@@ -76,6 +87,21 @@ export interface ResolvedOptions {
   readonly onlyNoJob: boolean;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
+  readonly behaviour: boolean;
+  readonly siteHost: string | undefined;
+  readonly behaviourSite: SiteOrigins | undefined;
+}
+
+/** Whether `url` is on this machine's loopback (a target there can reach a site the kit serves on loopback). */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The origin of `url` (an http or https address), or a RangeError naming the option. */
+function originOption(url: string, name: string): string {
+  const parsed = httpUrl(url, name);
+  return parsed.origin;
 }
 
 const positive = (value: number, name: string, min = 1): number => {
@@ -128,5 +154,17 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     onlyNoJob: options.onlyNoJob ?? false,
     timeoutMs: positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'),
     maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
+    behaviour: options.behaviour ?? (options.behaviourSite !== undefined || isLoopbackUrl(base)),
+    siteHost: options.siteHost,
+    behaviourSite:
+      options.behaviourSite === undefined
+        ? undefined
+        : {
+            main: originOption(options.behaviourSite.main, 'behaviourSite.main'),
+            external: originOption(options.behaviourSite.external, 'behaviourSite.external'),
+            ...(options.behaviourSite.subdomain === undefined
+              ? {}
+              : { subdomain: originOption(options.behaviourSite.subdomain, 'behaviourSite.subdomain') }),
+          },
   };
 }

@@ -29,6 +29,7 @@ export type FailureKind =
   | 'pagination'
   | 'cancel'
   | 'active'
+  | 'crawl'
   | 'network';
 
 export interface Failure {

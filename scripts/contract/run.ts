@@ -9,6 +9,7 @@ import type { Version } from '../../schemas/registry.js';
 import { RequestBudget } from './budget.js';
 import { statusOf, type Check } from './check.js';
 import { authChecks } from './checks/auth.js';
+import { behaviourChecks } from './checks/behaviour.js';
 import { fieldChecks } from './checks/fields.js';
 import { invalidStartChecks, validStartChecks } from './checks/generated.js';
 import { invalidUrlChecks } from './checks/invalidUrls.js';
@@ -17,7 +18,9 @@ import { activeCheck, cancelCheck, errorsCheck, statusCheck } from './checks/lif
 import { paginationCheck } from './checks/pagination.js';
 import { ruleChecks } from './checks/rules.js';
 import { undocumentedStatusCheck } from './checks/undocumented.js';
-import type { Env } from './context.js';
+import type { BehaviourSite, Env } from './context.js';
+import { serveSite } from '../site/server.js';
+import { testSiteModel } from '../site/testSite.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides } from './levels.js';
@@ -48,6 +51,7 @@ export function contractChecks(versions: readonly Version[]): Check[] {
     ...each(errorsCheck),
     ...each(activeCheck),
     ...each(fieldChecks),
+    ...each(behaviourChecks),
     ...each(validStartChecks),
     ...each(invalidStartChecks),
   ];
@@ -57,9 +61,13 @@ export function contractChecks(versions: readonly Version[]): Check[] {
 export const checkNames = (versions: readonly Version[]): string[] => contractChecks(versions).map((c) => c.name);
 
 /** Why a check does not run at all in this run, if it does not. */
-function notRun(check: Check, options: ResolvedOptions): string | undefined {
+function notRun(check: Check, options: ResolvedOptions, site?: BehaviourSite): string | undefined {
   if (check.needsAuth && options.token === undefined) return 'no token (--no-auth)';
   if (check.startsJob && options.onlyNoJob) return 'starts a job (--only-no-job)';
+  if (check.behaviour !== undefined && !options.behaviour)
+    return 'crawl behaviour is checked on a loopback target, or with --behaviour and a copy of the test site (--behaviour-site)';
+  if (check.behaviour === 'subdomain' && (site?.origins ?? options.behaviourSite)?.subdomain === undefined && options.siteHost === undefined)
+    return 'the test site has no subdomain: serve it under a host name (--site-host) or give one (--behaviour-subdomain)';
   return undefined;
 }
 
@@ -79,7 +87,7 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
   const { level } = env.options;
   const begun = performance.now();
   const base = { name: check.name, level: check.level, requests: 0, differences: [], digest: '', durationMs: 0 };
-  const reason = notRun(check, env.options);
+  const reason = notRun(check, env.options, env.behaviour);
   // A check left out by the run's own options (--no-auth, --only-no-job) is out of its scope.
   if (reason !== undefined) return { ...base, inScope: false, status: 'skipped', failures: [], detail: reason };
   const inScope = decides(check.level, level);
@@ -128,7 +136,16 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     concurrency: resolved.concurrency,
     maxResponseBytes: resolved.maxResponseBytes,
   });
-  const env: Env = { options: resolved, client, budget: new RequestBudget(0), jobs: new JobTracker(resolved.baseUrl) };
+  // The behaviour checks crawl the kit's test site: a copy given, or the site served here for the run.
+  const served = resolved.behaviour && resolved.behaviourSite === undefined ? await serveSite(resolved.siteHost === undefined ? {} : { host: resolved.siteHost }) : undefined;
+  const origins = resolved.behaviourSite ?? served?.origins;
+  const env: Env = {
+    options: resolved,
+    client,
+    budget: new RequestBudget(0),
+    jobs: new JobTracker(resolved.baseUrl),
+    ...(origins === undefined ? {} : { behaviour: { origins, model: testSiteModel(origins) } }),
+  };
   const checks = contractChecks(resolved.versions);
   const { shares, total } = budgetShares(checks, resolved);
   const results: CheckResult[] = new Array<CheckResult>(checks.length);
@@ -141,6 +158,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     await Promise.all(Array.from({ length: Math.min(resolved.concurrency, checks.length) }, worker));
   } finally {
     await cancelLeftovers(env);
+    await served?.close();
   }
   const durationMs = Math.round(performance.now() - begun);
   const all = env.jobs.all;

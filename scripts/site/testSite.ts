@@ -105,7 +105,8 @@ export function testSiteModel(origins: SiteOrigins): SiteModel {
   const pages: SitePageModel[] = [];
   for (const part of parts(origins))
     for (const [path, spec] of Object.entries(PAGES[part])) {
-      const links = spec.links.flatMap((l) => resolveLink(origins, part, path, l) ?? []);
+      // A link to a fragment of the page itself leads to no other page.
+      const links = spec.links.flatMap((l) => (l.startsWith('#') ? [] : (resolveLink(origins, part, path, l) ?? [])));
       const base = { links, ...(spec.status === undefined ? {} : { status: spec.status }) };
       const redirect = spec.redirectTo === undefined ? {} : { redirectTo: `${originOf(origins, part)}${spec.redirectTo}` };
       pages.push({ url: `${originOf(origins, part)}${path}`, ...base, ...redirect });
@@ -155,7 +156,7 @@ function pageHtml(origins: SiteOrigins, part: SitePart, path: string, spec: Page
   return (
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(spec.title)}</title>` +
     `<meta name="description" content="${escapeHtml(`${spec.title}: a page of the crawlspec test site.`)}"></head>` +
-    `<body><nav><a href="/">Home</a></nav><main><h1 id="top">${escapeHtml(spec.title)}</h1>` +
+    `<body><header>crawlspec test site</header><main><h1 id="top">${escapeHtml(spec.title)}</h1>` +
     `<p>This is the ${escapeHtml(spec.title)} page of the crawlspec test site, at ${escapeHtml(path)}. Its content never changes.</p>` +
     `<ul>${links}</ul></main><footer>crawlspec test site</footer></body></html>`
   );

@@ -1,0 +1,269 @@
+/**
+ * Crawl behaviour (`vN.crawl.behaviour.<option>`): small crawls of the kit's test site (scripts/site/), one
+ * per option or combination, each followed to its end and read whole through `next`; what came back is held
+ * against the crawl oracle (schemas/crawl/): the pages it must return, may return, must not return, at each
+ * level. A failure lists the pages missing or in excess, each with the rule it breaks and where that rule
+ * comes from (interface §2.1, or the service's robots.txt and redirects).
+ *
+ * The site is the kit's own, served on loopback (127.0.0.1, and 127.0.0.2 for the other site it links to),
+ * or a copy deployed elsewhere (`--behaviour-site`); the target must be able to reach it, so by default the
+ * checks run only against a loopback target. Each crawl asks for at most 100 pages of a site of about 25.
+ */
+import { expectedCrawl } from '../../../schemas/crawl/oracle.js';
+import { judgeCrawl, type CrawledPage, type CrawlProblem } from '../../../schemas/crawl/judge.js';
+import type { Version } from '../../../schemas/registry.js';
+import { simpleCheck, START, type Check } from '../check.js';
+import type { Attempt } from '../context.js';
+import { acceptance } from '../expect.js';
+import type { Level } from '../levels.js';
+import type { Body } from '../safeRequests.js';
+import { locate } from '../spec.js';
+import { POLLS, waitForEnd } from './follow.js';
+import { MAX_PAGES } from './pagination.js';
+import type { SiteOrigins } from '../../site/testSite.js';
+
+/** One crawl of a behaviour check: its body, from the site's origins and the version. */
+interface Crawl {
+  readonly title: string;
+  readonly body: (origins: SiteOrigins, version: Version) => Body;
+}
+
+interface BehaviourSpec {
+  readonly option: string;
+  readonly versions: readonly Version[];
+  readonly level: Level;
+  readonly proves: string;
+  /** The names of interface §2.1 the check relies on (its citation). */
+  readonly names: readonly string[];
+  readonly crawls: readonly Crawl[];
+  /** The check needs the site's subdomain. */
+  readonly needsSubdomain?: boolean;
+}
+
+const LIMIT = 100;
+const crawl = (title: string, path: string, extra: Body = {}): Crawl => ({
+  title,
+  body: (origins) => ({ url: `${origins.main}${path}`, limit: LIMIT, ...extra }),
+});
+
+export const BEHAVIOURS: readonly BehaviourSpec[] = [
+  {
+    option: 'default',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'A crawl of the whole site returns every page reachable from the start by links and the sitemap, and nothing of another site or a subdomain.',
+    names: ['url', 'sitemap', 'allowExternalLinks', 'allowSubdomains'],
+    crawls: [crawl('the whole site', '/')],
+  },
+  {
+    option: 'limit',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'A crawl returns at most limit pages, and as many as it can up to limit.',
+    names: ['limit'],
+    crawls: [crawl('limit 3', '/', { limit: 3 }), crawl('limit 1', '/', { limit: 1 })],
+  },
+  {
+    option: 'includePaths',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'includePaths, matched on the URL pathname, keeps every other page out of the results.',
+    names: ['includePaths'],
+    crawls: [crawl('only /docs/', '/', { includePaths: ['^/docs/.*'] })],
+  },
+  {
+    option: 'excludePaths',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'excludePaths, matched on the URL pathname, keeps the matching pages (and what only they lead to) out of the crawl.',
+    names: ['excludePaths'],
+    crawls: [crawl('without /blog/ and /docs/guides/', '/', { excludePaths: ['^/blog/.*', '^/docs/guides/.*'] })],
+  },
+  {
+    option: 'maxDepth',
+    versions: ['v1'],
+    level: 'interface',
+    proves: 'v1 maxDepth keeps out the pages with more slashes in their pathname.',
+    names: ['maxDepth'],
+    crawls: [crawl('maxDepth 2', '/', { maxDepth: 2 })],
+  },
+  {
+    option: 'maxDiscoveryDepth',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'maxDiscoveryDepth counts link hops from the start (and the sitemap pages) at depth 0: with 0 only those, with 1 also what they link to.',
+    names: ['maxDiscoveryDepth', 'sitemap'],
+    crawls: [0, 1, 2].map((depth) => ({
+      title: `maxDiscoveryDepth ${depth}${depth < 2 ? ', sitemap skipped' : ''}`,
+      body: (origins: SiteOrigins, version: Version) => ({
+        url: `${origins.main}/`,
+        limit: LIMIT,
+        maxDiscoveryDepth: depth,
+        ...(depth < 2 ? (version === 'v1' ? { ignoreSitemap: true } : { sitemap: 'skip' }) : {}),
+      }),
+    })),
+  },
+  {
+    option: 'sitemap',
+    versions: ['v2'],
+    level: 'interface',
+    proves: 'sitemap skip ignores the sitemap, include adds its pages, only crawls the sitemap pages and the start with no link discovery.',
+    names: ['sitemap', 'skip', 'include', 'only'],
+    crawls: (['skip', 'include', 'only'] as const).map((mode) => crawl(`sitemap ${mode}`, '/', { sitemap: mode })),
+  },
+  {
+    option: 'ignoreSitemap',
+    versions: ['v1'],
+    level: 'interface',
+    proves: 'v1 ignoreSitemap true ignores the sitemap; false adds its pages.',
+    names: ['ignoreSitemap'],
+    crawls: [true, false].map((ignore) => crawl(`ignoreSitemap ${String(ignore)}`, '/', { ignoreSitemap: ignore })),
+  },
+  {
+    option: 'ignoreQueryParameters',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'ignoreQueryParameters true returns one page per path, whatever query variants link to it.',
+    names: ['ignoreQueryParameters'],
+    crawls: [crawl('ignoreQueryParameters', '/', { ignoreQueryParameters: true })],
+  },
+  {
+    option: 'crawlEntireDomain',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'From /docs/, crawlEntireDomain false follows only its children; true follows siblings and parents too (v1 allowBackwardLinks likewise).',
+    names: ['crawlEntireDomain', 'allowBackwardLinks'],
+    crawls: [
+      crawl('children only', '/docs/', { crawlEntireDomain: false }),
+      crawl('the entire domain', '/docs/', { crawlEntireDomain: true }),
+    ],
+  },
+  {
+    option: 'allowBackwardLinks',
+    versions: ['v1'],
+    level: 'interface',
+    proves: 'v1 allowBackwardLinks true follows siblings and parents of the start; crawlEntireDomain false wins over it.',
+    names: ['allowBackwardLinks', 'crawlEntireDomain'],
+    crawls: [
+      crawl('allowBackwardLinks', '/docs/', { allowBackwardLinks: true }),
+      crawl('allowBackwardLinks, crawlEntireDomain false', '/docs/', { allowBackwardLinks: true, crawlEntireDomain: false }),
+    ],
+  },
+  {
+    option: 'allowExternalLinks',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'allowExternalLinks true may follow links to another site; the site itself is crawled as without it.',
+    names: ['allowExternalLinks'],
+    crawls: [crawl('allowExternalLinks', '/', { allowExternalLinks: true })],
+  },
+  {
+    option: 'allowSubdomains',
+    versions: ['v1', 'v2'],
+    level: 'interface',
+    proves: 'allowSubdomains true follows the links to a subdomain of the site.',
+    names: ['allowSubdomains'],
+    crawls: [crawl('allowSubdomains', '/', { allowSubdomains: true })],
+    needsSubdomain: true,
+  },
+];
+
+/** Every page record of a job, following `next` from its status (at most MAX_PAGES status pages). */
+async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next?: string | null }): Promise<CrawledPage[]> {
+  const records: unknown[] = [...first.data];
+  let next = typeof first.next === 'string' ? first.next : undefined;
+  for (let page = 1; next !== undefined && page < MAX_PAGES; page += 1) {
+    if (!locate(attempt.options.baseUrl, 'GET', next)) {
+      attempt.note = `next ${next} is not a status page of the target; not followed`;
+      break;
+    }
+    const read = await attempt.status(next);
+    if (!read.body) break;
+    records.push(...read.body.data);
+    next = typeof read.body.next === 'string' ? read.body.next : undefined;
+  }
+  return records.map((r) => ((r as { metadata?: CrawledPage } | null)?.metadata ?? {}) as CrawledPage);
+}
+
+/** Up to this many pages named in one failure. */
+const SHOWN = 12;
+
+/** The problems of one crawl as failures, one per kind, level and rule. */
+function report(attempt: Attempt, title: string, problems: readonly CrawlProblem[], expected: string, exchange: Parameters<Attempt['fail']>[0]['exchange']): void {
+  const groups = new Map<string, CrawlProblem[]>();
+  for (const p of problems) {
+    const key = `${p.level}|${p.kind}|${p.cite}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  for (const group of groups.values()) {
+    const { level, kind, cite } = group[0]!;
+    const more = group.length > SHOWN ? `; and ${group.length - SHOWN} more` : '';
+    const listed =
+      kind === 'missing'
+        ? `${group.length} page(s) not returned, though the crawl reaches them and no rule keeps them out: ${group
+            .slice(0, SHOWN)
+            .map((p) => p.url)
+            .join(', ')}${more}`
+        : `${group.slice(0, SHOWN).map((p) => p.message).join('; ')}${more}`;
+    attempt.fail({
+      kind: 'crawl',
+      level,
+      message: `${title}: ${listed}`,
+      expected,
+      section: cite,
+      ...(exchange === undefined ? {} : { exchange }),
+    });
+  }
+}
+
+export function behaviourChecks(version: Version): Check[] {
+  return BEHAVIOURS.filter((b) => b.versions.includes(version)).map((spec) =>
+    simpleCheck(
+      {
+        name: `${version}.crawl.behaviour.${spec.option}`,
+        level: spec.level,
+        proves: spec.proves,
+        cites: [{ source: 'interface §2.1', names: spec.names }, { source: 'service', names: ['robots.txt', 'redirects'] }],
+        startsJob: true,
+        behaviour: spec.needsSubdomain ? 'subdomain' : 'site',
+        cost: spec.crawls.length * (START + POLLS + MAX_PAGES),
+      },
+      async (attempt) => {
+        const site = attempt.env.behaviour;
+        if (site === undefined) throw new Error('a behaviour check runs only with a behaviour site');
+        for (const c of spec.crawls) {
+          const body = c.body(site.origins, version);
+          const { exchange, ok, job } = await attempt.start(
+            version,
+            'crawl',
+            { json: body },
+            acceptance('interface', `a crawl of the test site (${c.title})`, 'interface §2.1'),
+          );
+          if (!job) continue;
+          try {
+            const statusUrl = ok ? attempt.statusUrl(job, exchange) : undefined;
+            if (statusUrl === undefined) continue;
+            const ended = await waitForEnd(attempt, statusUrl);
+            if (ended === undefined) continue;
+            if (ended.status === 'scraping') {
+              attempt.note = `the crawl (${c.title}) did not end in time; its pages were not judged`;
+              continue;
+            }
+            const results = await readAll(attempt, ended);
+            const expected = expectedCrawl(site.model, version, body, { start: String(body.url) });
+            const must = expected.pages.filter((p) => p.verdict.interface === 'must').map((p) => p.url);
+            report(
+              attempt,
+              c.title,
+              judgeCrawl(expected, results),
+              `the pages the crawl must return (${must.length}, within limit ${expected.atMost}): ${must.slice(0, 30).join(', ')}${must.length > 30 ? ', ...' : ''}; any the rules allow besides; none they keep out`,
+              exchange,
+            );
+          } finally {
+            await attempt.cancel(job);
+          }
+        }
+      },
+    ),
+  );
+}
