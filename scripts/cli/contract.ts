@@ -28,6 +28,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       'max-response-bytes': { type: 'string' },
       'only-no-job': { type: 'boolean', default: false },
       'list-checks': { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
       behaviour: { type: 'boolean' },
       'no-behaviour': { type: 'boolean' },
       'site-host': { type: 'string' },
@@ -103,6 +104,7 @@ export async function contractCommand(args: string[]): Promise<number> {
         ...(site ? { site: site.site } : {}),
         maxResponseBytes: integer(values['max-response-bytes'], '--max-response-bytes', DEFAULT_OPTIONS.maxResponseBytes),
         onlyNoJob: values['only-no-job'],
+        ...(values.only === undefined ? {} : { only: values.only }),
         ...behaviour,
       });
     } catch (error) {

@@ -10,7 +10,7 @@ export const USAGE = `usage:
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--level interface|service]
                      [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--site-url URL]
-                     [--max-response-bytes N] [--only-no-job] [--report junit.xml] [--json] [--list-checks]
+                     [--max-response-bytes N] [--only-no-job] [--only PATTERN]... [--report junit.xml] [--json] [--list-checks]
                                                  test an implementation against the interface (token also from
                                                  CRAWLSPEC_TOKEN); without --base-url, the built-in reference
                                                  server is the target

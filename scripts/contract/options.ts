@@ -58,6 +58,8 @@ export interface ContractOptions {
   siteHost?: string;
   /** A copy of the test site deployed elsewhere (`crawlspec site export`): the kit crawls that instead of serving its own. */
   behaviourSite?: SiteOrigins;
+  /** Run only the checks whose name matches one of these (`*` stands for any run of characters), e.g. `v2.crawl.behaviour.*`. */
+  only?: readonly string[];
 }
 
 export const DEFAULT_OPTIONS = {
@@ -90,6 +92,34 @@ export interface ResolvedOptions {
   readonly behaviour: boolean;
   readonly siteHost: string | undefined;
   readonly behaviourSite: SiteOrigins | undefined;
+  readonly only: readonly string[] | undefined;
+}
+
+/**
+ * Whether `name` matches `pattern`, where `*` stands for any run of characters. Written out rather than as a
+ * RegExp built from the pattern: linear in both lengths for any pattern, and nothing to escape.
+ */
+export function matchesGlob(pattern: string, name: string): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
+      p += 1;
+      n += 1;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p;
+      resume = n;
+      p += 1;
+    } else if (star !== -1) {
+      p = star + 1;
+      resume += 1;
+      n = resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p += 1;
+  return p === pattern.length;
 }
 
 /** Whether `url` is on this machine's loopback (a target there can reach a site the kit serves on loopback). */
@@ -156,6 +186,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
     behaviour: options.behaviour ?? (options.behaviourSite !== undefined || isLoopbackUrl(base)),
     siteHost: options.siteHost,
+    only: options.only === undefined ? undefined : [...options.only],
     behaviourSite:
       options.behaviourSite === undefined
         ? undefined

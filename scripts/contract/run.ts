@@ -24,7 +24,7 @@ import { testSiteModel } from '../site/testSite.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides } from './levels.js';
-import { resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
+import { matchesGlob, resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
 import { redact } from './redact.js';
 import type { CheckResult, ContractReport } from './report.js';
 
@@ -62,6 +62,7 @@ export const checkNames = (versions: readonly Version[]): string[] => contractCh
 
 /** Why a check does not run at all in this run, if it does not. */
 function notRun(check: Check, options: ResolvedOptions, site?: BehaviourSite): string | undefined {
+  if (options.only !== undefined && !options.only.some((pattern) => matchesGlob(pattern, check.name))) return 'not selected (--only)';
   if (check.needsAuth && options.token === undefined) return 'no token (--no-auth)';
   if (check.startsJob && options.onlyNoJob) return 'starts a job (--only-no-job)';
   if (check.behaviour !== undefined && !options.behaviour)

@@ -526,6 +526,85 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   },
 ];
 
+/** `vN.crawl.behaviour.<option>` for each version that has the option. */
+const behaviour = (...options: string[]): string[] =>
+  VERSIONS.flatMap((v) => options.map((o) => `${v}.crawl.behaviour.${o}`)).filter((name) => ALL_CHECKS.includes(name));
+
+/** A variant that rewrites every crawl start body with `edit` before the real app sees it (its one behaviour defect). */
+const rewritingCrawls =
+  (edit: (body: Json, version: 'v1' | 'v2') => Json) =>
+  (app: ReferenceApp): ReferenceApp =>
+    around(app, (request, next) => {
+      const start = startOf(request);
+      if (start?.kind !== 'crawl') return next(request);
+      return next(editRequest(request, (body) => edit(body, start.version)));
+    });
+
+/** Crawl behaviour variants: each crawls the kit's test site with one rule broken. */
+export const BROKEN_CRAWLERS: readonly BrokenServer[] = [
+  {
+    name: 'crawl.patternsOnFullURL',
+    defect: 'includePaths and excludePaths are matched on the full URL instead of the URL pathname.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('includePaths', 'excludePaths'),
+    wrap: rewritingCrawls((body) => ({ ...body, regexOnFullURL: true })),
+  },
+  {
+    name: 'crawl.depthOffByOne',
+    defect: 'maxDepth and maxDiscoveryDepth are taken one deeper than asked.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('maxDepth', 'maxDiscoveryDepth'),
+    wrap: rewritingCrawls((body) => {
+      for (const key of ['maxDepth', 'maxDiscoveryDepth']) if (typeof body[key] === 'number') body[key] = (body[key] as number) + 1;
+      return body;
+    }),
+  },
+  {
+    name: 'crawl.sitemapIgnored',
+    defect: 'The sitemap is never read (every crawl behaves as sitemap skip).',
+    level: 'interface',
+    expectedFailingChecks: behaviour('default', 'sitemap', 'ignoreSitemap', 'maxDiscoveryDepth'),
+    wrap: rewritingCrawls((body, version) => (version === 'v1' ? { ...body, ignoreSitemap: true } : { ...body, sitemap: 'skip' })),
+  },
+  {
+    name: 'crawl.queryVariantsKept',
+    defect: 'ignoreQueryParameters is ignored: every query variant of a path is scraped.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('ignoreQueryParameters'),
+    wrap: rewritingCrawls(({ ignoreQueryParameters: _ignored, ...body }) => body),
+  },
+  {
+    name: 'crawl.entireDomainIgnored',
+    defect: 'crawlEntireDomain (and v1 allowBackwardLinks) is ignored: only children of the start are followed.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('crawlEntireDomain', 'allowBackwardLinks'),
+    wrap: rewritingCrawls(({ crawlEntireDomain: _entire, allowBackwardLinks: _backward, ...body }) => body),
+  },
+  {
+    name: 'crawl.externalLinksFollowed',
+    defect: 'Links to other sites are followed even when allowExternalLinks is false.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('default'),
+    mayAlsoFail: behaviour('limit', 'excludePaths', 'maxDepth', 'maxDiscoveryDepth', 'sitemap', 'ignoreSitemap', 'ignoreQueryParameters'),
+    wrap: rewritingCrawls((body) => ({ ...body, allowExternalLinks: true })),
+  },
+  {
+    name: 'crawl.limitIgnored',
+    defect: 'limit is ignored: a crawl returns every page it reaches.',
+    level: 'interface',
+    expectedFailingChecks: behaviour('limit'),
+    wrap: rewritingCrawls(({ limit: _limit, ...body }) => body),
+  },
+  {
+    name: 'crawl.robotsIgnored',
+    defect: 'robots.txt is ignored: the pages it disallows are crawled (which only the service forbids).',
+    level: 'service',
+    expectedFailingChecks: behaviour('default', 'excludePaths', 'ignoreSitemap', 'sitemap', 'ignoreQueryParameters', 'crawlEntireDomain', 'allowBackwardLinks', 'allowExternalLinks'),
+    mayAlsoFail: behaviour('limit', 'maxDepth', 'maxDiscoveryDepth', 'allowSubdomains'),
+    wrap: rewritingCrawls((body) => ({ ...body, ignoreRobotsTxt: true })),
+  },
+];
+
 /** Each class of check, by the pattern of its name: every class must be caught by some variant. */
 export const CHECK_CLASSES: readonly RegExp[] = [
   /^auth\./,
@@ -544,4 +623,5 @@ export const CHECK_CLASSES: readonly RegExp[] = [
   /\.start\.valid\.service$/,
   ...INVALID_KINDS.map((kind) => new RegExp(`\\.start\\.invalid\\.${kind}$`)),
   /\.start\.invalid\.fraction$/,
+  /\.crawl\.behaviour\./,
 ];
