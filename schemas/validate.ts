@@ -28,7 +28,7 @@ import type { Validator } from '#generated/validators/v1.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
-import { field, isRecord } from './codeRules/codeRule.js';
+import { field, isRecord, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 
 export type { ValidationIssue };
@@ -56,11 +56,11 @@ const VALID: ValidationResult = Object.freeze({ valid: true });
 
 /** Every schema name, sorted. */
 export function schemaNames(): SchemaName[] {
-  return (Object.keys(ENTRIES) as SchemaName[]).sort();
+  return ([...ENTRIES.keys()] as SchemaName[]).sort();
 }
 
 export function isSchemaName(name: string): name is SchemaName {
-  return Object.prototype.hasOwnProperty.call(ENTRIES, name);
+  return ENTRIES.has(name);
 }
 
 /** The precompiled validator of `name` (it stops at the first problem). */
@@ -89,26 +89,25 @@ function lookupIn(exports: Readonly<Record<string, Validator<unknown>>>): Defini
 }
 
 /** Everything `validate` needs per name, looked up once (validation sits on servers' hot path). */
-const ENTRIES: Readonly<Record<string, Entry>> = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
-      const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
-      const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
-      const decisions = fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>;
-      const lookup = lookupIn(allErrors);
-      const firstLookup = lookupIn(byName);
-      return Object.entries(byName).map(([definition, check]) => {
-        const name = `${version}/${definition}` as SchemaName;
-        const decide = decisions[definition]!;
-        return [name, { decide, check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
-      });
-    }),
-  ),
+const ENTRIES: ReadonlyMap<string, Entry> = new Map(
+  (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
+    const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
+    const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
+    const decisions = fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>;
+    const lookup = lookupIn(allErrors);
+    const firstLookup = lookupIn(byName);
+    return Object.entries(byName).map(([definition, check]) => {
+      const name = `${version}/${definition}` as SchemaName;
+      const decide = decisions[definition]!;
+      return [name, { decide, check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
+    });
+  }),
 );
 
 function entryOf(name: SchemaName): Entry {
-  if (!isSchemaName(name)) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
-  return ENTRIES[name]!;
+  const entry = ENTRIES.get(name);
+  if (entry === undefined) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
+  return entry;
 }
 
 /** Issues listed, and how many more were found but not listed. */
@@ -123,11 +122,14 @@ const NOTHING: Listed = Object.freeze({ issues: Object.freeze([]), omitted: 0 })
 function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): Listed {
   let issues: ValidationIssue[] | undefined;
   let omitted = 0;
-  for (const { at, rule } of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const { at, rule } = rules[r]!;
     let object: unknown = data;
-    for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
+    for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
     if (!isRecord(object)) continue;
-    for (const problem of rule.check(object)) {
+    const problems = rule.check(object);
+    if (problems === NO_PROBLEMS) continue;
+    for (const problem of problems) {
       if ((issues?.length ?? 0) >= room) {
         omitted += 1;
         continue;
