@@ -41,16 +41,15 @@ const ANNOTATIONS = new Set<string>([
   ...ANNOTATION_KEYWORDS,
 ]);
 
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
 /** Every keyword the writer decides; anything else fails generation. */
 const KEYWORDS = new Set<string>([
   '$ref',
   'type',
   'const',
   'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
+  ...NUMBER_KEYWORDS,
   'minLength',
   'maxLength',
   'pattern',
@@ -71,7 +70,6 @@ const KEYWORDS = new Set<string>([
   'discriminator',
 ]);
 
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
 const COMPARISON: Record<(typeof NUMBER_KEYWORDS)[number], string> = {
   minimum: '>=',
   maximum: '<=',
