@@ -8,6 +8,10 @@
  * engine limit, such as a `format: uri` string of 8 Mi characters overflowing the regular expression's
  * stack) is invalid, with one issue at `$` that says why.
  *
+ * The schema is decided first by the fast path (`generated/fast/<version>.js`), which answers yes or no and
+ * builds nothing on the way; a body it accepts only has the rules written as code left to keep. Only a body it
+ * refuses goes to the validators below, for the reasons (and so does one it cannot read: they say what throws).
+ *
  * The work is bounded by the body's size, whatever it holds (the sender chooses how many problems it has):
  *   - the schema is checked by validators that stop at the first problem (`<version>.js`);
  *   - only a body of at most REPORT_LIMIT values that breaks the schema is checked again, by the validators
@@ -21,8 +25,10 @@ import * as v2 from '#generated/validators/v2.js';
 import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
 import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
 import type { Validator } from '#generated/validators/v1.js';
+import * as v1FastPath from '#generated/fast/v1.js';
+import * as v2FastPath from '#generated/fast/v2.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
-import { field, isRecord } from './codeRules/codeRule.js';
+import { field, isRecord, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 
 export type { ValidationIssue };
@@ -30,6 +36,7 @@ export { formatIssue };
 
 const validators = { v1, v2 } as const;
 const allErrorValidators: Record<keyof typeof validators, object> = { v1: v1AllErrors, v2: v2AllErrors };
+const fastPaths: Record<keyof typeof validators, object> = { v1: v1FastPath, v2: v2FastPath };
 
 /** At most this many issues are listed; one more issue then says how many were left out. */
 export const MAX_ISSUES = 100;
@@ -49,11 +56,11 @@ const VALID: ValidationResult = Object.freeze({ valid: true });
 
 /** Every schema name, sorted. */
 export function schemaNames(): SchemaName[] {
-  return (Object.keys(ENTRIES) as SchemaName[]).sort();
+  return ([...ENTRIES.keys()] as SchemaName[]).sort();
 }
 
 export function isSchemaName(name: string): name is SchemaName {
-  return Object.prototype.hasOwnProperty.call(ENTRIES, name);
+  return ENTRIES.has(name);
 }
 
 /** The precompiled validator of `name` (it stops at the first problem). */
@@ -62,6 +69,8 @@ export function validatorFor(name: SchemaName): Validator<unknown> {
 }
 
 interface Entry {
+  /** The fast path: whether the schema holds, nothing more. */
+  readonly decide: (data: unknown) => boolean;
   /** Stops at the first problem. */
   readonly check: Validator<unknown>;
   /** Gathers every problem. */
@@ -80,24 +89,25 @@ function lookupIn(exports: Readonly<Record<string, Validator<unknown>>>): Defini
 }
 
 /** Everything `validate` needs per name, looked up once (validation sits on servers' hot path). */
-const ENTRIES: Readonly<Record<string, Entry>> = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
-      const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
-      const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
-      const lookup = lookupIn(allErrors);
-      const firstLookup = lookupIn(byName);
-      return Object.entries(byName).map(([definition, check]) => {
-        const name = `${version}/${definition}` as SchemaName;
-        return [name, { check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
-      });
-    }),
-  ),
+const ENTRIES: ReadonlyMap<string, Entry> = new Map(
+  (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
+    const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
+    const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
+    const decisions = fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>;
+    const lookup = lookupIn(allErrors);
+    const firstLookup = lookupIn(byName);
+    return Object.entries(byName).map(([definition, check]) => {
+      const name = `${version}/${definition}` as SchemaName;
+      const decide = decisions[definition]!;
+      return [name, { decide, check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
+    });
+  }),
 );
 
 function entryOf(name: SchemaName): Entry {
-  if (!isSchemaName(name)) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
-  return ENTRIES[name]!;
+  const entry = ENTRIES.get(name);
+  if (entry === undefined) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
+  return entry;
 }
 
 /** Issues listed, and how many more were found but not listed. */
@@ -112,11 +122,14 @@ const NOTHING: Listed = Object.freeze({ issues: Object.freeze([]), omitted: 0 })
 function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): Listed {
   let issues: ValidationIssue[] | undefined;
   let omitted = 0;
-  for (const { at, rule } of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const { at, rule } = rules[r]!;
     let object: unknown = data;
-    for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
+    for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
     if (!isRecord(object)) continue;
-    for (const problem of rule.check(object)) {
+    const problems = rule.check(object);
+    if (problems === NO_PROBLEMS) continue;
+    for (const problem of problems) {
       if ((issues?.length ?? 0) >= room) {
         omitted += 1;
         continue;
@@ -229,12 +242,24 @@ const uncheckable = (thrown: unknown): ValidationIssue =>
     'plain JSON data: values that can be read without running code that throws, of a size the checks can handle',
   );
 
+/**
+ * The fast path's answer; false when reading `data` throws, so that the validators, which read it in their own
+ * order, say what throws (and an answer never depends on which of two throwing reads comes first).
+ */
+function decided(entry: Entry, data: unknown): boolean {
+  try {
+    return entry.decide(data);
+  } catch {
+    return false;
+  }
+}
+
 /** Checks `data` against the definition `name`: its schema, then the rules written as code. */
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const entry = entryOf(name);
   // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
   try {
-    if (entry.check(data)) {
+    if (decided(entry, data) || entry.check(data)) {
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
       return rules === NOTHING ? VALID : invalid([], rules);
     }

@@ -2,11 +2,13 @@
  * `npm run bench`: what validation costs, next to what parsing the same body costs, measured in one run.
  *
  * For each body of the corpus (bench/corpus.ts): nanoseconds per call of `JSON.parse` of its text, of the
- * generated standalone validator, of TypeBox's compiled checker (the single source, compiled), and of
- * `validate()` (schema and the rules written as code: what a server runs); the ratio validate/parse per body
- * and over the whole corpus (total validate time over total parse time). Then the time to import each
- * version's validators module and the time `npm run generate` takes. Prints figures; it asserts nothing about
- * time (machines are shared and noisy): the targets are reported as met or missed, by how much.
+ * generated standalone validator, of TypeBox's compiled checker (the single source, compiled), of the generated
+ * fast path (the schema's yes or no, which `validate()` asks first) and of `validate()` (schema and the rules
+ * written as code: what a server runs); the ratio validate/parse per body and over the whole corpus (total
+ * validate time over total parse time). Then the time to import each version's validators module and the
+ * package's main entry (the build in dist/), the size of `validate` bundled for a browser, and the time
+ * `npm run generate` takes. Prints figures; it asserts nothing about time (machines are shared and noisy): the
+ * targets are reported as met or missed, by how much.
  *
  *   npm run bench                 the table
  *   npm run bench -- --json       the same figures as JSON
@@ -19,25 +21,39 @@ import { parseArgs } from 'node:util';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { lookup } from '../schemas/registry.js';
 import { registerTypeBoxFormats } from '../schemas/typeboxFormats.js';
+import * as v1FastPath from '#generated/fast/v1.js';
+import * as v2FastPath from '#generated/fast/v2.js';
 import { validate, validatorFor } from '../schemas/validate.js';
+import { validateBundle } from './bench/bundle.js';
 import { corpus, type BenchBody } from './bench/corpus.js';
 import { nsPerCall, type MeasureOptions } from './bench/measure.js';
 import { generateMs, importMs } from './bench/startup.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The targets (issue: speed and hardening). */
+/** The targets (issues: speed and hardening; the fast path and a light main entry). */
 const TARGET_VALIDATE_OVER_PARSE = 0.25;
 const TARGET_IMPORT_MS = 20;
+const TARGET_API_IMPORT_MS = 30;
+const TARGET_BUNDLE_BYTES = 250 * 1024;
+
+const fastPaths = { v1: v1FastPath, v2: v2FastPath } as unknown as Record<string, Record<string, (data: unknown) => boolean>>;
 
 interface BodyFigures {
   readonly name: string;
   readonly schema: string;
   readonly bytes: number;
-  readonly ns: { readonly parse: number; readonly validator: number; readonly typebox: number; readonly validate: number };
+  readonly ns: {
+    readonly parse: number;
+    readonly validator: number;
+    readonly typebox: number;
+    readonly fastPath: number;
+    readonly validate: number;
+  };
   readonly validateOverParse: number;
   readonly validatorOverParse: number;
   readonly typeboxOverParse: number;
+  readonly fastPathOverParse: number;
 }
 
 async function measureBody(body: BenchBody, options: MeasureOptions): Promise<BodyFigures> {
@@ -45,11 +61,14 @@ async function measureBody(body: BenchBody, options: MeasureOptions): Promise<Bo
   const validator = validatorFor(body.schema);
   const typebox = TypeCompiler.Compile(lookup(body.schema)!);
   if (!typebox.Check(value)) throw new Error(`bench corpus: TypeBox's checker refuses "${body.name}"`);
+  const [version, definition] = body.schema.split('/') as [string, string];
+  const fastPath = fastPaths[version]![definition]!;
   const ns = await nsPerCall(
     {
       parse: () => JSON.parse(body.text),
       validator: () => validator(value),
       typebox: () => typebox.Check(value),
+      fastPath: () => fastPath(value),
       validate: () => validate(body.schema, value),
     },
     options,
@@ -62,6 +81,7 @@ async function measureBody(body: BenchBody, options: MeasureOptions): Promise<Bo
     validateOverParse: ns.validate / ns.parse,
     validatorOverParse: ns.validator / ns.parse,
     typeboxOverParse: ns.typebox / ns.parse,
+    fastPathOverParse: ns.fastPath / ns.parse,
   };
 }
 
@@ -95,7 +115,10 @@ async function main(argv: string[]): Promise<number> {
   const importTimes = {
     v1: importMs(join(ROOT, 'generated', 'validators', 'v1.js'), importRuns),
     v2: importMs(join(ROOT, 'generated', 'validators', 'v2.js'), importRuns),
+    api: importMs(join(ROOT, 'dist', 'schemas', 'index.js'), importRuns),
   };
+  const bundle = { validate: await validateBundle(ROOT) };
+  const overallValidateOverParse = sum(figures, 'validate') / sum(figures, 'parse');
   const report = {
     machine: {
       node: process.version,
@@ -106,11 +129,13 @@ async function main(argv: string[]): Promise<number> {
     method: `median of ${options.rounds} interleaved round(s) of mitata measurements, ${options.cpuTimeMs} ms each; imports: median of ${importRuns} fresh processes`,
     bodies: figures,
     overall: {
-      validateOverParse: sum(figures, 'validate') / sum(figures, 'parse'),
+      validateOverParse: overallValidateOverParse,
       validatorOverParse: sum(figures, 'validator') / sum(figures, 'parse'),
       typeboxOverParse: sum(figures, 'typebox') / sum(figures, 'parse'),
+      fastPathOverParse: sum(figures, 'fastPath') / sum(figures, 'parse'),
     },
     importMs: importTimes,
+    bundleBytes: bundle,
     generateMs: quick ? null : generateMs(ROOT),
     targets: {
       typicalV2Crawl: {
@@ -118,6 +143,17 @@ async function main(argv: string[]): Promise<number> {
         validateOverParse: typical.validateOverParse,
         target: TARGET_VALIDATE_OVER_PARSE,
         verdict: verdict(typical.validateOverParse, TARGET_VALIDATE_OVER_PARSE),
+      },
+      overallValidateOverParse: {
+        validateOverParse: overallValidateOverParse,
+        target: TARGET_VALIDATE_OVER_PARSE,
+        verdict: verdict(overallValidateOverParse, TARGET_VALIDATE_OVER_PARSE),
+      },
+      importApiMs: { ms: importTimes.api, target: TARGET_API_IMPORT_MS, verdict: verdict(importTimes.api, TARGET_API_IMPORT_MS) },
+      validateBundleBytes: {
+        bytes: bundle.validate.bytes,
+        target: TARGET_BUNDLE_BYTES,
+        verdict: verdict(bundle.validate.bytes, TARGET_BUNDLE_BYTES),
       },
       importValidatorsMs: {
         slowest: Math.max(importTimes.v1, importTimes.v2),
@@ -134,23 +170,33 @@ async function main(argv: string[]): Promise<number> {
   console.log(`crawlspec bench: Node ${machine.node}, ${machine.platform}, ${machine.cpu} × ${machine.cores}`);
   console.log(`(${report.method})\n`);
   const rows = [
-    ['body', 'bytes', 'parse ns', 'validator ns', 'typebox ns', 'validate ns', 'validate/parse'],
+    ['body', 'bytes', 'parse ns', 'validator ns', 'typebox ns', 'fast path ns', 'validate ns', 'validate/parse'],
     ...figures.map((f) => [
       `${f.name}${f === typical ? ' *' : ''}`,
       String(f.bytes),
       f.ns.parse.toFixed(0),
       f.ns.validator.toFixed(0),
       f.ns.typebox.toFixed(0),
+      f.ns.fastPath.toFixed(0),
       f.ns.validate.toFixed(0),
       f.validateOverParse.toFixed(2),
     ]),
-    ['overall (corpus totals)', '', '', '', '', '', report.overall.validateOverParse.toFixed(2)],
+    ['overall (corpus totals)', '', '', '', '', '', '', report.overall.validateOverParse.toFixed(2)],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
-  const { typicalV2Crawl, importValidatorsMs } = report.targets;
+  const { typicalV2Crawl, overallValidateOverParse: overall, importApiMs, validateBundleBytes, importValidatorsMs } = report.targets;
   console.log(
     `\n* validate/parse of "${typicalV2Crawl.body}": ${typicalV2Crawl.validateOverParse.toFixed(2)} (target ≤ ${TARGET_VALIDATE_OVER_PARSE}: ${typicalV2Crawl.verdict})`,
+  );
+  console.log(
+    `validate/parse over the corpus: ${overall.validateOverParse.toFixed(2)} (target ≤ ${TARGET_VALIDATE_OVER_PARSE}: ${overall.verdict})`,
+  );
+  console.log(
+    `import crawlspec (dist/schemas/index.js): ${importTimes.api.toFixed(1)} ms (target ≤ ${TARGET_API_IMPORT_MS} ms: ${importApiMs.verdict})`,
+  );
+  console.log(
+    `validate bundled for a browser (esbuild, minified): ${(bundle.validate.bytes / 1024).toFixed(0)} KB, ${(bundle.validate.gzipBytes / 1024).toFixed(0)} KB gzipped (target ≤ ${TARGET_BUNDLE_BYTES / 1024} KB: ${validateBundleBytes.verdict})`,
   );
   console.log(
     `import generated/validators: v1 ${importTimes.v1.toFixed(1)} ms, v2 ${importTimes.v2.toFixed(1)} ms (target < ${TARGET_IMPORT_MS} ms: ${importValidatorsMs.verdict})`,

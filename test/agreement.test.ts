@@ -1,14 +1,20 @@
 /**
  * Every form of the spec agrees: for each named definition of each version, values generated from the
  * TypeBox definition are accepted by TypeBox's checker, the generated standalone validators (first-error and
- * all-errors), the generated JSON Schema and the generated OpenAPI document alike; arbitrary JSON is decided
- * alike by all five.
+ * all-errors), the generated JSON Schema, the generated OpenAPI document and the generated fast path alike;
+ * arbitrary JSON is decided alike by all six; so are both bodies of every rule case and the data of every
+ * conformance vector, each as its schema decides it.
  * Runs: FC_RUNS (default 200) per definition and property.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { definitions, VERSIONS } from '../schemas/registry.js';
+import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
+import { RULE_CASES } from '../scripts/contract/ruleCases.js';
+import type { VectorGroup } from '../scripts/emit/vectors.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
@@ -46,3 +52,47 @@ for (const version of VERSIONS) {
     }
   });
 }
+
+describe('every rule case and every vector: all forms decide as the schema does', () => {
+  it('both bodies of every rule case (a code rule is invisible to the schema: its invalid body is accepted)', () => {
+    const wrong = RULE_CASES.flatMap((c) => {
+      const checkers = checkersFor(c.version, c.schema);
+      const sides = [
+        ['valid', c.valid, true],
+        ['invalid', c.invalid, c.kind === 'code'],
+      ] as const;
+      return sides.flatMap(([side, body, expected]) => {
+        const decided = decisions(checkers, body);
+        return JSON.stringify(decided) === JSON.stringify(everyForm(expected))
+          ? []
+          : [`${c.version}/${c.schema} ${c.title} (${side}): ${JSON.stringify(decided)}`];
+      });
+    });
+    expect(RULE_CASES.length).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+  });
+
+  const VECTORS = fileURLToPath(new URL('../generated/vectors/', import.meta.url));
+  for (const version of VERSIONS) {
+    it(`${version}: the data of every vector (one marked with a code rule is accepted by the schema)`, () => {
+      const groups = readdirSync(join(VECTORS, version))
+        .filter((f) => f.endsWith('.json'))
+        .flatMap((f) => JSON.parse(readFileSync(join(VECTORS, version, f), 'utf8')) as VectorGroup[]);
+      let decided = 0;
+      const wrong = groups.flatMap((g) => {
+        const [groupVersion, name] = g.schema.split('/') as [Version, string];
+        const checkers = checkersFor(groupVersion, name);
+        return g.tests.flatMap((t) => {
+          decided += 1;
+          const expected = t.rule === undefined ? t.valid : true;
+          const got = decisions(checkers, t.data);
+          return JSON.stringify(got) === JSON.stringify(everyForm(expected))
+            ? []
+            : [`${g.description} / ${t.description}: ${JSON.stringify(got)}`];
+        });
+      });
+      expect(decided).toBeGreaterThan(500);
+      expect(wrong).toEqual([]);
+    });
+  }
+});

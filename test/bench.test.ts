@@ -14,17 +14,22 @@ interface Report {
     name: string;
     schema: string;
     bytes: number;
-    ns: Record<'parse' | 'validator' | 'typebox' | 'validate', number>;
+    ns: Record<'parse' | 'validator' | 'typebox' | 'fastPath' | 'validate', number>;
     validateOverParse: number;
     validatorOverParse: number;
     typeboxOverParse: number;
+    fastPathOverParse: number;
   }[];
-  overall: { validateOverParse: number; validatorOverParse: number; typeboxOverParse: number };
-  importMs: { v1: number; v2: number };
+  overall: { validateOverParse: number; validatorOverParse: number; typeboxOverParse: number; fastPathOverParse: number };
+  importMs: { v1: number; v2: number; api: number };
+  bundleBytes: { validate: { bytes: number; gzipBytes: number } };
   generateMs: number | null;
   targets: {
     typicalV2Crawl: { body: string; validateOverParse: number; target: number; verdict: string };
     importValidatorsMs: { slowest: number; target: number; verdict: string };
+    overallValidateOverParse: { validateOverParse: number; target: number; verdict: string };
+    importApiMs: { ms: number; target: number; verdict: string };
+    validateBundleBytes: { bytes: number; target: number; verdict: string };
   };
 }
 
@@ -45,9 +50,11 @@ describe('npm run bench', () => {
       expect(body.validateOverParse).toBeCloseTo(body.ns.validate / body.ns.parse, 6);
       expect(body.validatorOverParse).toBeCloseTo(body.ns.validator / body.ns.parse, 6);
       expect(body.typeboxOverParse).toBeCloseTo(body.ns.typebox / body.ns.parse, 6);
+      expect(body.fastPathOverParse).toBeCloseTo(body.ns.fastPath / body.ns.parse, 6);
     }
     const total = (key: 'parse' | 'validate') => report.bodies.reduce((sum, b) => sum + b.ns[key], 0);
     expect(report.overall.validateOverParse).toBeCloseTo(total('validate') / total('parse'), 6);
+    expect(report.targets.overallValidateOverParse.validateOverParse).toBe(report.overall.validateOverParse);
 
     const typical = report.bodies.find((b) => b.name === report.targets.typicalV2Crawl.body);
     expect(typical?.schema).toBe('v2/CrawlRequest');
@@ -55,6 +62,13 @@ describe('npm run bench', () => {
     expect(report.targets.typicalV2Crawl.verdict).toMatch(/^(met|missed by \d+(\.\d)?×)$/);
     expect(positive(report.importMs.v1) && positive(report.importMs.v2)).toBe(true);
     expect(report.targets.importValidatorsMs.slowest).toBe(Math.max(report.importMs.v1, report.importMs.v2));
+    // The main entry and the browser bundle of validate, measured in the same run.
+    expect(positive(report.importMs.api)).toBe(true);
+    expect(report.targets.importApiMs.ms).toBe(report.importMs.api);
+    const { bytes, gzipBytes } = report.bundleBytes.validate;
+    expect(positive(gzipBytes) && gzipBytes < bytes).toBe(true);
+    expect(report.targets.validateBundleBytes.bytes).toBe(bytes);
+    for (const target of Object.values(report.targets)) expect(target.verdict).toMatch(/^(met|missed by \d+(\.\d)?×)$/);
     expect(report.generateMs).toBeNull(); // --quick skips it
   }, 120_000);
 });

@@ -5,8 +5,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { partitionBatch, NO_VALID_URLS } from '../schemas/batchPartition.js';
+import { batchUrlsUsable } from '../schemas/codeRules/batchUrls.js';
 import { urlDepth, writtenPath } from '../schemas/codeRules/crawlUrl.js';
-import { clauseProblem, crawlUrlProblem, isCrawlUrl, isPlainCrawlUrl, normalizeCrawlUrl } from '../schemas/shared/crawlUrl.js';
+import {
+  clauseProblem,
+  crawlUrlProblem,
+  isCrawlUrl,
+  isUnparseableUrl,
+  isPlainCrawlUrl,
+  normalizeCrawlUrl,
+  plainOriginEnd,
+} from '../schemas/shared/crawlUrl.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 
@@ -298,6 +308,50 @@ describe('properties', () => {
       }),
       { numRuns: numRuns * 10 },
     );
+  });
+
+  it('an address starting with a plain origin is one the clauses accept, whatever follows the origin', () => {
+    const tails = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom(':99999', '.evil', '@x', ' ', '\t\n', '\uD800'));
+    fc.assert(
+      fc.property(plainLike, tails, (x, tail) => {
+        const end = plainOriginEnd(x);
+        if (end < 0) return;
+        expect(clauseProblem(x)).toBeUndefined();
+        if ('/?#'.includes(x[end - 1]!)) expect(clauseProblem(`${x.slice(0, end)}${tail}`)).toBeUndefined();
+      }),
+      { numRuns: numRuns * 10 },
+    );
+  });
+
+  it("the batch rule's shortcut (every entry plain) agrees with judging every entry", () => {
+    // Entries often share an origin, as the pages of one site do.
+    const sameSite = fc
+      .tuple(fc.constantFrom('https://a.com/', 'HTTP://a.com?', 'https://a.com', 'https://a.com:'), fc.string())
+      .map(([o, t]) => `${o}${t}`);
+    const entries = fc.array(fc.oneof(plainLike, candidates, sameSite), { maxLength: 8 });
+    const judged = (version: 'v1' | 'v2', request: Record<string, unknown>) => {
+      const partition = partitionBatch(version, request);
+      if (partition.outcome === 'accepted') return [];
+      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
+      return partition.invalid
+        .filter((i) => typeof i.url === 'string')
+        .map((i) => ({ at: ['urls', i.index], message: i.problem, source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service' }));
+    };
+    fc.assert(
+      fc.property(entries, fc.constantFrom('v1', 'v2'), fc.constantFrom(true, false, undefined), (urls, version, ignore) => {
+        const request = { urls, ...(ignore === undefined ? {} : { ignoreInvalidURLs: ignore }) };
+        expect(batchUrlsUsable(version).check(request)).toEqual(judged(version, request));
+      }),
+      { numRuns: numRuns * 10 },
+    );
+    for (const urls of [
+      ['https://a.com', 'https://a.com:99999'],
+      ['https://a.com', 'https://a.com.'],
+      ['https://a.com/', 'https://a.com/ x', 'HTTPS://a.com?\uD800', 'https://a.com'],
+    ]) {
+      expect(batchUrlsUsable('v1').check({ urls }), JSON.stringify(urls)).toEqual(judged('v1', { urls }));
+    }
+    expect(batchUrlsUsable('v1').check({ urls: ['https://a.com', 'https://a.com:99999'] })).toHaveLength(1);
   });
 
   it("a plain address's path, read without parsing, has the slashes WHATWG's has", () => {

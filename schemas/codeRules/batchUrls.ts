@@ -1,7 +1,7 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
 import { NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
-import { isUnparseableUrl } from '../shared/crawlUrl.js';
-import type { CodeRule } from './codeRule.js';
+import { isUnparseableUrl, plainOriginEnd } from '../shared/crawlUrl.js';
+import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
   return {
@@ -12,8 +12,11 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
     fields: ['urls'],
     description: `Each entry must be a valid crawl URL unless \`ignoreInvalidURLs\` is true (default ${version === 'v1' ? 'false' : 'true'} in ${version}); when ignoring, invalid entries are dropped and listed in \`invalidURLs\`, and at least one valid entry must remain.`,
     check(request) {
+      // A batch of plain addresses is accepted as sent, whether invalid entries are ignored or not.
+      const urls = field(request, 'urls');
+      if (Array.isArray(urls) && allPlain(urls)) return NO_PROBLEMS;
       const partition = partitionBatch(version, request);
-      if (partition.outcome === 'accepted') return [];
+      if (partition.outcome === 'accepted') return NO_PROBLEMS;
       if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
       // An entry that is not a string is the schema's to report (once per entry, not twice).
       return partition.invalid
@@ -21,4 +24,13 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
         .map((i) => ({ at: ['urls', i.index], message: i.problem, source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service' }));
     },
   };
+}
+
+/** Whether every entry is a plain address (`plainOriginEnd` in shared/crawlUrl.ts): one scan of each, nothing allocated. */
+function allPlain(entries: readonly unknown[]): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const url = entries[i];
+    if (typeof url !== 'string' || plainOriginEnd(url) < 0) return false;
+  }
+  return true;
 }

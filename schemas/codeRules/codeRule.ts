@@ -26,8 +26,12 @@ export interface CodeRule {
   readonly source: Source;
   /** The fields whose descriptions in the documents tell of the rule. */
   readonly fields: readonly string[];
-  readonly check: (object: Readonly<Record<string, unknown>>) => RuleProblem[];
+  /** The problems found: `NO_PROBLEMS` (shared, nothing allocated) when there are none. */
+  readonly check: (object: Readonly<Record<string, unknown>>) => readonly RuleProblem[];
 }
+
+/** What a rule answers for an object that keeps it (one frozen array: a body that keeps every rule allocates nothing). */
+export const NO_PROBLEMS: readonly RuleProblem[] = Object.freeze([]);
 
 export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

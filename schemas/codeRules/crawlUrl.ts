@@ -1,6 +1,6 @@
 /** The crawl's start address must be a valid crawl URL, and (v1) no deeper than `maxDepth`. */
 import { crawlUrlProblem, isPlainCrawlUrl, isUnparseableUrl, normalizeCrawlUrl } from '../shared/crawlUrl.js';
-import { field, type CodeRule } from './codeRule.js';
+import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 export const crawlUrlValid: CodeRule = {
   id: 'crawlUrl',
@@ -12,7 +12,7 @@ export const crawlUrlValid: CodeRule = {
   check(request) {
     const url = field(request, 'url');
     const problem = typeof url === 'string' ? crawlUrlProblem(url) : undefined;
-    if (problem === undefined) return [];
+    if (problem === undefined) return NO_PROBLEMS;
     return [{ at: ['url'], message: problem, ...(isUnparseableUrl(url as string) ? { source: 'interface §2.1' as const } : {}) }];
   },
 };
@@ -64,10 +64,12 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
       const url = field(request, 'url');
       const given = field(request, 'maxDepth');
       const maxDepth = typeof given === 'number' ? given : defaultMaxDepth;
-      if (typeof url !== 'string') return [];
+      if (typeof url !== 'string') return NO_PROBLEMS;
       // A plain address is valid and its path read as written; any other address is parsed, if it is valid.
       const path = writtenPath(url) ?? (crawlUrlProblem(url) === undefined ? new URL(normalizeCrawlUrl(url)).pathname : undefined);
-      return path !== undefined && pathDepth(path) > maxDepth ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }] : [];
+      return path !== undefined && pathDepth(path) > maxDepth
+        ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }]
+        : NO_PROBLEMS;
     },
   };
 }

@@ -5,7 +5,7 @@
  * a hostile pattern costs no more than its length.
  */
 import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
-import { field, type CodeRule, type RuleProblem } from './codeRule.js';
+import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 const parser = new RegExpParser();
 
@@ -65,6 +65,8 @@ export function unsupportedSyntax(pattern: string): string | undefined {
   return unsupported;
 }
 
+const PATTERN_FIELDS = ['includePaths', 'excludePaths'] as const;
+
 export const pathPatternsCompile: CodeRule = {
   id: 'pathPatternsCompile',
   // Interface §2.1 calls them regex patterns; which syntax, and refusing one that does not compile, is the service's.
@@ -73,21 +75,22 @@ export const pathPatternsCompile: CodeRule = {
   description:
     'Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).',
   check(request) {
-    const problems: RuleProblem[] = [];
-    for (const name of ['includePaths', 'excludePaths']) {
+    let problems: RuleProblem[] | undefined;
+    for (const name of PATTERN_FIELDS) {
       const patterns = field(request, name);
       if (!Array.isArray(patterns)) continue;
-      patterns.forEach((pattern, index) => {
-        if (typeof pattern !== 'string') return;
+      for (let index = 0; index < patterns.length; index++) {
+        const pattern: unknown = patterns[index];
+        if (typeof pattern !== 'string') continue;
         const problem = patternProblem(pattern);
         if (problem !== undefined) {
-          problems.push({
+          (problems ??= []).push({
             at: [name, index],
             message: `Invalid ${name} pattern ${JSON.stringify(pattern)}: ${problem}. ${name} patterns use Rust regex (RE2-style) syntax.`,
           });
         }
-      });
+      }
     }
-    return problems;
+    return problems ?? NO_PROBLEMS;
   },
 };

@@ -2,7 +2,7 @@
  * How long a page may be waited for: `waitFor` against `timeout`, and the total of the waits. Both apply
  * to scrape options (a crawl's `scrapeOptions`, a batch's top level).
  */
-import { field, type CodeRule, type RuleProblem } from './codeRule.js';
+import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 /** The interface's default timeout (§2.3, §2.4), which applies when the body gives none. */
 const DEFAULT_TIMEOUT = 30000;
@@ -22,7 +22,7 @@ export const waitForWithinTimeout: CodeRule = {
     const timeout = typeof given === 'number' ? given : DEFAULT_TIMEOUT;
     return typeof waitFor === 'number' && waitFor > 0 && waitFor > timeout / 2
       ? [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]
-      : [];
+      : NO_PROBLEMS;
   },
 };
 
@@ -51,10 +51,10 @@ export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
       version === 'v1'
         ? '`waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.'
         : 'The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.',
-    check(options): RuleProblem[] {
+    check(options) {
       const waitFor = field(options, 'waitFor');
       const total = waitActionsTotal(field(options, 'actions')) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
-      return total > MAX_TOTAL_WAIT ? [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }] : [];
+      return total > MAX_TOTAL_WAIT ? [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }] : NO_PROBLEMS;
     },
   };
 }

@@ -31,8 +31,9 @@
  * (`http://134744072` is `8.8.8.8`, `http://127.1` is `127.0.0.1`); a host whose last label is a number must
  * be an IPv4 address, so `http://example.123` already fails clause 3.
  *
- * Most addresses clients send are plain: `PLAIN_CRAWL_URL` recognises those without parsing them (WHATWG
- * parsing is most of the cost of checking a body), and every other string takes the clauses.
+ * Most addresses clients send are plain: `plainOriginEnd` recognises those with one pass over the scheme and
+ * host, without parsing them (WHATWG parsing is most of the cost of checking a body), and every other string
+ * takes the clauses.
  *
  * No pattern here can backtrack more than linearly (test/redos.test.ts checks each); nothing throws,
  * whatever the input.
@@ -52,15 +53,57 @@ const TOP_LEVEL_DOMAIN = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
- * A plain address, which passes every clause: `http://` or `https://`, then a host of labels made of ASCII
- * letters, digits and hyphens ending in a top-level domain of 2 to 63 letters, then nothing, or a path, query
- * or fragment of visible ASCII characters. Clause 2 leaves it as it is, WHATWG parses it (nothing after the
- * host can fail) and changes its host only by lower-casing it, so clauses 3 to 6 hold. Hosts holding a
- * punycode label (`xn--`), which WHATWG decodes and may refuse, are left to the clauses (`PUNYCODE`). Every
- * label ends at a ".", so the pattern matches in one way only and in linear time.
+ * A plain address, which passes every clause: `http://` or `https://` (any letter case), then a host of labels
+ * made of ASCII letters, digits and hyphens, none empty and none starting with `xn--`, ending in a top-level
+ * domain of 2 to 63 letters, then nothing or a `/`, `?` or `#` and anything after it. Clause 2 leaves it as it
+ * is; WHATWG parses it (nothing after the host can make parsing fail: a path, query or fragment is only
+ * percent-encoded) and changes its host only by lower-casing it, so clauses 3 to 6 hold. Hosts with a punycode
+ * label (`xn--`), which WHATWG decodes and may refuse, are left to the clauses, and so are ports.
+ *
+ * `plainOriginEnd` reads the scheme and host once, character by character, allocating nothing (a regular
+ * expression and its punycode check were two passes over the whole address), and says where what follows the
+ * host starts: the index just past the `/`, `?` or `#` that ends the host (so the text before it is an origin
+ * any address starting with it shares), the length when the host ends the address, or -1 when the address is
+ * not plain.
  */
-const PLAIN_CRAWL_URL = /^https?:\/\/(?:[a-z0-9-]+\.)+[a-z]{2,63}(?:[/?#][\x21-\x7e]*)?$/i;
-const PUNYCODE = /xn--/i;
+export function plainOriginEnd(s: string): number {
+  const n = s.length;
+  // `http` or `https` in any letter case (`| 0x20` lower-cases an ASCII letter), then `://`.
+  if ((s.charCodeAt(0) | 0x20) !== 0x68 || (s.charCodeAt(1) | 0x20) !== 0x74 || (s.charCodeAt(2) | 0x20) !== 0x74) return -1;
+  if ((s.charCodeAt(3) | 0x20) !== 0x70) return -1;
+  let i = (s.charCodeAt(4) | 0x20) === 0x73 ? 5 : 4;
+  if (s.charCodeAt(i) !== 0x3a || s.charCodeAt(i + 1) !== 0x2f || s.charCodeAt(i + 2) !== 0x2f) return -1;
+  i += 3;
+  let labelStart = i;
+  let dots = 0;
+  let lettersOnly = true;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const lower = c | 0x20;
+    if (lower >= 0x61 && lower <= 0x7a) continue;
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+      lettersOnly = false;
+      continue;
+    }
+    if (c !== 0x2e) break;
+    if (i === labelStart || isPunycodeLabel(s, labelStart)) return -1;
+    dots += 1;
+    labelStart = i + 1;
+    lettersOnly = true;
+  }
+  const topLevel = i - labelStart;
+  if (dots === 0 || !lettersOnly || topLevel < 2 || topLevel > 63) return -1;
+  if (i === n) return n;
+  const c = s.charCodeAt(i);
+  return c === 0x2f || c === 0x3f || c === 0x23 ? i + 1 : -1;
+}
+
+/** Whether the label starting at `start` starts with `xn--` (any letter case). */
+const isPunycodeLabel = (s: string, start: number) =>
+  (s.charCodeAt(start) | 0x20) === 0x78 &&
+  (s.charCodeAt(start + 1) | 0x20) === 0x6e &&
+  s.charCodeAt(start + 2) === 0x2d &&
+  s.charCodeAt(start + 3) === 0x2d;
 
 /** Clause 2: does `s` start with `<one or more chars other than "." and ":">://`? */
 function hasScheme(s: string): boolean {
@@ -130,12 +173,21 @@ function hostIsFine(hostname: string, s: string): boolean {
 /** Why `input` is not a valid crawl URL, in the service's words; `undefined` when it is one. */
 export function crawlUrlProblem(input: unknown): string | undefined {
   if (typeof input !== 'string') return CRAWL_URL_MESSAGES.notString;
-  return isPlainCrawlUrl(input) ? undefined : clauseProblem(input);
+  return plainOriginEnd(input) >= 0 ? undefined : clauseProblem(input);
 }
 
-/** Whether `input` is a plain address (`PLAIN_CRAWL_URL`), which every clause accepts. */
+/**
+ * Whether `input` is a plain address (see `plainOriginEnd`) whose path, query and fragment are visible ASCII
+ * characters: WHATWG then keeps its path as written, apart from the rewrites `writtenPath` looks for.
+ */
 export function isPlainCrawlUrl(input: string): boolean {
-  return PLAIN_CRAWL_URL.test(input) && !PUNYCODE.test(input);
+  const end = plainOriginEnd(input);
+  if (end < 0) return false;
+  for (let i = end; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
 }
 
 /** Clauses 2 to 6 themselves, for any string: what `crawlUrlProblem` gives for an address that is not plain. */

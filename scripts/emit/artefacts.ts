@@ -5,6 +5,7 @@ import { htmlDocs } from './docs.js';
 import { jsonSchemaFiles } from './jsonSchemaFiles.js';
 import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
+import { fastPathFile, fastPathModule } from './fastPath.js';
 import { formatsModule } from './formatsModule.js';
 import { validatorFile, validatorModule } from './validators.js';
 import { vectorFiles } from './vectors.js';
@@ -34,6 +35,9 @@ export async function artefacts(): Promise<Map<string, string>> {
       files.set(`validators/${file}`, js);
       files.set(`validators/${file.replace(/\.js$/, '.d.ts')}`, dts);
     }
+    const fast = fastPathModule(version);
+    files.set(`fast/${fastPathFile(version)}`, fast.js);
+    files.set(`fast/${fastPathFile(version).replace(/\.js$/, '.d.ts')}`, fast.dts);
   }
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);

@@ -5,6 +5,7 @@
  *   - allErrorsValidator: the generated standalone Ajv validator gathering every problem (<v>.all-errors.js)
  *   - jsonSchema: Ajv compiling the generated JSON Schema file (generated/schemas)
  *   - openapi:   Ajv compiling the component schema taken from the generated OpenAPI document
+ *   - fastPath:  the generated decision function validate() asks first (generated/fast/<v>.js)
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +15,13 @@ import * as v1Validators from '#generated/validators/v1.js';
 import * as v2Validators from '#generated/validators/v2.js';
 import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
 import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
+import * as v1FastPath from '#generated/fast/v1.js';
+import * as v2FastPath from '#generated/fast/v2.js';
 import { definitions, type Version } from '../../schemas/registry.js';
 import { registerTypeBoxFormats } from '../../schemas/typeboxFormats.js';
 import { createAjv } from '../../scripts/emit/ajv.js';
 
-export const FORM_NAMES = ['typebox', 'validator', 'allErrorsValidator', 'jsonSchema', 'openapi'] as const;
+export const FORM_NAMES = ['typebox', 'validator', 'allErrorsValidator', 'jsonSchema', 'openapi', 'fastPath'] as const;
 export type FormName = (typeof FORM_NAMES)[number];
 export type Checkers = Record<FormName, (value: unknown) => boolean>;
 
@@ -30,6 +33,7 @@ const readJson = (path: string): unknown =>
 type Generated = Record<Version, Record<string, (v: unknown) => boolean>>;
 const generatedValidators = { v1: v1Validators, v2: v2Validators } as unknown as Generated;
 const allErrorsValidators = { v1: v1AllErrors, v2: v2AllErrors } as unknown as Generated;
+const fastPaths = { v1: v1FastPath, v2: v2FastPath } as unknown as Generated;
 
 /** One Ajv per version holding that version's OpenAPI document, so `$ref`s resolve inside it. */
 const openApiAjv = new Map<Version, ReturnType<typeof createAjv>>();
@@ -66,6 +70,7 @@ function compileCheckers(version: Version, name: string): Checkers {
   const typebox = TypeCompiler.Compile(definition);
   const validator = generatedValidators[version][name]!;
   const allErrorsValidator = allErrorsValidators[version][name]!;
+  const fastPath = fastPaths[version][name]!;
   const jsonSchema = jsonSchemaAjv.compile(readJson(`schemas/${version}/${name}.json`) as object);
   const openapi = openApiSchema(version, name);
   return {
@@ -74,6 +79,7 @@ function compileCheckers(version: Version, name: string): Checkers {
     allErrorsValidator: (v) => allErrorsValidator(v),
     jsonSchema: (v) => jsonSchema(v) as boolean,
     openapi: (v) => openapi(v) as boolean,
+    fastPath: (v) => fastPath(v),
   };
 }
 

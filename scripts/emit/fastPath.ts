@@ -1,0 +1,439 @@
+/**
+ * The fast path: per version, one decision function per named definition (`generated/fast/<version>.js`),
+ * written from the same JSON Schema the standalone validators are compiled from. Each is straight-line code
+ * that answers true or false and builds nothing on the way: no error objects, no evaluated-property records,
+ * no options object per call. `validate()` asks it first; only when it says "invalid" do the Ajv validators
+ * run, to find the reasons.
+ *
+ * It decides exactly as the Ajv validators (test/agreement.test.ts proves it on generated values, arbitrary
+ * JSON, every rule case and every vector), so each keyword is written as Ajv's generated code decides it:
+ *   - a type is checked as Ajv checks it (`number` is finite, `integer` a finite whole number, `object` a
+ *     non-null non-array object); the keywords of a type apply only to values of that type;
+ *   - `required` and `properties` read `value.key` and treat `undefined` as absent; `additionalProperties`
+ *     walks the keys with `for...in`, as Ajv does;
+ *   - `pattern` compiles with the flag Ajv uses (`u`); `format` calls the same ajv-formats implementation,
+ *     imported from the formats module beside the validators;
+ *   - a `oneOf` with a `discriminator` (Ajv's option is on) reads the tag once and checks the one branch it names.
+ * Rules JSON Schema can say are folded into the same pass: an `allOf` member that only constrains properties
+ * of the object (`{ type: "object", properties }`, how `WithRules` writes a rule) is checked where the
+ * property itself is, reading it once. A keyword the writer does not know fails generation, rather than being
+ * skipped: skipping one would let the fast path accept what the validators refuse.
+ */
+import formatsModule from 'ajv-formats/dist/formats.js';
+import { ANNOTATION_KEYWORDS } from '../../schemas/annotations.js';
+import type { Version } from '../../schemas/registry.js';
+import { emitDefinitions } from './definitions.js';
+import { FORMATS_SPECIFIER } from './formatsModule.js';
+import type { JsonSchema } from './jsonSchema.js';
+
+// CommonJS module: the default import is its `module.exports`.
+const { fullFormats } = formatsModule;
+
+/** Keywords that say nothing about validity. */
+const ANNOTATIONS = new Set<string>([
+  'title',
+  'description',
+  'examples',
+  'default',
+  'deprecated',
+  '$schema',
+  '$id',
+  ...ANNOTATION_KEYWORDS,
+]);
+
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+/** Every keyword the writer decides; anything else fails generation. */
+const KEYWORDS = new Set<string>([
+  '$ref',
+  'type',
+  'const',
+  'enum',
+  ...NUMBER_KEYWORDS,
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'items',
+  'minItems',
+  'maxItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'required',
+  'properties',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'discriminator',
+]);
+
+const COMPARISON: Record<(typeof NUMBER_KEYWORDS)[number], string> = {
+  minimum: '>=',
+  maximum: '<=',
+  exclusiveMinimum: '>',
+  exclusiveMaximum: '<',
+};
+
+const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const literal = (value: unknown): string => JSON.stringify(value);
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const member = (object: string, key: string): string => (IDENTIFIER.test(key) ? `${object}.${key}` : `${object}[${literal(key)}]`);
+
+/** The condition Ajv's code checks for a JSON type. */
+function typeTest(type: string, v: string): string {
+  switch (type) {
+    case 'string':
+      return `typeof ${v} === "string"`;
+    case 'number':
+      return `typeof ${v} === "number" && isFinite(${v})`;
+    case 'integer':
+      return `Number.isInteger(${v})`;
+    case 'boolean':
+      return `typeof ${v} === "boolean"`;
+    case 'null':
+      return `${v} === null`;
+    case 'object':
+      return `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`;
+    case 'array':
+      return `Array.isArray(${v})`;
+    default:
+      throw new Error(`fast path: unknown type ${type}`);
+  }
+}
+
+/** The guard under which the keywords of a JSON type apply (Ajv applies them to values of that type only). */
+const GUARDS = {
+  number: (v: string) => `typeof ${v} === "number"`,
+  string: (v: string) => `typeof ${v} === "string"`,
+  array: (v: string) => `Array.isArray(${v})`,
+  object: (v: string) => typeTest('object', v),
+} as const;
+
+type Lines = string[];
+const indent = (lines: Lines): Lines => lines.map((line) => `  ${line}`);
+
+/** Local variable names of one function. */
+class Scope {
+  private count = 0;
+  fresh(prefix: string): string {
+    this.count += 1;
+    return `${prefix}${this.count}`;
+  }
+}
+
+class Writer {
+  /** Helper functions (a subschema asked as a yes/no question), by body, so that equal ones are written once. */
+  private readonly helpers = new Map<string, string>();
+  private readonly helperCode: string[] = [];
+  private readonly patterns = new Map<string, string>();
+  private readonly formats = new Map<string, string>();
+
+  constructor(private readonly defs: ReadonlyMap<string, JsonSchema>) {}
+
+  /** The function deciding the named definition. */
+  definition(name: string): string {
+    const body = this.statements(this.defs.get(name)!, 'x', new Scope());
+    return [`function ${functionName(name)}(x) {`, ...indent(body), '  return true;', '}'].join('\n');
+  }
+
+  /** Constants the functions use: patterns and formats. */
+  constants(): string[] {
+    return [
+      ...[...this.formats].map(([format, name]) => `const ${name} = formats.fullFormats[${literal(format)}];`),
+      ...[...this.patterns].map(([source, name]) => `const ${name} = /* @__PURE__ */ new RegExp(${literal(source)}, "u");`),
+    ];
+  }
+
+  helperFunctions(): string[] {
+    return this.helperCode;
+  }
+
+  private refTarget(ref: unknown): string {
+    const name = typeof ref === 'string' && ref.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+    if (name === undefined || !this.defs.has(name)) throw new Error(`fast path: unsupported $ref ${String(ref)}`);
+    return name;
+  }
+
+  /** An expression that is true when `v` satisfies `schema`. */
+  private test(schema: unknown, v: string): string {
+    if (schema === true) return 'true';
+    if (schema === false) return 'false';
+    if (!isObject(schema)) throw new Error(`fast path: a schema must be an object or a boolean, not ${literal(schema)}`);
+    const keys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+    if (keys.length === 0) return 'true';
+    if (keys.length === 1 && keys[0] === '$ref') return `${functionName(this.refTarget(schema.$ref))}(${v})`;
+    if (typeof schema.type === 'string' && keys.every((k) => k === 'type' || k === 'const' || k === 'enum')) {
+      // A literal or a plain type: asked inline.
+      const values = 'const' in schema ? [schema.const] : ((schema.enum as unknown[] | undefined) ?? []);
+      const one = values.length === 0 ? '' : ` && (${values.map((value) => `${v} === ${primitive(value)}`).join(' || ')})`;
+      return `(${typeTest(schema.type, v)}${one})`;
+    }
+    const body = this.statements(schema, 'x', new Scope());
+    const code = [...indent(body), '  return true;', '}'].join('\n');
+    let name = this.helpers.get(code);
+    if (name === undefined) {
+      name = `s${this.helpers.size + 1}`;
+      this.helpers.set(code, name);
+      this.helperCode.push(`function ${name}(x) {\n${code}`);
+    }
+    return `${name}(${v})`;
+  }
+
+  /** Statements that return false when `v` breaks `schema`. */
+  private statements(schema: unknown, v: string, scope: Scope): Lines {
+    if (schema === true) return [];
+    if (schema === false) return ['return false;'];
+    if (!isObject(schema)) throw new Error(`fast path: a schema must be an object or a boolean, not ${literal(schema)}`);
+    for (const key of Object.keys(schema)) {
+      if (!ANNOTATIONS.has(key) && !KEYWORDS.has(key)) throw new Error(`fast path: keyword ${key} is not supported`);
+    }
+    const out: Lines = [];
+    if (schema.$ref !== undefined) out.push(`if (!${functionName(this.refTarget(schema.$ref))}(${v})) return false;`);
+    const types = schema.type === undefined ? [] : [schema.type].flat().map(String);
+    const typeCondition = types.length === 1 ? typeTest(types[0]!, v) : types.map((t) => `(${typeTest(t, v)})`).join(' || ');
+    if (types.length > 0) out.push(`if (!(${typeCondition})) return false;`);
+    const only = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
+    const guarded = (kind: keyof typeof GUARDS, lines: Lines): Lines =>
+      lines.length === 0 ? [] : only === kind ? lines : [`if (${GUARDS[kind](v)}) {`, ...indent(lines), '}'];
+
+    if ('const' in schema) out.push(`if (${v} !== ${primitive(schema.const)}) return false;`);
+    if (schema.enum !== undefined) {
+      const values = (schema.enum as unknown[]).map(primitive);
+      out.push(`if (!(${values.map((value) => `${v} === ${value}`).join(' || ')})) return false;`);
+    }
+    out.push(...guarded('number', this.numberStatements(schema, v)));
+    out.push(...guarded('string', this.stringStatements(schema, v)));
+    out.push(...guarded('array', this.arrayStatements(schema, v, scope)));
+    // Rules on the properties of an object are checked with the properties themselves (see foldable).
+    const folded: unknown[] = only === 'object' ? foldable(schema) : [];
+    out.push(...guarded('object', this.objectStatements(schema, folded as JsonSchema[], v, scope)));
+    for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
+      if (!folded.includes(part)) out.push(...this.statements(part, v, scope));
+    }
+    if (schema.anyOf !== undefined) {
+      out.push(`if (!(${(schema.anyOf as unknown[]).map((branch) => this.test(branch, v)).join(' || ')})) return false;`);
+    }
+    if (schema.oneOf !== undefined) {
+      out.push(
+        ...(schema.discriminator === undefined ? this.oneOf(schema, v, scope) : guarded('object', this.discriminated(schema, v, scope))),
+      );
+    } else if (schema.discriminator !== undefined) {
+      throw new Error('fast path: a discriminator needs oneOf');
+    }
+    if (schema.not !== undefined) out.push(`if (${this.test(schema.not, v)}) return false;`);
+    return out;
+  }
+
+  private numberStatements(schema: JsonSchema, v: string): Lines {
+    return NUMBER_KEYWORDS.filter((k) => schema[k] !== undefined).map((k) => {
+      const limit = schema[k];
+      if (typeof limit !== 'number' || !Number.isFinite(limit)) throw new Error(`fast path: ${k} must be a number`);
+      return `if (!(${v} ${COMPARISON[k]} ${literal(limit)})) return false;`;
+    });
+  }
+
+  private stringStatements(schema: JsonSchema, v: string): Lines {
+    const out: Lines = [];
+    // Lengths count UTF-16 code units (the validators' `unicode: false`).
+    if (schema.minLength !== undefined) out.push(`if (${v}.length < ${count(schema.minLength)}) return false;`);
+    if (schema.maxLength !== undefined) out.push(`if (${v}.length > ${count(schema.maxLength)}) return false;`);
+    if (schema.pattern !== undefined) out.push(`if (!${this.pattern(String(schema.pattern))}.test(${v})) return false;`);
+    if (schema.format !== undefined) out.push(`if (!${this.format(String(schema.format), v)}) return false;`);
+    return out;
+  }
+
+  private arrayStatements(schema: JsonSchema, v: string, scope: Scope): Lines {
+    const out: Lines = [];
+    if (schema.minItems !== undefined) out.push(`if (${v}.length < ${count(schema.minItems)}) return false;`);
+    if (schema.maxItems !== undefined) out.push(`if (${v}.length > ${count(schema.maxItems)}) return false;`);
+    if (schema.items !== undefined) {
+      const item = scope.fresh('v');
+      const i = scope.fresh('i');
+      const body = this.statements(schema.items, item, scope);
+      if (body.length > 0)
+        out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `  const ${item} = ${v}[${i}];`, ...indent(body), '}');
+    }
+    if (schema.contains !== undefined) {
+      const min = schema.minContains === undefined ? 1 : count(schema.minContains);
+      const max = schema.maxContains === undefined ? undefined : count(schema.maxContains);
+      const found = scope.fresh('n');
+      const i = scope.fresh('i');
+      const matches = this.test(schema.contains, `${v}[${i}]`);
+      // Without a maximum, counting stops once the minimum is reached.
+      const hit = max === undefined ? `if (++${found} >= ${min}) break;` : `${found}++;`;
+      out.push(`let ${found} = 0;`, `for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `  if (${matches}) {`, `    ${hit}`, '  }', '}');
+      out.push(`if (${found} < ${min}) return false;`);
+      if (max !== undefined) out.push(`if (${found} > ${max}) return false;`);
+    } else if (schema.minContains !== undefined || schema.maxContains !== undefined) {
+      throw new Error('fast path: minContains and maxContains need contains');
+    }
+    return out;
+  }
+
+  private objectStatements(schema: JsonSchema, folded: readonly JsonSchema[], v: string, scope: Scope): Lines {
+    const out: Lines = [];
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
+    // The property schemas, with those of the rules folded in, in order of first mention.
+    const checks = new Map<string, unknown[]>();
+    const add = (key: string, subschema: unknown) => checks.set(key, [...(checks.get(key) ?? []), subschema]);
+    for (const [key, subschema] of Object.entries(properties)) add(key, subschema);
+    for (const rule of folded) for (const [key, subschema] of Object.entries(rule.properties as object)) add(key, subschema);
+    for (const key of required) if (!checks.has(key)) out.push(`if (${member(v, key)} === undefined) return false;`);
+    for (const [key, subschemas] of checks) {
+      const value = scope.fresh('v');
+      const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
+      if (lines.length === 0 && !required.has(key)) continue;
+      out.push(`const ${value} = ${member(v, key)};`);
+      if (required.has(key)) out.push(`if (${value} === undefined) return false;`, ...lines);
+      else out.push(`if (${value} !== undefined) {`, ...indent(lines), '}');
+    }
+    const additional = schema.additionalProperties;
+    if (additional !== undefined && additional !== true) {
+      const key = scope.fresh('k');
+      const known = Object.keys(properties);
+      const other = this.statements(additional, `${v}[${key}]`, scope);
+      if (other.length > 0) {
+        const cases = known.length === 0 ? [] : [`    ${known.map((k) => `case ${literal(k)}:`).join(' ')}`, '      break;'];
+        out.push(
+          `for (const ${key} in ${v}) {`,
+          `  switch (${key}) {`,
+          ...cases,
+          '    default:',
+          ...indent(indent(indent(other))),
+          '  }',
+          '}',
+        );
+      }
+    }
+    return out;
+  }
+
+  /** `oneOf` without a discriminator: exactly one branch. */
+  private oneOf(schema: JsonSchema, v: string, scope: Scope): Lines {
+    const matches = scope.fresh('n');
+    const branches = (schema.oneOf as unknown[]).map((branch) => `(${this.test(branch, v)} ? 1 : 0)`);
+    return [`const ${matches} = ${branches.join(' + ')};`, `if (${matches} !== 1) return false;`];
+  }
+
+  /**
+   * `oneOf` with a `discriminator` (Ajv's option is on): the tag must be a string naming a branch (by the
+   * `const` or `enum` of the branch's required tag property), and the value is checked against that branch.
+   */
+  private discriminated(schema: JsonSchema, v: string, scope: Scope): Lines {
+    const tagName = (schema.discriminator as { propertyName?: unknown }).propertyName;
+    if (typeof tagName !== 'string') throw new Error('fast path: discriminator without propertyName');
+    const tag = scope.fresh('t');
+    const cases = (schema.oneOf as unknown[]).flatMap((branch) => {
+      const target = isObject(branch) ? this.defs.get(this.refTarget(branch.$ref)) : undefined;
+      const tagSchema = (target?.properties as Record<string, JsonSchema> | undefined)?.[tagName];
+      const values = tagSchema?.const !== undefined ? [tagSchema.const] : (tagSchema?.enum as unknown[] | undefined);
+      if (values === undefined || !((target?.required as string[] | undefined) ?? []).includes(tagName)) {
+        throw new Error(`fast path: a discriminated branch needs a required ${tagName} with const or enum`);
+      }
+      return [
+        `  ${values.map((value) => `case ${primitive(value)}:`).join(' ')}`,
+        `    if (!${this.test(branch, v)}) return false;`,
+        '    break;',
+      ];
+    });
+    return [
+      `const ${tag} = ${member(v, tagName)};`,
+      `if (typeof ${tag} !== "string") return false;`,
+      `switch (${tag}) {`,
+      ...cases,
+      '  default:',
+      '    return false;',
+      '}',
+    ];
+  }
+
+  private pattern(source: string): string {
+    let name = this.patterns.get(source);
+    if (name === undefined) {
+      name = `pattern${this.patterns.size + 1}`;
+      this.patterns.set(source, name);
+    }
+    return name;
+  }
+
+  /** A call of the format's ajv-formats implementation, in the form it has (a RegExp, a function, or `{ validate }`). */
+  private format(format: string, v: string): string {
+    const implementation: unknown = (fullFormats as Record<string, unknown>)[format];
+    let name = this.formats.get(format);
+    if (name === undefined) {
+      name = `format${this.formats.size + 1}`;
+      this.formats.set(format, name);
+    }
+    if (implementation instanceof RegExp) return `${name}.test(${v})`;
+    if (typeof implementation === 'function') return `${name}(${v})`;
+    if (isObject(implementation) && typeof implementation.validate === 'function') return `${name}.validate(${v})`;
+    if (isObject(implementation) && implementation.validate instanceof RegExp) return `${name}.validate.test(${v})`;
+    throw new Error(`fast path: unknown format ${format}`);
+  }
+}
+
+/** `allOf` members of an object schema that only constrain its properties: checked where each property is. */
+function foldable(schema: JsonSchema): JsonSchema[] {
+  const members = (schema.allOf as unknown[] | undefined) ?? [];
+  return members.filter(
+    (m): m is JsonSchema =>
+      isObject(m) &&
+      m.type === 'object' &&
+      isObject(m.properties) &&
+      Object.keys(m).every((k) => k === 'type' || k === 'properties' || ANNOTATIONS.has(k)),
+  );
+}
+
+function primitive(value: unknown): string {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return literal(value);
+  throw new Error(`fast path: only primitive const and enum values are supported, not ${literal(value)}`);
+}
+
+function count(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Error(`fast path: ${literal(value)} is not a count`);
+  return value;
+}
+
+const functionName = (definition: string) => `is${definition}`;
+
+/** The file name, in `generated/fast/`, of a version's fast path. */
+export const fastPathFile = (version: Version) => `${version}.js`;
+
+/** A version's fast path, as an ES module and its declarations. */
+export function fastPathModule(version: Version): { js: string; dts: string } {
+  const defs = new Map([...emitDefinitions(version, (name) => `#/$defs/${name}`)].map(([name, d]) => [name, d.schema]));
+  const writer = new Writer(defs);
+  const functions = [...defs.keys()].map((name) => writer.definition(name));
+  const header = `// Generated by scripts/generate.ts from schemas/${version}: do not edit.\n`;
+  const constants = writer.constants();
+  const js = [
+    header,
+    // The formats module is ajv-formats rewrapped as ESM: its default export is the library's `module.exports`.
+    ...(constants.some((c) => c.includes('fullFormats'))
+      ? [`import formats from ${literal(`../validators/${FORMATS_SPECIFIER.slice(2)}`)};`]
+      : []),
+    ...constants,
+    '',
+    ...writer.helperFunctions(),
+    '',
+    ...functions,
+    '',
+    `export { ${[...defs.keys()].map((name) => `${functionName(name)} as ${name}`).join(', ')} };`,
+    '',
+  ].join('\n');
+  const dts = [
+    header,
+    `import type * as T from '../types/${version}.js';`,
+    '',
+    '/** Decides whether `data` is valid, as the standalone validator of the same name does; says nothing about why. */',
+    'export type Decision<Data> = (data: unknown) => data is Data;',
+    '',
+    ...[...defs.keys()].map((name) => `export declare const ${name}: Decision<T.${name}>;`),
+    '',
+  ].join('\n');
+  return { js, dts };
+}
