@@ -319,6 +319,54 @@ describe.each(VERSIONS)('reference server %s', (version) => {
     expect(later.body.crawls.map((c: any) => c.id)).not.toContain(job.id);
   });
 
+  it('answers for a batch on the crawl endpoints and for a crawl on the batch ones, never for the other version', async () => {
+    // The service runs one status controller and one errors controller for both paths (facts §8.1): the
+    // v1 SDK's batchScrapeUrls polls GET /v1/crawl/{id} with the batch's id.
+    const batch = await call('POST', `/${version}/batch/scrape`, { body: { urls: [site('/about'), site('/broken'), 'https://example.com/a'] } });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    const { id } = batch.body;
+    const done = await untilDone(version, `/${version}/crawl/${id}`);
+    expect(done.body).toMatchObject({ status: 'completed', completed: 2, total: 2 });
+    expect(done.body.data.map((d: any) => d.metadata.sourceURL)).toEqual([site('/about'), 'https://example.com/a']);
+    const paged = await call('GET', `/${version}/crawl/${id}?limit=1`);
+    expect(paged.body.next, 'next keeps the path it was asked on').toBe(`${publicUrl}/${version}/crawl/${id}?skip=1&limit=1`);
+    const errors = await call('GET', `/${version}/crawl/${id}/errors`);
+    expect(errors.status).toBe(200);
+    expectValid(`${version}/JobErrorsResponse`, errors.body);
+    expect(errors.body.errors).toEqual([expect.objectContaining({ url: site('/broken'), code: 'SCRAPE_SITE_ERROR' })]);
+
+    const crawl = await startCrawl(version, { url: site('/docs/'), limit: 3 });
+    await untilDone(version, crawl.url);
+    const asBatch = await call('GET', `/${version}/batch/scrape/${crawl.id}?limit=2`);
+    expect(asBatch.status).toBe(200);
+    expectValid(`${version}/JobStatusResponse`, asBatch.body);
+    expect(asBatch.body).toMatchObject({ status: 'completed', completed: 3, next: `${publicUrl}/${version}/batch/scrape/${crawl.id}?skip=2&limit=2` });
+    expect((await call('GET', `/${version}/batch/scrape/${crawl.id}/errors`)).status).toBe(200);
+
+    const other = version === 'v1' ? 'v2' : 'v1';
+    for (const path of [`/${other}/crawl/${id}`, `/${other}/batch/scrape/${id}`, `/${other}/crawl/${id}/errors`, `/${other}/crawl/${crawl.id}`]) {
+      const answer = await call('GET', path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body).toEqual({ success: false, error: 'Job not found' });
+    }
+  });
+
+  it('cancels a running batch on the crawl endpoint and a running crawl on the batch endpoint', async () => {
+    // One cancel controller for both paths (facts §8.1); the v1 SDK has cancelCrawl and no batch cancel.
+    const urls = Array.from({ length: 20 }, (_, i) => `https://example.com/page-${i}`);
+    const batch = await call('POST', `${slowUrl}/${version}/batch/scrape`, { body: { urls } });
+    expect(batch.status).toBe(200);
+    const cancelBatch = await call('DELETE', `${slowUrl}/${version}/crawl/${batch.body.id}`);
+    expect(cancelBatch.status, JSON.stringify(cancelBatch.body)).toBe(200);
+    expect(cancelBatch.body).toEqual({ status: 'cancelled' });
+    expect((await call('GET', batch.body.url)).body.status).toBe('cancelled');
+
+    const crawl = await startCrawl(version, { url: `${slowUrl}/site/` }, slowUrl);
+    const cancelCrawl = await call('DELETE', `${slowUrl}/${version}/batch/scrape/${crawl.id}`);
+    expect(cancelCrawl.status, JSON.stringify(cancelCrawl.body)).toBe(200);
+    expect((await call('GET', crawl.url)).body.status).toBe('cancelled');
+  });
+
   it('answers unknown ids, unknown routes and (v2) ids that are not UUIDs', async () => {
     const unknown = '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e';
     for (const path of [`/${version}/crawl/${unknown}`, `/${version}/batch/scrape/${unknown}`, `/${version}/crawl/${unknown}/errors`]) {
@@ -396,6 +444,47 @@ describe('reference server, beyond one version', () => {
     const robots = await call('GET', '/site/robots.txt', { authorization: null });
     expect(robots.body).toContain('Disallow: /site/private');
     expect((await call('GET', '/site/broken', { authorization: null })).status).toBe(500);
+  });
+
+  it('lists the running crawls of every version, each in the words of the version asked, and no batch', async () => {
+    // Facts §8.6: the team's crawls (batch scrapes excluded), options in the calling version's vocabulary
+    // plus scrapeOptions, which the service keeps v2-shaped.
+    const v1 = await startCrawl(
+      'v1',
+      { url: `${slowUrl}/site/docs/`, limit: 3, ignoreSitemap: true, allowBackwardLinks: true, maxDepth: 5, scrapeOptions: { formats: ['markdown', 'screenshot@fullPage'] } },
+      slowUrl,
+    );
+    const v2 = await startCrawl(
+      'v2',
+      { url: `${slowUrl}/site/blog/`, limit: 3, sitemap: 'skip', crawlEntireDomain: true, robotsUserAgent: 'crawlspec', scrapeOptions: { formats: [{ type: 'screenshot', fullPage: true }] } },
+      slowUrl,
+    );
+    const batch = await call('POST', `${slowUrl}/v1/batch/scrape`, { body: { urls: ['https://example.com/a', 'https://example.com/b'] } });
+    expect(batch.status).toBe(200);
+
+    const listed = async (version: Version): Promise<Map<string, any>> => {
+      const answer = await call('GET', `${slowUrl}/${version}/crawl/active`);
+      expect(answer.status).toBe(200);
+      expectValid(`${version}/ActiveCrawlsResponse`, answer.body);
+      return new Map(answer.body.crawls.map((c: any) => [c.id, c]));
+    };
+    const [inV1, inV2] = [await listed('v1'), await listed('v2')];
+    for (const [version, list] of [['v1', inV1], ['v2', inV2]] as const) {
+      expect(list.has(batch.body.id), `${version} lists a batch`).toBe(false);
+      expect(list.get(v1.id), `${version} lists the v1 crawl`).toMatchObject({ teamId: 'reference', url: `${slowUrl}/site/docs/` });
+      expect(list.get(v2.id), `${version} lists the v2 crawl`).toMatchObject({ teamId: 'reference', url: `${slowUrl}/site/blog/` });
+    }
+
+    expect(inV1.get(v1.id).options).toMatchObject({ limit: 3, ignoreSitemap: true, allowBackwardLinks: true, maxDepth: 5 });
+    const v2InV1 = inV1.get(v2.id).options;
+    expect(v2InV1).toMatchObject({ limit: 3, ignoreSitemap: true, crawlEntireDomain: true, allowBackwardLinks: true });
+    for (const key of ['sitemap', 'robotsUserAgent']) expect(v2InV1, `v1 words for a v2 crawl: ${key}`).not.toHaveProperty(key);
+    expect(v2InV1.scrapeOptions.formats).toEqual([{ type: 'screenshot', fullPage: true }]);
+
+    const v1InV2 = inV2.get(v1.id).options;
+    expect(v1InV2).toMatchObject({ limit: 3, sitemap: 'skip', crawlEntireDomain: true });
+    for (const key of ['ignoreSitemap', 'allowBackwardLinks', 'maxDepth']) expect(v1InV2, `v2 words for a v1 crawl: ${key}`).not.toHaveProperty(key);
+    expect(v1InV2.scrapeOptions.formats).toEqual(['markdown', { type: 'screenshot', fullPage: true }]);
   });
 
   it('stops reading a body far past the limit (adapter) and answers 413', async () => {

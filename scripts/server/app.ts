@@ -12,8 +12,17 @@
  * Order of checks, as the service: start endpoints parse the JSON (400 malformed), then check the size
  * (413), the bearer token (401), the idempotency key where the operation has a 409 (409), then validate the
  * body (400 with `validationErrorBody`); job endpoints check the token, then (v2) that the id is a UUID
- * (400), then find the job (404 not found / expired). Jobs belong to the version and kind they were started
- * with: another version's or kind's id is not found.
+ * (400), then find the job (404 not found / expired).
+ *
+ * Which jobs a job endpoint answers for: the service runs one status controller, one cancel controller and
+ * one errors controller for `/crawl/{id}` and `/batch/scrape/{id}` (facts §8.1), so within a version either
+ * path answers for a crawl and for a batch alike (the v1 SDK's `batchScrapeUrls` polls `GET /v1/crawl/{id}`
+ * with a batch's id), and a status answer's `next` keeps the path it was asked on (a status answer holds
+ * `limit` page records, else `statusPageSize`, 100 by default as the service). Jobs belong to the
+ * version they were started with: another version's id is not found (the facts say nothing of one version
+ * reading another's job, and each version's page records have their own shape). The active list
+ * (`/crawl/active`, `/crawl/ongoing`) shows the running crawls of every version, never a batch, each with
+ * its options in the words of the version asked (facts §8.6; see `listedOptions`).
  *
  * Jobs work through their steps (`plan.ts`) one tick of `pageIntervalMs` at a time, `maxConcurrency` steps
  * per tick (1 without it); a crawl with a `delay` takes one step per tick of that many seconds; status `scraping` until every step is done, then `completed`; a cancel stops
@@ -30,8 +39,10 @@ import { randomUUID } from 'node:crypto';
 import { NO_VALID_URLS, partitionBatch } from '../../schemas/batchPartition.js';
 import { withDefaults } from '../../schemas/defaults.js';
 import { parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
+import { migrateToV2 } from '../../schemas/migrate.js';
 import { operations, type OperationSpec } from '../../schemas/operations.js';
-import { VERSIONS, type Version } from '../../schemas/registry.js';
+import { VERSIONS, lookup, type Version } from '../../schemas/registry.js';
+import { objectOf } from '../../schemas/rule.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { buildDocument, type PageRecord } from './documents.js';
 import { planBatch, planCrawl, type CrawlSettings, type Plan, type Step } from './plan.js';
@@ -66,6 +77,11 @@ export interface ReferenceAppOptions {
   readonly now?: () => number;
   /** Largest request body accepted, in bytes (UTF-8). Default 10 MB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Page records a status answer holds when the request gives no `limit`. Default 100, the service's. A
+   * smaller page lets a test watch clients that cannot choose one (the v2 SDK) follow `next`.
+   */
+  readonly statusPageSize?: number;
   /** Which webhook hosts are delivered to. Default: loopback only (127.0.0.0/8, ::1, localhost). */
   readonly allowWebhookHost?: (host: string) => boolean;
 }
@@ -101,6 +117,7 @@ export const TEAM_ID = 'reference';
 const DEFAULT_STATUS_PAGE_SIZE = 100;
 
 type Kind = 'crawl' | 'batch';
+type Options = Readonly<Record<string, unknown>>;
 type Action = 'start' | 'status' | 'cancel' | 'errors' | 'active';
 type JobState = 'scraping' | 'completed' | 'cancelled' | 'failed';
 
@@ -140,8 +157,8 @@ interface Job {
   readonly intervalMs: number;
   readonly scrapeOptions: Readonly<Record<string, unknown>>;
   readonly webhook: WebhookTarget | undefined;
-  /** Crawls: what the active list shows. */
-  readonly listing: { readonly url: string; readonly options: Readonly<Record<string, unknown>> } | undefined;
+  /** Crawls: what the active list shows, with the options in the words of each version that may ask. */
+  readonly listing: { readonly url: string; readonly options: Readonly<Record<Version, Options>> } | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -160,6 +177,40 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const integer = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : undefined;
+
+/** The fields a v1 crawl request has, read from its definition. */
+const V1_CRAWL_FIELDS: ReadonlySet<string> = new Set(Object.keys(objectOf(lookup('v1/CrawlRequest')!)!.properties));
+
+/** The scrape options a crawl runs with: its own, or the version's defaults. */
+const crawlScrapeOptions = (version: Version, effective: Record<string, unknown>): Options =>
+  isObject(effective['scrapeOptions']) ? effective['scrapeOptions'] : (withDefaults(`${version}/ScrapeOptions`, {}) as Options);
+
+/** A crawl's options as the active list shows them: the body without `url` and `webhook`, with its scrape options. */
+function crawlerOptions(version: Version, effective: Record<string, unknown>): Options {
+  const { url: _url, webhook: _webhook, scrapeOptions: _scrapeOptions, ...options } = effective;
+  return { ...options, scrapeOptions: crawlScrapeOptions(version, effective) };
+}
+
+/**
+ * A crawl's options in the words of each version (facts §8.6: the active list gives them in the calling
+ * version's vocabulary, plus `scrapeOptions`, which the service keeps v2-shaped). The starting version sees
+ * the body it was sent, defaults filled. v2 sees a v1 crawl as the v2 body asking for the same thing
+ * (`migrateToV2` of what was sent, then v2's defaults): `ignoreSitemap` as `sitemap`, `allowBackwardLinks`
+ * as `crawlEntireDomain`, no `maxDepth`, v2-shaped scrape options. v1 sees a v2 crawl with `sitemap` as
+ * `ignoreSitemap` (true for 'skip'; v1 cannot say 'only'), `crawlEntireDomain` also as `allowBackwardLinks`
+ * (the service's v1 list gives both), none of the fields v1 lacks (`prompt`, `robotsUserAgent`), and its
+ * v2-shaped scrape options as they are.
+ */
+function listedOptions(version: Version, raw: Record<string, unknown>, effective: Record<string, unknown>): Record<Version, Options> {
+  if (version === 'v1') {
+    const migrated = withDefaults('v2/CrawlRequest', migrateToV2(raw).request) as Record<string, unknown>;
+    return { v1: crawlerOptions('v1', effective), v2: crawlerOptions('v2', migrated) };
+  }
+  const { sitemap, ...v2 } = crawlerOptions('v2', effective);
+  const v1Words = { ...v2, ignoreSitemap: sitemap === 'skip', allowBackwardLinks: v2['crawlEntireDomain'] };
+  const v1 = Object.fromEntries(Object.entries(v1Words).filter(([key, value]) => V1_CRAWL_FIELDS.has(key) && value !== undefined));
+  return { v1, v2: { sitemap, ...v2 } };
+}
 
 /** What an operation does, from its shape. */
 function actionOf(operation: OperationSpec): Action {
@@ -218,13 +269,14 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const jobTtlMs = Math.max(0, options.jobTtlMs ?? DEFAULT_JOB_TTL_MS);
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const statusPageSize = Math.max(1, Math.floor(options.statusPageSize ?? DEFAULT_STATUS_PAGE_SIZE));
   const webhooks = new WebhookSender({ allowHost: options.allowWebhookHost ?? isLoopbackHost, timeoutMs: WEBHOOK_TIMEOUT_MS });
   const routes = buildRoutes();
   const base = () => options.publicUrl().replace(/(?<!\/)\/+$/, '');
 
   const jobs = new Map<string, Job>();
   /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
-  const expired = new Map<string, { version: Version; kind: Kind; forgetAt: number }>();
+  const expired = new Map<string, { version: Version; forgetAt: number }>();
   /** Idempotency keys used, until they are forgotten. */
   const idempotencyKeys = new Map<string, number>();
   let closed = false;
@@ -236,7 +288,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     jobs.delete(job.id);
-    expired.set(job.id, { version: job.version, kind: job.kind, forgetAt: job.expiresAt + jobTtlMs });
+    expired.set(job.id, { version: job.version, forgetAt: job.expiresAt + jobTtlMs });
   };
 
   const sweep = (): void => {
@@ -338,15 +390,15 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     return job;
   };
 
-  /** A job of this version and kind: the job, `'expired'`, or undefined. */
-  const find = (version: Version, kind: Kind, id: string): Job | 'expired' | undefined => {
+  /** A job of this version, crawl or batch (see the module comment): the job, `'expired'`, or undefined. */
+  const find = (version: Version, id: string): Job | 'expired' | undefined => {
     const job = jobs.get(id);
     if (job !== undefined) {
       if (now() >= job.expiresAt) expire(job);
-      else return job.version === version && job.kind === kind ? job : undefined;
+      else return job.version === version ? job : undefined;
     }
     const tomb = expired.get(id);
-    if (tomb === undefined || tomb.version !== version || tomb.kind !== kind) return undefined;
+    if (tomb === undefined || tomb.version !== version) return undefined;
     if (now() >= tomb.forgetAt) {
       expired.delete(id);
       return undefined;
@@ -396,9 +448,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const publicBase = base();
 
     if (route.kind === 'crawl') {
-      const scrapeOptions = isObject(effective['scrapeOptions'])
-        ? effective['scrapeOptions']
-        : (withDefaults(`${version}/ScrapeOptions`, {}) as Record<string, unknown>);
+      const scrapeOptions = crawlScrapeOptions(version, effective);
       const backward = version === 'v1' && typeof raw['allowBackwardLinks'] === 'boolean' ? raw['allowBackwardLinks'] : false;
       const settings: CrawlSettings = {
         url: String(effective['url']),
@@ -413,11 +463,10 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         ignoreRobotsTxt: effective['ignoreRobotsTxt'] === true,
         discoverLinks: !(version === 'v2' && effective['sitemap'] === 'only'),
       };
-      const { url, webhook: _webhook, scrapeOptions: _scrapeOptions, ...crawlerOptions } = effective;
       const id = randomUUID();
       createJob(version, 'crawl', id, planCrawl(settings, publicBase), effective, scrapeOptions, {
-        url: String(url),
-        options: { ...crawlerOptions, scrapeOptions },
+        url: settings.url,
+        options: listedOptions(version, raw, effective),
       });
       return json(200, { success: true, id, url: jobUrl(route, id) });
     }
@@ -456,7 +505,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const denied = authorize(request);
     if (denied !== undefined) return { answer: denied };
     if (route.version === 'v2' && !UUID.test(id)) return { answer: failure(400, 'Invalid job ID format. Job ID must be a valid UUID.') };
-    const job = find(route.version, route.kind, id.toLowerCase());
+    const job = find(route.version, id.toLowerCase());
     if (job === 'expired') return { answer: notFound('Job expired') };
     return job === undefined ? { answer: notFound('Job not found') } : { job };
   };
@@ -467,7 +516,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const limitText = query.get('limit') ?? '';
     const skip = DIGITS.test(skipText) ? Math.min(Number(skipText), Number.MAX_SAFE_INTEGER) : 0;
     const limitGiven = DIGITS.test(limitText) && Number(limitText) > 0;
-    const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : DEFAULT_STATUS_PAGE_SIZE;
+    const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : statusPageSize;
     const data = job.pages.slice(skip, skip + limit);
     const end = skip + data.length;
     const more = job.state === 'scraping' || end < job.pages.length;
@@ -499,13 +548,13 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const active = (route: Route): AppResponse => {
     const t = now();
     const crawls = [...jobs.values()]
-      .filter((job) => job.version === route.version && job.kind === 'crawl' && job.state === 'scraping' && t < job.expiresAt)
+      .filter((job) => job.kind === 'crawl' && job.state === 'scraping' && t < job.expiresAt)
       .map((job) => ({
         id: job.id,
         teamId: TEAM_ID,
         url: job.listing?.url ?? '',
         created_at: iso(job.createdAt),
-        options: job.listing?.options ?? {},
+        options: job.listing?.options[route.version] ?? {},
       }));
     return json(200, { success: true, crawls });
   };
