@@ -11,7 +11,7 @@
  * Validity is `crawlUrlProblem` (shared/crawlUrl.ts). The version defaults come from the definitions.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { isRecord, field } from './codeRules/codeRule.js';
+import { denseArray, isRecord, field } from './codeRules/codeRule.js';
 import { objectOf } from './rule.js';
 import { crawlUrlProblem } from './shared/crawlUrl.js';
 import { BatchScrapeRequest as V1Batch } from './v1/batchScrapeRequest.js';
@@ -47,7 +47,7 @@ export function ignoresInvalidUrls(version: 'v1' | 'v2', request: unknown): bool
 /** What the request becomes. `urls` that is not an array gives an accepted, empty batch (the schema rejects it). */
 export function partitionBatch(version: 'v1' | 'v2', request: unknown): BatchPartition {
   const urls = isRecord(request) ? field(request, 'urls') : undefined;
-  const entries: unknown[] = Array.isArray(urls) ? urls : [];
+  const entries: readonly unknown[] = denseArray(urls) ?? [];
   const invalid: InvalidUrl[] = [];
   const valid: string[] = [];
   entries.forEach((url, index) => {

@@ -485,6 +485,9 @@ function migrate(request: unknown): MigrationResult {
   const kind: MigrationKind = crawl ? 'crawl' : 'batch';
   const warnings: string[] = [];
   const checked = validate(crawl ? 'v1/CrawlRequest' : 'v1/BatchScrapeRequest', request);
+  // What cannot be read as JSON data (an array with holes, a getter that throws) cannot be migrated either.
+  const unreadable = checked.valid ? undefined : checked.errors.find((e) => e.rule === 'readable');
+  if (unreadable !== undefined) return notMigrated(`input ${unreadable.message}`);
   if (!checked.valid) {
     const [first] = checked.errors;
     const count = checked.errors.length;

@@ -28,7 +28,7 @@ import type { Validator } from '#generated/validators/v1.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
-import { field, isRecord, NO_PROBLEMS } from './codeRules/codeRule.js';
+import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 
 export type { ValidationIssue };
@@ -188,6 +188,45 @@ function holdsAtMost(data: unknown, limit: number): boolean {
   return true;
 }
 
+/**
+ * The place of an array in `data` that is longer than LONG_ARRAY and has holes (`a.length = 2 ** 32 - 1`), if
+ * there is one. JSON never makes one; a caller of the JavaScript API may, and a validator reading it index by
+ * index would take minutes. Walked like `holdsAtMost`; a long array's elements are counted (`Object.keys`),
+ * never its holes.
+ */
+function longSparseArray(data: unknown): { path: string; length: number; elements: number } | undefined {
+  interface Place {
+    readonly value: unknown;
+    readonly parent: Place | undefined;
+    readonly key: string | number;
+  }
+  // Where a value is, kept as a link to its parent: the path is spelled only for the array found.
+  const pathOf = (place: Place): string => {
+    const segments: (string | number)[] = [];
+    for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent) segments.push(p.key);
+    return jsonPath(segments.reverse());
+  };
+  const seen = new Set<object>();
+  const stack: Place[] = [{ value: data, parent: undefined, key: '' }];
+  while (stack.length > 0) {
+    const place = stack.pop()!;
+    const { value } = place;
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const keys = keysOf(value);
+    if (keys === undefined) continue;
+    const read = (key: string | number) => Object.getOwnPropertyDescriptor(value, key)?.value;
+    if (typeof keys === 'number') {
+      if (keys > LONG_ARRAY) {
+        const elements = Object.keys(value).length;
+        if (elements !== keys) return { path: pathOf(place), length: keys, elements };
+      }
+      for (let i = 0; i < keys; i++) stack.push({ value: read(i), parent: place, key: i });
+    } else for (const key of keys) stack.push({ value: read(key), parent: place, key });
+  }
+  return undefined;
+}
+
 /** An issue about the body as a whole (at `$`). */
 const bodyIssue = (rule: string, message: string, expected: string): ValidationIssue => ({
   path: '$',
@@ -259,7 +298,24 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
   const entry = entryOf(name);
   // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
   try {
-    if (decided(entry, data) || entry.check(data)) {
+    if (decided(entry, data)) {
+      const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
+      return rules === NOTHING ? VALID : invalid([], rules);
+    }
+    // Refused by the fast path: before the validators read it index by index, no array with holes.
+    const sparse = longSparseArray(data);
+    if (sparse !== undefined)
+      return {
+        valid: false,
+        errors: [
+          bodyIssue(
+            'readable',
+            `could not be checked: the array at ${sparse.path} has holes (length ${sparse.length}, ${sparse.elements} element${sparse.elements === 1 ? '' : 's'}), which JSON data never has`,
+            'plain JSON data: arrays without holes',
+          ),
+        ],
+      };
+    if (entry.check(data)) {
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
       return rules === NOTHING ? VALID : invalid([], rules);
     }

@@ -392,3 +392,25 @@ describe('properties', () => {
     );
   });
 });
+
+describe('hosts longer than DNS allows', () => {
+  const label = (n: number, c = 'a') => c.repeat(n);
+  it.each([
+    [`https://${label(63)}.example.com/`, undefined],
+    [`https://${label(64)}.example.com/`, 'URL must have a valid top-level domain or be an IP address'],
+    [`https://${label(64, 'ü')}.example.com`, 'URL must have a valid top-level domain or be an IP address'],
+    [`https://${Array.from({ length: 4 }, () => label(61)).join('.')}.com/`, undefined],
+    [`https://${Array.from({ length: 4 }, () => label(62)).join('.')}.com/`, 'URL must have a valid top-level domain or be an IP address'],
+    [`http://${label(64)}%2Eexample.com/`, 'URL must have a valid top-level domain or be an IP address'],
+    ['http://[::1]:3000/', undefined],
+  ])('%s → %s', (url, problem) => {
+    expect(crawlUrlProblem(url)).toBe(problem);
+  });
+
+  it('a plain address and the clauses agree on every length', () => {
+    for (let n = 60; n < 66; n++) {
+      const url = `https://${label(n)}.example.com/`;
+      expect(plainOriginEnd(url) >= 0, url).toBe(clauseProblem(url) === undefined);
+    }
+  });
+});

@@ -467,7 +467,10 @@ describe('strings of megabytes', () => {
   it('in a header value, a prompt, a selector, a path pattern: accepted, or refused with the length, not the text', () => {
     expect(validate('v2/CrawlRequest', placed(V2_CRAWL, ['scrapeOptions', 'headers', 'x-a'], filler))).toEqual({ valid: true });
     expect(validate('v2/CrawlRequest', { url, scrapeOptions: { actions: [{ type: 'wait', selector: filler }] } })).toEqual({ valid: true });
-    expect(validate('v2/CrawlRequest', { url, includePaths: [filler] })).toEqual({ valid: true });
+    // A path pattern is bounded (2000 characters, as the service bounds it), checked before anything is compiled.
+    expect(brief(validate('v2/CrawlRequest', { url, includePaths: [filler] }))).toEqual([
+      { path: '$.includePaths[0]', rule: 'maxLength', message: `must have at most 2000 characters, not ${size}` },
+    ]);
     const prompt = brief(validate('v2/CrawlRequest', { url, prompt: filler }));
     expect(prompt).toEqual([{ path: '$.prompt', rule: 'maxLength', message: `must have at most 10000 characters, not ${size}` }]);
     const wrongType = issuesOf(validate('v2/CrawlRequest', { url, limit: filler }));
@@ -975,11 +978,29 @@ describe('values JSON cannot carry', () => {
       expect(withDefaults('v2/CrawlRequest', inside)).toBe(inside);
       const migrated = migrateToV2({ url, scrapeOptions: inside });
       expect(migrated.kind).toBe('unknown');
-      expect(migrated.warnings[0]).toMatch(/^input could not be migrated: /);
+      expect(migrated.warnings[0]).toMatch(/^input could not be checked: reading or checking it threw /);
     }
     const sparseBatch = withDefaults('v1/BatchScrapeRequest', { urls: sparse() }) as { urls: unknown[] };
     expect(sparseBatch.urls).toEqual(sparse());
     expect(1 in sparseBatch.urls).toBe(false);
+  });
+
+  it('an array with holes as long as arrays go (2^32 - 1): judged by its elements, never by walking its holes', () => {
+    const holes = (): unknown[] => {
+      const array: unknown[] = [];
+      array.length = 2 ** 32 - 1;
+      array[5] = url;
+      return array;
+    };
+    const said = `could not be checked: the array at $.urls has holes (length ${2 ** 32 - 1}, 1 element), which JSON data never has`;
+    expect(brief(validate('v2/BatchScrapeRequest', { urls: holes() }))).toEqual([{ path: '$', rule: 'readable', message: said }]);
+    for (const place of [{ url, includePaths: holes() }, { url, scrapeOptions: { formats: holes() } }, { url, scrapeOptions: { actions: holes() } }])
+      expect(brief(validate('v2/CrawlRequest', place))[0]!.rule).toBe('readable');
+    const migrated = migrateToV2({ urls: holes() });
+    expect(migrated).toEqual({ kind: 'unknown', request: undefined, warnings: [`input ${said}`] });
+    const filled = withDefaults('v2/BatchScrapeRequest', { urls: holes() }) as { urls: unknown[] };
+    expect(filled.urls.length).toBe(2 ** 32 - 1);
+    expect(Object.keys(filled.urls)).toEqual(['5']);
   });
 
   it('a cycle under an open field: valid, and copied as a cycle', () => {

@@ -575,17 +575,21 @@ function isCrawlRequest(x) {
   const v2 = x.excludePaths;
   if (v2 !== undefined) {
     if (!(Array.isArray(v2))) return false;
+    if (v2.length > 1000) return false;
     for (let i4 = 0; i4 < v2.length; i4++) {
       const v3 = v2[i4];
       if (!(typeof v3 === "string")) return false;
+      if (v3.length > 2000) return false;
     }
   }
   const v5 = x.includePaths;
   if (v5 !== undefined) {
     if (!(Array.isArray(v5))) return false;
+    if (v5.length > 1000) return false;
     for (let i7 = 0; i7 < v5.length; i7++) {
       const v6 = v5[i7];
       if (!(typeof v6 === "string")) return false;
+      if (v6.length > 2000) return false;
     }
   }
   const v8 = x.maxDiscoveryDepth;

@@ -750,11 +750,15 @@ export interface CrawlRequest {
    */
   url: Url;
   /**
-   * Regular expressions on the URL path; matching URLs are left out of the crawl. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
+   * Regular expressions on the URL path; matching URLs are left out of the crawl. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine); together the two fields hold at most 1000 patterns and 100000 characters.
+   *
+   * @maxItems 1000
    */
   excludePaths?: string[];
   /**
-   * Regular expressions on the URL path; only matching paths are included in the results. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).
+   * Regular expressions on the URL path; only matching paths are included in the results. Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine); together the two fields hold at most 1000 patterns and 100000 characters.
+   *
+   * @maxItems 1000
    */
   includePaths?: string[];
   /**

@@ -1,7 +1,7 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
 import { NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
 import { isUnparseableUrl, plainOriginEnd } from '../shared/crawlUrl.js';
-import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
+import { denseArray, field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
   return {
@@ -13,8 +13,8 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
     description: `Each entry must be a valid crawl URL unless \`ignoreInvalidURLs\` is true (default ${version === 'v1' ? 'false' : 'true'} in ${version}); when ignoring, invalid entries are dropped and listed in \`invalidURLs\`, and at least one valid entry must remain.`,
     check(request) {
       // A batch of plain addresses is accepted as sent, whether invalid entries are ignored or not.
-      const urls = field(request, 'urls');
-      if (Array.isArray(urls) && allPlain(urls)) return NO_PROBLEMS;
+      const urls = denseArray(field(request, 'urls'));
+      if (urls !== undefined && allPlain(urls)) return NO_PROBLEMS;
       const partition = partitionBatch(version, request);
       if (partition.outcome === 'accepted') return NO_PROBLEMS;
       if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];

@@ -39,3 +39,17 @@ export const isRecord = (value: unknown): value is Readonly<Record<string, unkno
 /** An own property of a parsed body (never one inherited from Object.prototype). */
 export const field = (object: Readonly<Record<string, unknown>>, key: string): unknown =>
   Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+
+/** Arrays up to this long are read index by index whatever they hold; a longer one only when it has no holes. */
+export const LONG_ARRAY = 65_536;
+
+/**
+ * `value` as an array a rule may read index by index, or undefined. JSON never makes an array with holes, but a
+ * caller of the JavaScript API may (`a.length = 2 ** 32 - 1`), and reading every index of that takes minutes: a
+ * long array is read only when it holds as many elements as its length says (counting them costs what reading
+ * them would). The schema refuses a hole anyway (a hole is no value of any type).
+ */
+export function denseArray(value: unknown): readonly unknown[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.length <= LONG_ARRAY || Object.keys(value).length === value.length ? value : undefined;
+}

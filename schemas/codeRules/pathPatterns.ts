@@ -1,19 +1,16 @@
 /**
  * `includePaths` and `excludePaths` are regular expressions. Each must compile as a JavaScript regular
  * expression (as the service compiles it), and may not use what the service's newer RE2-style engine
- * lacks: look-around assertions and backreferences. Patterns are parsed, never run against anything, so
- * a hostile pattern costs no more than its length.
+ * lacks: look-around assertions and backreferences. Patterns are compiled, never run against anything.
+ *
+ * Look-around and backreferences are found by one pass over the pattern (`unsupportedSyntax`), not by parsing
+ * it into a tree: a parser resolves each backreference against the groups, which a pattern of many named
+ * groups and references makes quadratic (a 1.6 MB body of them took 24 s). The pass follows the grammar of
+ * JavaScript patterns without the `u` flag (with its Annex B legacy), and agrees with a parser on every
+ * pattern that compiles (test/pathPatterns.test.ts compares them).
  */
-import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
+import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/requestFields.js';
 import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
-
-const parser = new RegExpParser();
-
-/**
- * Only a pattern containing `(?` can hold a look-around assertion, and only one containing `\` followed by a
- * digit or `k` a backreference. Any other pattern that compiles is accepted without being parsed again.
- */
-const MAY_LOOK_AROUND_OR_REFER_BACK = /\(\?|\\[1-9k]/;
 
 /**
  * Verdicts on patterns seen before (`null`: accepted). Clients send the same few patterns with every crawl,
@@ -44,41 +41,117 @@ function compileProblem(pattern: string): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-  return MAY_LOOK_AROUND_OR_REFER_BACK.test(pattern) ? unsupportedSyntax(pattern) : undefined;
+  return unsupportedSyntax(pattern);
 }
 
-/** The first look-around assertion or backreference in `pattern` (parsed, not run), or undefined. */
-export function unsupportedSyntax(pattern: string): string | undefined {
-  let unsupported: string | undefined;
-  try {
-    visitRegExpAST(parser.parsePattern(pattern, 0, pattern.length, { unicode: false }), {
-      onAssertionEnter(node) {
-        if (node.kind === 'lookahead' || node.kind === 'lookbehind') unsupported ??= `${node.kind} assertions are not supported`;
-      },
-      onBackreferenceEnter() {
-        unsupported ??= 'backreferences are not supported';
-      },
-    });
-  } catch (error) {
-    return (error as Error).message;
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+/** The capturing groups of a pattern that compiles, and whether any has a name: one pass, classes and escapes skipped. */
+function groupsOf(pattern: string): { count: number; named: boolean } {
+  let count = 0;
+  let named = false;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i += 1;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') {
+      inClass = true;
+      // `[]` and `[^]` are classes of their own: a `]` right after the opening does not close a longer one.
+      if (pattern[i + 1] === '^') i += 1;
+      if (pattern[i + 1] === ']') {
+        inClass = false;
+        i += 1;
+      }
+    } else if (c === '(') {
+      if (pattern[i + 1] !== '?') count += 1;
+      else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
+        count += 1;
+        named = true;
+      }
+    }
   }
-  return unsupported;
+  return { count, named };
+}
+
+/** The first look-around assertion or backreference in `pattern` (a pattern that compiles), in the order they are written, or undefined. */
+export function unsupportedSyntax(pattern: string): string | undefined {
+  if (!pattern.includes('(?') && !pattern.includes('\\')) return undefined;
+  const groups = groupsOf(pattern);
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[i + 1];
+      if (!inClass && next !== undefined && next >= '1' && next <= '9') {
+        // A decimal escape is a backreference when its whole number names a group; else a legacy octal or identity escape.
+        let end = i + 1;
+        let value = 0;
+        while (isDigit(pattern[end]) && value <= groups.count) value = value * 10 + Number(pattern[end++]);
+        if (value <= groups.count) return 'backreferences are not supported';
+      }
+      // `\k<name>` refers back only in a pattern with named groups; elsewhere it is the letter k.
+      if (!inClass && next === 'k' && groups.named) return 'backreferences are not supported';
+      i += 1;
+    } else if (inClass) inClass = c !== ']';
+    else if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === '^') i += 1;
+      if (pattern[i + 1] === ']') {
+        inClass = false;
+        i += 1;
+      }
+    } else if (c === '(' && pattern[i + 1] === '?') {
+      const kind = pattern[i + 2] === '<' ? pattern[i + 3] : pattern[i + 2];
+      const behind = pattern[i + 2] === '<';
+      if (kind === '=' || kind === '!') return `${behind ? 'lookbehind' : 'lookahead'} assertions are not supported`;
+    }
+  }
+  return undefined;
 }
 
 const PATTERN_FIELDS = ['includePaths', 'excludePaths'] as const;
+
+/** The service's bounds on the patterns of both fields together. */
+export const PATH_PATTERNS_COMBINED = 1000;
+export const PATH_PATTERN_CHARACTERS_COMBINED = 100_000;
+
+/** The patterns of a field, when it is within the schema's bounds (beyond them the schema reports it, and nothing is compiled). */
+function boundedPatterns(value: unknown): readonly unknown[] | undefined {
+  if (!Array.isArray(value) || value.length > PATH_PATTERNS_PER_FIELD) return undefined;
+  for (let i = 0; i < value.length; i++) {
+    const pattern: unknown = value[i];
+    if (typeof pattern === 'string' && pattern.length > PATH_PATTERN_MAX_LENGTH) return undefined;
+  }
+  return value;
+}
 
 export const pathPatternsCompile: CodeRule = {
   id: 'pathPatternsCompile',
   // Interface §2.1 calls them regex patterns; which syntax, and refusing one that does not compile, is the service's.
   source: 'service',
   fields: ['includePaths', 'excludePaths'],
-  description:
-    'Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine).',
+  description: `Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine); together the two fields hold at most ${PATH_PATTERNS_COMBINED} patterns and ${PATH_PATTERN_CHARACTERS_COMBINED} characters.`,
   check(request) {
+    // The bounds first, before anything is compiled: the work stays bounded by them, whatever the body holds.
+    const fields = PATTERN_FIELDS.map((name) => [name, boundedPatterns(field(request, name))] as const);
+    let count = 0;
+    let characters = 0;
+    for (const [, patterns] of fields)
+      for (const pattern of patterns ?? []) {
+        count += 1;
+        if (typeof pattern === 'string') characters += pattern.length;
+      }
+    if (count > PATH_PATTERNS_COMBINED || characters > PATH_PATTERN_CHARACTERS_COMBINED)
+      return [
+        {
+          at: [],
+          message: `includePaths and excludePaths together hold ${count} patterns of ${characters} characters; at most ${PATH_PATTERNS_COMBINED} patterns and ${PATH_PATTERN_CHARACTERS_COMBINED} characters are allowed.`,
+        },
+      ];
     let problems: RuleProblem[] | undefined;
-    for (const name of PATTERN_FIELDS) {
-      const patterns = field(request, name);
-      if (!Array.isArray(patterns)) continue;
+    for (const [name, patterns] of fields) {
+      if (patterns === undefined) continue;
       for (let index = 0; index < patterns.length; index++) {
         const pattern: unknown = patterns[index];
         if (typeof pattern !== 'string') continue;

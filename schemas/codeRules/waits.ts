@@ -2,7 +2,7 @@
  * How long a page may be waited for: `waitFor` against `timeout`, and the total of the waits. Both apply
  * to scrape options (a crawl's `scrapeOptions`, a batch's top level).
  */
-import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
+import { denseArray, field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 /** The interface's default timeout (§2.3, §2.4), which applies when the body gives none. */
 const DEFAULT_TIMEOUT = 30000;
@@ -28,9 +28,8 @@ export const waitForWithinTimeout: CodeRule = {
 
 /** The milliseconds the wait actions add up to. */
 function waitActionsTotal(actions: unknown): number {
-  if (!Array.isArray(actions)) return 0;
   let total = 0;
-  for (const action of actions) {
+  for (const action of denseArray(actions) ?? []) {
     if (typeof action !== 'object' || action === null || (action as { type?: unknown }).type !== 'wait') continue;
     const { milliseconds, selector } = action as { milliseconds?: unknown; selector?: unknown };
     if (typeof milliseconds === 'number') total += milliseconds;

@@ -8,6 +8,9 @@
  *   2. Scheme-less shorthand: unless the string starts with `<one or more characters other than "." and
  *      ":">://`, `http://` is put in front (`example.com/a` → `http://example.com/a`, `localhost:3000` →
  *      `http://localhost:3000`). Every later clause looks at the result.
+ *   2b. The host as written is no longer than DNS allows: no label of more than 63 characters, at most 253 in
+ *      all (IPv6 in brackets aside). Else `URL must have a valid top-level domain or be an IP address`. Such a
+ *      host can never be resolved, and WHATWG punycodes a long internationalised label in more than linear time.
  *   3. It parses as a WHATWG URL (`URL.canParse`). Else `Invalid URL`.
  *   4. The scheme is `http` or `https`, in any letter case. Else `URL uses unsupported protocol`.
  *   5. Take the text after the leading `scheme://` up to the first `.`, `/`, `\`, `?`, `#` or `[` (or to the
@@ -54,8 +57,8 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
  * A plain address, which passes every clause: `http://` or `https://` (any letter case), then a host of labels
- * made of ASCII letters, digits and hyphens, none empty and none starting with `xn--`, ending in a top-level
- * domain of 2 to 63 letters, then nothing or a `/`, `?` or `#` and anything after it. Clause 2 leaves it as it
+ * made of ASCII letters, digits and hyphens, none empty, none longer than 63 and none starting with `xn--`, at
+ * most 253 in all, ending in a top-level domain of 2 to 63 letters, then nothing or a `/`, `?` or `#` and anything after it. Clause 2 leaves it as it
  * is; WHATWG parses it (nothing after the host can make parsing fail: a path, query or fragment is only
  * percent-encoded) and changes its host only by lower-casing it, so clauses 3 to 6 hold. Hosts with a punycode
  * label (`xn--`), which WHATWG decodes and may refuse, are left to the clauses, and so are ports.
@@ -74,6 +77,7 @@ export function plainOriginEnd(s: string): number {
   let i = (s.charCodeAt(4) | 0x20) === 0x73 ? 5 : 4;
   if (s.charCodeAt(i) !== 0x3a || s.charCodeAt(i + 1) !== 0x2f || s.charCodeAt(i + 2) !== 0x2f) return -1;
   i += 3;
+  const hostStart = i;
   let labelStart = i;
   let dots = 0;
   let lettersOnly = true;
@@ -86,13 +90,13 @@ export function plainOriginEnd(s: string): number {
       continue;
     }
     if (c !== 0x2e) break;
-    if (i === labelStart || isPunycodeLabel(s, labelStart)) return -1;
+    if (i === labelStart || i - labelStart > MAX_LABEL_LENGTH || isPunycodeLabel(s, labelStart)) return -1;
     dots += 1;
     labelStart = i + 1;
     lettersOnly = true;
   }
   const topLevel = i - labelStart;
-  if (dots === 0 || !lettersOnly || topLevel < 2 || topLevel > 63) return -1;
+  if (dots === 0 || !lettersOnly || topLevel < 2 || topLevel > MAX_LABEL_LENGTH || i - hostStart > MAX_HOST_LENGTH) return -1;
   if (i === n) return n;
   const c = s.charCodeAt(i);
   return c === 0x2f || c === 0x3f || c === 0x23 ? i + 1 : -1;
@@ -190,9 +194,28 @@ export function isPlainCrawlUrl(input: string): boolean {
   return true;
 }
 
+/** DNS: at most 63 octets a label, 253 a name. */
+export const MAX_LABEL_LENGTH = 63;
+export const MAX_HOST_LENGTH = 253;
+
+/** What separates the labels of a written host, as WHATWG reads it (the ideographic and full-width dots, `%2E`). */
+const LABEL_SEPARATOR = /[.\u3002\uff0e\uff61]|%2e/i;
+
+/**
+ * Clause 2b: the host as written is no longer than DNS allows (a label of more than 63 characters, a name of
+ * more than 253, can never be resolved; an internationalised label only grows in punycode). Checked on the text
+ * before WHATWG reads it: WHATWG punycodes each label, which costs more than linear time in a long label.
+ */
+function hostTooLong(s: string): boolean {
+  const host = writtenHost(s);
+  if (host.startsWith('[')) return false;
+  return host.length > MAX_HOST_LENGTH || host.split(LABEL_SEPARATOR).some((label) => label.length > MAX_LABEL_LENGTH);
+}
+
 /** Clauses 2 to 6 themselves, for any string: what `crawlUrlProblem` gives for an address that is not plain. */
 export function clauseProblem(input: string): string | undefined {
   const s = normalizeCrawlUrl(input);
+  if (hostTooLong(s)) return CRAWL_URL_MESSAGES.host;
   if (!URL.canParse(s)) return CRAWL_URL_MESSAGES.invalid;
   const url = new URL(s);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return CRAWL_URL_MESSAGES.protocol;

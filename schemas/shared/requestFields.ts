@@ -57,8 +57,21 @@ export function jobRequestFields(kind: 'crawl' | 'batch') {
   };
 }
 
+/** The service's bounds on path patterns (its newer code): each pattern, and the patterns of one field. */
+export const PATH_PATTERN_MAX_LENGTH = 2000;
+export const PATH_PATTERNS_PER_FIELD = 1000;
+
 const pathPatterns = (description: string) =>
-  Type.Optional(Type.Array(Type.String(), { ...serviceDefault([]), description, examples: [['^/blog/.*']], ...fromInterface('§2.1') }));
+  Type.Optional(
+    Type.Array(Type.String({ maxLength: PATH_PATTERN_MAX_LENGTH, ...keywordSources({ maxLength: 'service' }) }), {
+      maxItems: PATH_PATTERNS_PER_FIELD,
+      ...serviceDefault([]),
+      description,
+      examples: [['^/blog/.*']],
+      ...fromInterface('§2.1'),
+      ...keywordSources({ maxItems: 'service' }),
+    }),
+  );
 
 /** Crawler fields common to v1 and v2 crawl requests. */
 export function crawlerFields() {

@@ -67,6 +67,8 @@ interface OptionCase {
 }
 
 const wait = (milliseconds: number) => ({ type: 'wait', milliseconds });
+/** `prefix0`, `prefix1`, ...: `count` patterns. */
+const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 const scrapes = (n: number) => Array.from({ length: n }, () => ({ type: 'scrape' }));
 const BOTH: readonly Version[] = ['v1', 'v2'];
 
@@ -547,7 +549,67 @@ const requestCases: RuleCase[] = [
     ],
   })),
 
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatternsCompile: together, at most 1000 patterns (999 are fine)',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ includePaths: numbered('^/a', 500), excludePaths: numbered('^/b', 499) }),
+    invalid: crawl({ includePaths: numbered('^/a', 501), excludePaths: numbered('^/b', 500) }),
+    issues: [
+      {
+        path: '$',
+        rule: 'pathPatternsCompile',
+        message: `includePaths and excludePaths together hold 1001 patterns of ${[...numbered('^/a', 501), ...numbered('^/b', 500)].join('').length} characters; at most 1000 patterns and 100000 characters are allowed.`,
+      },
+    ],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatterns: each pattern at most 2000 characters',
+    kind: 'schema',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ includePaths: [`^/${'a'.repeat(1998)}`] }),
+    invalid: crawl({ includePaths: [`^/${'a'.repeat(1999)}`] }),
+    issues: [{ path: '$.includePaths[0]', rule: 'maxLength', message: 'must have at most 2000 characters, not 2001' }],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'pathPatterns: at most 1000 patterns in a field',
+    kind: 'schema',
+    version,
+    schema: 'CrawlRequest',
+    valid: crawl({ excludePaths: Array.from({ length: 1000 }, () => '^/x') }),
+    invalid: crawl({ excludePaths: Array.from({ length: 1001 }, () => '^/x') }),
+    issues: [
+      { path: '$.excludePaths', rule: 'maxItems', message: 'must have at most 1000 items, not 1001' },
+      // A body of more than REPORT_LIMIT values gets its first problem, and this note.
+      {
+        path: '$',
+        rule: 'firstProblemOnly',
+        message: 'only the first problem is reported: the body holds more than 500 values, too many to look for every problem in',
+      },
+    ],
+  })),
+
   // crawlUrl
+  ...onBoth((version): RuleCase => ({
+    title: 'crawlUrl: a host label of 64 characters is longer than DNS allows (63 is fine)',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: { url: `https://${'a'.repeat(63)}.example.com/` },
+    invalid: { url: `https://${'a'.repeat(64)}.example.com/` },
+    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
+  })),
+  ...onBoth((version): RuleCase => ({
+    title: 'crawlUrl: an internationalised label of 64 characters too, refused before it is punycoded',
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: { url: `https://${'ü'.repeat(20)}.example.com/` },
+    invalid: { url: `https://${'ü'.repeat(64)}.example.com/` },
+    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
+  })),
   ...onBoth((version): RuleCase => ({
     title: 'crawlUrl: ftp://example.com uses an unsupported protocol; example.com (no scheme) is fine',
     kind: 'code',
