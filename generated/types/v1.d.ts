@@ -465,7 +465,7 @@ export interface BatchScrapeRequest {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
+   * Delay in milliseconds before the content is fetched. When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.
    */
   waitFor?: number;
   /**
@@ -868,7 +868,7 @@ export interface ScrapeOptions {
    */
   headers?: StringMap;
   /**
-   * Delay in milliseconds before the content is fetched. `waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).
+   * Delay in milliseconds before the content is fetched. When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.
    */
   waitFor?: number;
   /**

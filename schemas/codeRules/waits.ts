@@ -4,8 +4,6 @@
  */
 import { denseArray, field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
-/** The interface's default timeout (§2.3, §2.4), which applies when the body gives none. */
-const DEFAULT_TIMEOUT = 30000;
 const MAX_TOTAL_WAIT = 60000;
 /** A wait for an element counts as this long toward the total, as the service counts it. */
 const SELECTOR_WAIT = 1000;
@@ -14,13 +12,13 @@ export const waitForWithinTimeout: CodeRule = {
   id: 'waitForWithinTimeout',
   source: 'service',
   fields: ['waitFor'],
-  description:
-    '`waitFor` must not exceed half of `timeout` (the interface default of 30000 ms when `timeout` is absent; so without a timeout, `waitFor` is at most 15000).',
+  // The service compares the two only when both are sent (and waitFor is not 0); the interface's default timeout
+  // of 30000 ms is not used in its place: `{"waitFor": 20000}` alone is accepted.
+  description: 'When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.',
   check(options) {
     const waitFor = field(options, 'waitFor');
-    const given = field(options, 'timeout');
-    const timeout = typeof given === 'number' ? given : DEFAULT_TIMEOUT;
-    return typeof waitFor === 'number' && waitFor > 0 && waitFor > timeout / 2
+    const timeout = field(options, 'timeout');
+    return typeof waitFor === 'number' && typeof timeout === 'number' && waitFor > 0 && waitFor > timeout / 2
       ? [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]
       : NO_PROBLEMS;
   },

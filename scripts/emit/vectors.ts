@@ -259,14 +259,6 @@ const SAMPLE_FORMATS: Record<string, string> = {
   uuid: '00000000-0000-4000-8000-000000000000',
 };
 
-/**
- * How to meet a code rule that a derived value breaks only because of what the rest of the body leaves at
- * its default (`waitFor` at its maximum, 60000, against the default timeout of 30000).
- */
-const SATISFY: Readonly<Record<string, (object: Plain) => Plain>> = {
-  waitForWithinTimeout: (options) => (typeof options.waitFor === 'number' ? { timeout: 2 * options.waitFor } : {}),
-};
-
 interface Node {
   /** The schema at this place, as written (may be a `$ref`). */
   readonly schema: JsonSchema;
@@ -500,33 +492,8 @@ class VectorFileBuilder {
       if (!(spare && node.group.tests.some((t) => same(t.data, data)))) node.group.tests.push({ description, data, valid });
       return;
     }
-    // Valid by the schema, refused by a rule written as code: say so, and show the value where the rule is met.
+    // Valid by the schema, refused by a rule written as code: say so.
     node.group.tests.push({ description, data, valid: false, rule });
-    const satisfied = this.satisfy(rule, data);
-    if (satisfied !== undefined) {
-      node.group.tests.push({
-        description: `${description}, with ${preview(satisfied.patch)} as ${rule} needs`,
-        data: satisfied.data,
-        valid,
-      });
-    }
-  }
-
-  /** `data` changed (by `SATISFY`) so that it meets the code rule `id`, if the schema and every code rule then accept it. */
-  private satisfy(id: string, data: unknown): { data: unknown; patch: Plain } | undefined {
-    const make = SATISFY[id];
-    if (make === undefined) return undefined;
-    const out = clone(data);
-    let patch: Plain = {};
-    for (const { at, rule } of CODE_RULES[this.qualified] ?? []) {
-      if (rule.id !== id) continue;
-      let object: unknown = out;
-      for (const key of at) object = isPlain(object) ? object[String(key)] : undefined;
-      if (!isPlain(object)) continue;
-      patch = make(object);
-      Object.assign(object, patch);
-    }
-    return this.check(out) && this.codeRuleBroken(out) === undefined ? { data: out, patch } : undefined;
   }
 
   private walk(input: Node): void {
