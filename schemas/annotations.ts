@@ -8,6 +8,9 @@
  *   - `x-crawlspec-extension: true`: a field the service accepts but the interface does not list. Real clients
  *     send some of these, so they are accepted, typed and optional.
  *   - `x-crawlspec-default-source: "service"`: the interface gives no default; the service's default is used.
+ *   - `x-crawlspec-default-unless: [field, ...]`: the default applies only when none of these sibling fields is
+ *     sent. Filling it in beside them would change what the body asks for (v1 `crawlEntireDomain: false` would win
+ *     over a sent `allowBackwardLinks`; a `timeout` of 30000 would put a sent `waitFor` over half of it).
  *   - `x-crawlspec-extension-values: [...]`: values of an interface enum that only the service accepts.
  *   - `x-crawlspec-rules: [...]`: the cross-field or value rules a schema stands for (see `rule.ts`), each
  *     with its own source.
@@ -27,10 +30,11 @@ export const SOURCE = 'x-crawlspec-source';
 export const EXTENSION = 'x-crawlspec-extension';
 export const DEFAULT_SOURCE = 'x-crawlspec-default-source';
 export const EXTENSION_VALUES = 'x-crawlspec-extension-values';
+export const DEFAULT_UNLESS = 'x-crawlspec-default-unless';
 /** The `x-` keywords this package adds; validators register them as annotation-only vocabulary. */
 export const RULES = 'x-crawlspec-rules';
 export const KEYWORD_SOURCES = 'x-crawlspec-keyword-sources';
-export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, EXTENSION_VALUES, RULES, KEYWORD_SOURCES] as const;
+export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, DEFAULT_UNLESS, EXTENSION_VALUES, RULES, KEYWORD_SOURCES] as const;
 
 /** Where a constraint comes from: a section of the interface document, or the public service. */
 export type Source = `interface ${InterfaceSection}` | 'service';
@@ -58,6 +62,16 @@ export const extensionValues = (values: readonly string[]) => ({ [EXTENSION_VALU
 
 /** The interface gives the field but no default; the service's default is used. */
 export const serviceDefault = <T>(value: T) => ({ default: value, [DEFAULT_SOURCE]: 'service' });
+
+/**
+ * The default applies only when none of `fields` (siblings of the field) is sent; the description says so, for
+ * readers of the documents.
+ */
+export function defaultUnless(description: string, fields: readonly [string, ...string[]]) {
+  const named = fields.map((f) => `\`${f}\``);
+  const when = named.length === 1 ? `${named[0]} is not sent` : `none of ${named.join(', ')} is sent`;
+  return { description: `${description} The default applies only when ${when}.`, [DEFAULT_UNLESS]: [...fields] };
+}
 
 const NAME = Symbol.for('crawlspec.definition');
 

@@ -9,7 +9,9 @@
  * `x-crawlspec-extension: true` (service extensions such as `origin`, `deduplicateSimilarURLs`,
  * `fastMode`) are never filled, even though they carry a default: they are not part of the interface.
  * Fields without a `default` are left absent; in particular an absent object (e.g. `scrapeOptions`) is not
- * created, while a present one has its own defaults filled in.
+ * created, while a present one has its own defaults filled in. A default marked `x-crawlspec-default-unless`
+ * is left out when one of the sibling fields it names is sent (v1 `crawlEntireDomain` beside `allowBackwardLinks`,
+ * `timeout` beside `waitFor`): filled in, it would change what the body asks for.
  *
  * Never throws for any body (only an unknown schema name throws a RangeError, as `validate` does), never
  * mutates the body, and returns a new value that shares no object or array with it (functions and other
@@ -21,7 +23,7 @@
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { EXTENSION } from './annotations.js';
+import { DEFAULT_UNLESS, EXTENSION } from './annotations.js';
 import { lookup } from './registry.js';
 import { objectOf } from './rule.js';
 import { registerTypeBoxFormats } from './typeboxFormats.js';
@@ -190,10 +192,12 @@ function recordValueSchema(schema: Schema): Schema | undefined {
   return isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
 
-/** The default `property` fills in when absent, if it has one this module fills. */
-function fillableDefault(property: Schema): { value: unknown } | undefined {
+/** The default `property` fills in when absent from an object whose own keys are `sent`, if it has one this module fills. */
+function fillableDefault(property: Schema, sent: readonly string[]): { value: unknown } | undefined {
   if (!Object.hasOwn(property, 'default')) return undefined;
   if (property[EXTENSION] === true) return undefined;
+  const unless = property[DEFAULT_UNLESS];
+  if (Array.isArray(unless) && unless.some((sibling) => sent.includes(String(sibling)))) return undefined;
   return { value: property.default };
 }
 
@@ -263,7 +267,7 @@ function fill(schema: Schema | undefined, value: unknown): unknown {
     });
     for (const key of absent) {
       const property = properties[key];
-      const fallback = isSchema(property) ? fillableDefault(property) : undefined;
+      const fallback = isSchema(property) ? fillableDefault(property, keys) : undefined;
       if (fallback !== undefined) define(out, key, copyJson(fallback.value));
     }
     return out;

@@ -55,7 +55,7 @@ export { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody, type ErrorB
 export { parseJson, type ParsedJson } from './parseJson.js';
 export { crawlUrlProblem, isCrawlUrl, normalizeCrawlUrl } from './shared/crawlUrl.js';
 export { operations, type OperationSpec, type ParameterName, type ResponseSpec } from './operations.js';
-export { ANNOTATION_KEYWORDS, DEFAULT_SOURCE, EXTENSION, EXTENSION_VALUES, RULES, SOURCE } from './annotations.js';
+export { ANNOTATION_KEYWORDS, DEFAULT_SOURCE, DEFAULT_UNLESS, EXTENSION, EXTENSION_VALUES, RULES, SOURCE } from './annotations.js';
 export type { Validator } from '#generated/validators/v1.js';
 
 // A side effect on purpose (this module is listed in `sideEffects`, so bundlers keep it): see above.

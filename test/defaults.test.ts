@@ -206,6 +206,32 @@ describe('withDefaults: examples', () => {
     expect(withDefaults('v1/CrawlRequest', { url })).toMatchObject({ includePaths: [] });
   });
 
+  it('v1 crawl: a sent allowBackwardLinks is not overridden by a filled-in crawlEntireDomain (the service takes crawlEntireDomain ?? allowBackwardLinks)', () => {
+    for (const allowBackwardLinks of [true, false]) {
+      const out = asObj(withDefaults('v1/CrawlRequest', { url, allowBackwardLinks }));
+      expect(out).toMatchObject({ url, allowBackwardLinks, allowExternalLinks: false, limit: 10000 });
+      expect(out, 'crawlEntireDomain').not.toHaveProperty('crawlEntireDomain');
+    }
+    expect(withDefaults('v1/CrawlRequest', { url, allowBackwardLinks: true, crawlEntireDomain: false })).toMatchObject({
+      allowBackwardLinks: true,
+      crawlEntireDomain: false,
+    });
+    expect(withDefaults('v1/CrawlRequest', { url })).toMatchObject({ allowBackwardLinks: false, crawlEntireDomain: false });
+    // v2 has no allowBackwardLinks: its crawlEntireDomain default is unconditional.
+    expect(withDefaults('v2/CrawlRequest', { url })).toMatchObject({ crawlEntireDomain: false });
+  });
+
+  it('a sent waitFor gets no filled-in timeout: the service has no crawl or batch timeout default, so the body stays valid', () => {
+    for (const name of ['v1/ScrapeOptions', 'v2/ScrapeOptions', 'v1/BatchScrapeRequest', 'v2/BatchScrapeRequest'] as const) {
+      const body = name.endsWith('ScrapeOptions') ? { waitFor: 20000 } : { urls: [url], waitFor: 20000 };
+      const out = asObj(withDefaults(name, body));
+      expect(out, name).not.toHaveProperty('timeout');
+      expect(validate(name, out), name).toEqual({ valid: true });
+      expect(withDefaults(name, { ...body, timeout: 60000 }), name).toMatchObject({ waitFor: 20000, timeout: 60000 });
+    }
+    expect(withDefaults('v2/ScrapeOptions', {})).toMatchObject({ timeout: 30000, waitFor: 0 });
+  });
+
   it('an unknown name is a RangeError', () => {
     expect(() => withDefaults('v3/CrawlRequest' as SchemaName, {})).toThrow(RangeError);
     expect(() => withDefaults('v1/Nope' as SchemaName, {})).toThrow(RangeError);

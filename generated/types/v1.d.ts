@@ -477,7 +477,7 @@ export interface BatchScrapeRequest {
    */
   skipTlsVerification?: boolean;
   /**
-   * Request timeout in milliseconds.
+   * Request timeout in milliseconds. The default applies only when `waitFor` is not sent.
    */
   timeout?: number;
   /**
@@ -774,7 +774,7 @@ export interface CrawlRequest {
    */
   limit?: number;
   /**
-   * false: only follow links to deeper (child) paths of the start URL. true: follow any internal link, siblings and parents included.
+   * false: only follow links to deeper (child) paths of the start URL. true: follow any internal link, siblings and parents included. The default applies only when `allowBackwardLinks` is not sent.
    */
   crawlEntireDomain?: boolean;
   /**
@@ -880,7 +880,7 @@ export interface ScrapeOptions {
    */
   skipTlsVerification?: boolean;
   /**
-   * Request timeout in milliseconds.
+   * Request timeout in milliseconds. The default applies only when `waitFor` is not sent.
    */
   timeout?: number;
   /**

@@ -566,7 +566,7 @@ export interface BatchScrapeRequest {
    */
   skipTlsVerification?: boolean;
   /**
-   * Request timeout in milliseconds, at most 300000.
+   * Request timeout in milliseconds, at most 300000. The default applies only when `waitFor` is not sent.
    */
   timeout?: number;
   /**
@@ -1163,7 +1163,7 @@ export interface ScrapeOptions {
    */
   skipTlsVerification?: boolean;
   /**
-   * Request timeout in milliseconds, at most 300000.
+   * Request timeout in milliseconds, at most 300000. The default applies only when `waitFor` is not sent.
    */
   timeout?: number;
   /**

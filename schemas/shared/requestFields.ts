@@ -3,7 +3,7 @@
  * bodies from these in `v1/` and `v2/`.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, extension, keywordSources, serviceDefault, use } from '../annotations.js';
+import { Named, defaultUnless, fromInterface, extension, keywordSources, serviceDefault, use } from '../annotations.js';
 import { Literals } from '../literals.js';
 import { ruleMarks } from '../rule.js';
 import { Url } from './url.js';
@@ -74,8 +74,10 @@ const pathPatterns = (description: string) =>
   );
 
 /** Crawler fields common to v1 and v2 crawl requests. */
-export function crawlerFields() {
+export function crawlerFields(version: 'v1' | 'v2') {
   const here = fromInterface('§2.1');
+  const entireDomain =
+    'false: only follow links to deeper (child) paths of the start URL. true: follow any internal link, siblings and parents included.';
   return {
     url: use(Url, { description: 'Address the crawl starts from.', examples: ['https://example.com/docs'], ...here }),
     excludePaths: pathPatterns('Regular expressions on the URL path; matching URLs are left out of the crawl.'),
@@ -94,8 +96,8 @@ export function crawlerFields() {
     crawlEntireDomain: Type.Optional(
       Type.Boolean({
         default: false,
-        description:
-          'false: only follow links to deeper (child) paths of the start URL. true: follow any internal link, siblings and parents included.',
+        // v1: the service takes `crawlEntireDomain ?? allowBackwardLinks`, so a filled-in false would override a sent allowBackwardLinks.
+        ...(version === 'v1' ? defaultUnless(entireDomain, ['allowBackwardLinks']) : { description: entireDomain }),
         ...here,
       }),
     ),

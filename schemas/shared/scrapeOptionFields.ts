@@ -4,7 +4,7 @@
  * `v2/scrapeOptions.ts`.
  */
 import { Type } from '@sinclair/typebox';
-import { fromInterface, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
+import { defaultUnless, fromInterface, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
 import { Location } from './location.js';
 import { StringMap } from './stringMap.js';
 
@@ -62,7 +62,10 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         minimum: 1000,
         ...(version === 'v2' ? { maximum: 300000 } : {}),
         default: 30000,
-        description: version === 'v2' ? 'Request timeout in milliseconds, at most 300000.' : 'Request timeout in milliseconds.',
+        // The service has no crawl or batch timeout default, and compares a sent waitFor with a sent timeout only.
+        ...defaultUnless(version === 'v2' ? 'Request timeout in milliseconds, at most 300000.' : 'Request timeout in milliseconds.', [
+          'waitFor',
+        ]),
         ...here,
         // The maximum is the interface's (§2.4, v2 only); the minimum of 1000 is the service's.
         ...keywordSources(version === 'v2' ? { minimum: 'service', maximum: 'interface §2.4' } : { minimum: 'service' }),

@@ -9,7 +9,7 @@ export const CrawlRequest = Named(
   'CrawlRequest',
   Type.Object(
     {
-      ...crawlerFields(),
+      ...crawlerFields('v1'),
       maxDepth: Type.Optional(
         Type.Integer({
           default: 10,

@@ -9,7 +9,7 @@ export const CrawlRequest = Named(
   'CrawlRequest',
   Type.Object(
     {
-      ...crawlerFields(),
+      ...crawlerFields('v2'),
       prompt: Type.Optional(
         Type.String({
           maxLength: 10000,
