@@ -18,7 +18,9 @@
  *   - crawl `ignoreSitemap` true/false → `sitemap` 'skip'/'include'; `allowBackwardLinks` → `crawlEntireDomain`
  *     (an explicit `crawlEntireDomain` wins, as the service decides); `maxDepth` (depth of the URL path) has
  *     no v2 counterpart and is dropped with a warning (`maxDiscoveryDepth` is a different measure).
- *   - `parsePDF` true/false → `parsers` ['pdf']/[]; `geolocation` → `location` (an explicit `location` wins).
+ *   - `parsePDF` true/false → `parsers` ['pdf']/[]; `geolocation` → `location` (an explicit `location` wins);
+ *     the deprecated `__experimental_cache: true` → `maxAge` 4 hours when no `maxAge` is sent (else it asks for
+ *     nothing, and is dropped).
  *   - formats: `screenshot@fullPage` → `{ type: 'screenshot', fullPage: true }`; `json` and the deprecated
  *     `extract` with `jsonOptions` (or the `extract` options) → one `{ type: 'json', ... }` object;
  *     `changeTracking` with `changeTrackingOptions` → one `{ type: 'changeTracking', ... }` object; other names
@@ -48,6 +50,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { definitions, type Version } from './registry.js';
 import { objectOf } from './rule.js';
+import { EXPERIMENTAL_CACHE_MAX_AGE } from './v1/scrapeOptions.js';
 import { validate } from './validate.js';
 
 export type MigrationKind = 'crawl' | 'batch';
@@ -419,6 +422,10 @@ function migrateObject(input: Plain, rules: Level, at: string, warnings: string[
         warnings.push(`${at}changeTrackingOptions: dropped; the changeTracking format is not requested, and v2 has no separate options`);
         continue;
       }
+    }
+    if (rules.scrapeOptions && key === '__experimental_cache' && typeof value === 'boolean') {
+      if (value && !has(input, 'maxAge')) define(out, 'maxAge', EXPERIMENTAL_CACHE_MAX_AGE);
+      continue;
     }
     if (rules.scrapeOptions && key === 'actions' && Array.isArray(value)) {
       define(out, key, migrateActions(value, at, warnings));

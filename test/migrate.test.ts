@@ -248,6 +248,20 @@ describe('migrateToV2: scrape options (in a crawl’s scrapeOptions and at a bat
     });
   });
 
+  it('__experimental_cache true → maxAge 4 hours when no maxAge is sent; otherwise (and false) it asks for nothing and is dropped; onlyCleanContent is kept', () => {
+    const { maxAge: _v1Default, ...otherDefaults } = V1_BATCH_DEFAULTS;
+    expect(expectValid(batch({ __experimental_cache: true, onlyCleanContent: true }), 'v2/BatchScrapeRequest')).toEqual({
+      kind: 'batch',
+      request: { urls, onlyCleanContent: true, maxAge: 14400000, ...otherDefaults },
+      warnings: [],
+    });
+    expect(expectValid(crawl({ scrapeOptions: { __experimental_cache: true, maxAge: 5000 } }), 'v2/CrawlRequest').request).toEqual({
+      url,
+      scrapeOptions: { ...V1_SCRAPE_DEFAULTS, maxAge: 5000 },
+    });
+    expect(expectValid(batch({ __experimental_cache: false }), 'v2/BatchScrapeRequest').request).toEqual({ urls, ...V1_BATCH_DEFAULTS });
+  });
+
   it('other format names are unchanged (summary included)', () => {
     const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'summary'];
     expect(expectValid(batch({ formats }), 'v2/BatchScrapeRequest').request).toEqual({ urls, formats, ...V1_BATCH_DEFAULTS });

@@ -407,46 +407,54 @@ function isBatchScrapeRequest(x) {
   if (v31 !== undefined) {
     if (!(typeof v31 === "boolean")) return false;
   }
-  const v32 = x.fastMode;
+  const v32 = x.onlyCleanContent;
   if (v32 !== undefined) {
     if (!(typeof v32 === "boolean")) return false;
   }
-  const v33 = x.useMock;
+  const v33 = x.fastMode;
   if (v33 !== undefined) {
-    if (!(typeof v33 === "string")) return false;
+    if (!(typeof v33 === "boolean")) return false;
   }
-  const v34 = x.parsePDF;
+  const v34 = x.useMock;
   if (v34 !== undefined) {
-    if (!(typeof v34 === "boolean")) return false;
+    if (!(typeof v34 === "string")) return false;
   }
-  const v35 = x.jsonOptions;
+  const v35 = x.parsePDF;
   if (v35 !== undefined) {
-    if (!isJsonOptions(v35)) return false;
+    if (!(typeof v35 === "boolean")) return false;
   }
-  const v36 = x.extract;
+  const v36 = x.jsonOptions;
   if (v36 !== undefined) {
     if (!isJsonOptions(v36)) return false;
   }
-  const v37 = x.actions;
+  const v37 = x.extract;
   if (v37 !== undefined) {
-    if (!(Array.isArray(v37))) return false;
-    if (v37.length > 50) return false;
-    for (let i39 = 0; i39 < v37.length; i39++) {
-      const v38 = v37[i39];
-      if (!isAction(v38)) return false;
+    if (!isJsonOptions(v37)) return false;
+  }
+  const v38 = x.actions;
+  if (v38 !== undefined) {
+    if (!(Array.isArray(v38))) return false;
+    if (v38.length > 50) return false;
+    for (let i40 = 0; i40 < v38.length; i40++) {
+      const v39 = v38[i40];
+      if (!isAction(v39)) return false;
     }
   }
-  const v40 = x.changeTrackingOptions;
-  if (v40 !== undefined) {
-    if (!isChangeTrackingOptions(v40)) return false;
-  }
-  const v41 = x.geolocation;
+  const v41 = x.changeTrackingOptions;
   if (v41 !== undefined) {
-    if (!isLocation(v41)) return false;
+    if (!isChangeTrackingOptions(v41)) return false;
   }
-  for (const k42 in x) {
-    switch (k42) {
-      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "geolocation":
+  const v42 = x.__experimental_cache;
+  if (v42 !== undefined) {
+    if (!(typeof v42 === "boolean")) return false;
+  }
+  const v43 = x.geolocation;
+  if (v43 !== undefined) {
+    if (!isLocation(v43)) return false;
+  }
+  for (const k44 in x) {
+    switch (k44) {
+      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "__experimental_cache": case "geolocation":
         break;
       default:
         return false;
@@ -1142,46 +1150,54 @@ function isScrapeOptions(x) {
   if (v21 !== undefined) {
     if (!(typeof v21 === "boolean")) return false;
   }
-  const v22 = x.fastMode;
+  const v22 = x.onlyCleanContent;
   if (v22 !== undefined) {
     if (!(typeof v22 === "boolean")) return false;
   }
-  const v23 = x.useMock;
+  const v23 = x.fastMode;
   if (v23 !== undefined) {
-    if (!(typeof v23 === "string")) return false;
+    if (!(typeof v23 === "boolean")) return false;
   }
-  const v24 = x.parsePDF;
+  const v24 = x.useMock;
   if (v24 !== undefined) {
-    if (!(typeof v24 === "boolean")) return false;
+    if (!(typeof v24 === "string")) return false;
   }
-  const v25 = x.jsonOptions;
+  const v25 = x.parsePDF;
   if (v25 !== undefined) {
-    if (!isJsonOptions(v25)) return false;
+    if (!(typeof v25 === "boolean")) return false;
   }
-  const v26 = x.extract;
+  const v26 = x.jsonOptions;
   if (v26 !== undefined) {
     if (!isJsonOptions(v26)) return false;
   }
-  const v27 = x.actions;
+  const v27 = x.extract;
   if (v27 !== undefined) {
-    if (!(Array.isArray(v27))) return false;
-    if (v27.length > 50) return false;
-    for (let i29 = 0; i29 < v27.length; i29++) {
-      const v28 = v27[i29];
-      if (!isAction(v28)) return false;
+    if (!isJsonOptions(v27)) return false;
+  }
+  const v28 = x.actions;
+  if (v28 !== undefined) {
+    if (!(Array.isArray(v28))) return false;
+    if (v28.length > 50) return false;
+    for (let i30 = 0; i30 < v28.length; i30++) {
+      const v29 = v28[i30];
+      if (!isAction(v29)) return false;
     }
   }
-  const v30 = x.changeTrackingOptions;
-  if (v30 !== undefined) {
-    if (!isChangeTrackingOptions(v30)) return false;
-  }
-  const v31 = x.geolocation;
+  const v31 = x.changeTrackingOptions;
   if (v31 !== undefined) {
-    if (!isLocation(v31)) return false;
+    if (!isChangeTrackingOptions(v31)) return false;
   }
-  for (const k32 in x) {
-    switch (k32) {
-      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "geolocation":
+  const v32 = x.__experimental_cache;
+  if (v32 !== undefined) {
+    if (!(typeof v32 === "boolean")) return false;
+  }
+  const v33 = x.geolocation;
+  if (v33 !== undefined) {
+    if (!isLocation(v33)) return false;
+  }
+  for (const k34 in x) {
+    switch (k34) {
+      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "__experimental_cache": case "geolocation":
         break;
       default:
         return false;

@@ -395,62 +395,66 @@ function isBatchScrapeRequest(x) {
   if (v31 !== undefined) {
     if (!(typeof v31 === "boolean")) return false;
   }
-  const v32 = x.fastMode;
+  const v32 = x.onlyCleanContent;
   if (v32 !== undefined) {
     if (!(typeof v32 === "boolean")) return false;
   }
-  const v33 = x.useMock;
+  const v33 = x.fastMode;
   if (v33 !== undefined) {
-    if (!(typeof v33 === "string")) return false;
+    if (!(typeof v33 === "boolean")) return false;
   }
-  const v34 = x.parsers;
+  const v34 = x.useMock;
   if (v34 !== undefined) {
-    if (!(Array.isArray(v34))) return false;
-    for (let i36 = 0; i36 < v34.length; i36++) {
-      const v35 = v34[i36];
-      if (!isParser(v35)) return false;
+    if (!(typeof v34 === "string")) return false;
+  }
+  const v35 = x.parsers;
+  if (v35 !== undefined) {
+    if (!(Array.isArray(v35))) return false;
+    for (let i37 = 0; i37 < v35.length; i37++) {
+      const v36 = v35[i37];
+      if (!isParser(v36)) return false;
     }
   }
-  const v37 = x.actions;
-  if (v37 !== undefined) {
-    if (!(Array.isArray(v37))) return false;
-    if (v37.length > 50) return false;
-    for (let i39 = 0; i39 < v37.length; i39++) {
-      const v38 = v37[i39];
-      if (!isAction(v38)) return false;
+  const v38 = x.actions;
+  if (v38 !== undefined) {
+    if (!(Array.isArray(v38))) return false;
+    if (v38.length > 50) return false;
+    for (let i40 = 0; i40 < v38.length; i40++) {
+      const v39 = v38[i40];
+      if (!isAction(v39)) return false;
     }
   }
-  const v40 = x.onlyCleanContent;
-  if (v40 !== undefined) {
-    if (!(typeof v40 === "boolean")) return false;
-  }
-  const v41 = x.minAge;
+  const v41 = x.safeMode;
   if (v41 !== undefined) {
-    if (!(Number.isInteger(v41))) return false;
-    if (!(v41 >= 0)) return false;
+    if (!(typeof v41 === "boolean")) return false;
   }
-  const v42 = x.redactPII;
+  const v42 = x.minAge;
   if (v42 !== undefined) {
-    if (!((typeof v42 === "boolean") || isRedactPiiOptions(v42))) return false;
+    if (!(Number.isInteger(v42))) return false;
+    if (!(v42 >= 0)) return false;
   }
-  const v43 = x.threatProtection;
+  const v43 = x.redactPII;
   if (v43 !== undefined) {
-    if (!(typeof v43 === "object" && v43 !== null && !Array.isArray(v43))) return false;
+    if (!((typeof v43 === "boolean") || isRedactPiiOptions(v43))) return false;
   }
-  const v44 = x.profile;
+  const v44 = x.threatProtection;
   if (v44 !== undefined) {
     if (!(typeof v44 === "object" && v44 !== null && !Array.isArray(v44))) return false;
-    const v45 = v44.name;
-    if (v45 === undefined) return false;
-    if (!(typeof v45 === "string")) return false;
-    if (v45.length < 1) return false;
-    if (v45.length > 128) return false;
-    const v46 = v44.saveChanges;
-    if (v46 !== undefined) {
-      if (!(typeof v46 === "boolean")) return false;
+  }
+  const v45 = x.profile;
+  if (v45 !== undefined) {
+    if (!(typeof v45 === "object" && v45 !== null && !Array.isArray(v45))) return false;
+    const v46 = v45.name;
+    if (v46 === undefined) return false;
+    if (!(typeof v46 === "string")) return false;
+    if (v46.length < 1) return false;
+    if (v46.length > 128) return false;
+    const v47 = v45.saveChanges;
+    if (v47 !== undefined) {
+      if (!(typeof v47 === "boolean")) return false;
     }
-    for (const k47 in v44) {
-      switch (k47) {
+    for (const k48 in v45) {
+      switch (k48) {
         case "name": case "saveChanges":
           break;
         default:
@@ -458,17 +462,17 @@ function isBatchScrapeRequest(x) {
       }
     }
   }
-  const v48 = x.auditMetadata;
-  if (v48 !== undefined) {
-    if (!(typeof v48 === "object" && v48 !== null && !Array.isArray(v48))) return false;
-  }
-  const v49 = x.lockdown;
+  const v49 = x.auditMetadata;
   if (v49 !== undefined) {
-    if (!(typeof v49 === "boolean")) return false;
+    if (!(typeof v49 === "object" && v49 !== null && !Array.isArray(v49))) return false;
   }
-  for (const k50 in x) {
-    switch (k50) {
-      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "fastMode": case "useMock": case "parsers": case "actions": case "onlyCleanContent": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
+  const v50 = x.lockdown;
+  if (v50 !== undefined) {
+    if (!(typeof v50 === "boolean")) return false;
+  }
+  for (const k51 in x) {
+    switch (k51) {
+      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsers": case "actions": case "safeMode": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
         break;
       default:
         return false;
@@ -1386,62 +1390,66 @@ function isScrapeOptions(x) {
   if (v21 !== undefined) {
     if (!(typeof v21 === "boolean")) return false;
   }
-  const v22 = x.fastMode;
+  const v22 = x.onlyCleanContent;
   if (v22 !== undefined) {
     if (!(typeof v22 === "boolean")) return false;
   }
-  const v23 = x.useMock;
+  const v23 = x.fastMode;
   if (v23 !== undefined) {
-    if (!(typeof v23 === "string")) return false;
+    if (!(typeof v23 === "boolean")) return false;
   }
-  const v24 = x.parsers;
+  const v24 = x.useMock;
   if (v24 !== undefined) {
-    if (!(Array.isArray(v24))) return false;
-    for (let i26 = 0; i26 < v24.length; i26++) {
-      const v25 = v24[i26];
-      if (!isParser(v25)) return false;
+    if (!(typeof v24 === "string")) return false;
+  }
+  const v25 = x.parsers;
+  if (v25 !== undefined) {
+    if (!(Array.isArray(v25))) return false;
+    for (let i27 = 0; i27 < v25.length; i27++) {
+      const v26 = v25[i27];
+      if (!isParser(v26)) return false;
     }
   }
-  const v27 = x.actions;
-  if (v27 !== undefined) {
-    if (!(Array.isArray(v27))) return false;
-    if (v27.length > 50) return false;
-    for (let i29 = 0; i29 < v27.length; i29++) {
-      const v28 = v27[i29];
-      if (!isAction(v28)) return false;
+  const v28 = x.actions;
+  if (v28 !== undefined) {
+    if (!(Array.isArray(v28))) return false;
+    if (v28.length > 50) return false;
+    for (let i30 = 0; i30 < v28.length; i30++) {
+      const v29 = v28[i30];
+      if (!isAction(v29)) return false;
     }
   }
-  const v30 = x.onlyCleanContent;
-  if (v30 !== undefined) {
-    if (!(typeof v30 === "boolean")) return false;
-  }
-  const v31 = x.minAge;
+  const v31 = x.safeMode;
   if (v31 !== undefined) {
-    if (!(Number.isInteger(v31))) return false;
-    if (!(v31 >= 0)) return false;
+    if (!(typeof v31 === "boolean")) return false;
   }
-  const v32 = x.redactPII;
+  const v32 = x.minAge;
   if (v32 !== undefined) {
-    if (!((typeof v32 === "boolean") || isRedactPiiOptions(v32))) return false;
+    if (!(Number.isInteger(v32))) return false;
+    if (!(v32 >= 0)) return false;
   }
-  const v33 = x.threatProtection;
+  const v33 = x.redactPII;
   if (v33 !== undefined) {
-    if (!(typeof v33 === "object" && v33 !== null && !Array.isArray(v33))) return false;
+    if (!((typeof v33 === "boolean") || isRedactPiiOptions(v33))) return false;
   }
-  const v34 = x.profile;
+  const v34 = x.threatProtection;
   if (v34 !== undefined) {
     if (!(typeof v34 === "object" && v34 !== null && !Array.isArray(v34))) return false;
-    const v35 = v34.name;
-    if (v35 === undefined) return false;
-    if (!(typeof v35 === "string")) return false;
-    if (v35.length < 1) return false;
-    if (v35.length > 128) return false;
-    const v36 = v34.saveChanges;
-    if (v36 !== undefined) {
-      if (!(typeof v36 === "boolean")) return false;
+  }
+  const v35 = x.profile;
+  if (v35 !== undefined) {
+    if (!(typeof v35 === "object" && v35 !== null && !Array.isArray(v35))) return false;
+    const v36 = v35.name;
+    if (v36 === undefined) return false;
+    if (!(typeof v36 === "string")) return false;
+    if (v36.length < 1) return false;
+    if (v36.length > 128) return false;
+    const v37 = v35.saveChanges;
+    if (v37 !== undefined) {
+      if (!(typeof v37 === "boolean")) return false;
     }
-    for (const k37 in v34) {
-      switch (k37) {
+    for (const k38 in v35) {
+      switch (k38) {
         case "name": case "saveChanges":
           break;
         default:
@@ -1449,17 +1457,17 @@ function isScrapeOptions(x) {
       }
     }
   }
-  const v38 = x.auditMetadata;
-  if (v38 !== undefined) {
-    if (!(typeof v38 === "object" && v38 !== null && !Array.isArray(v38))) return false;
-  }
-  const v39 = x.lockdown;
+  const v39 = x.auditMetadata;
   if (v39 !== undefined) {
-    if (!(typeof v39 === "boolean")) return false;
+    if (!(typeof v39 === "object" && v39 !== null && !Array.isArray(v39))) return false;
   }
-  for (const k40 in x) {
-    switch (k40) {
-      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "fastMode": case "useMock": case "parsers": case "actions": case "onlyCleanContent": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
+  const v40 = x.lockdown;
+  if (v40 !== undefined) {
+    if (!(typeof v40 === "boolean")) return false;
+  }
+  for (const k41 in x) {
+    switch (k41) {
+      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsers": case "actions": case "safeMode": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
         break;
       default:
         return false;

@@ -501,6 +501,10 @@ export interface BatchScrapeRequest {
    */
   storeInCache?: boolean;
   /**
+   * Remove boilerplate text from the main content.
+   */
+  onlyCleanContent?: boolean;
+  /**
    * Prefer speed over completeness.
    */
   fastMode?: boolean;
@@ -525,6 +529,11 @@ export interface BatchScrapeRequest {
    */
   actions?: Action[];
   changeTrackingOptions?: ChangeTrackingOptions;
+  /**
+   * @deprecated
+   * Deprecated: when true and `maxAge` is absent, `maxAge` is 14400000 (4 hours).
+   */
+  __experimental_cache?: boolean;
   /**
    * @deprecated
    * Deprecated alias of `location`; `location` wins when both are sent.
@@ -904,6 +913,10 @@ export interface ScrapeOptions {
    */
   storeInCache?: boolean;
   /**
+   * Remove boilerplate text from the main content.
+   */
+  onlyCleanContent?: boolean;
+  /**
    * Prefer speed over completeness.
    */
   fastMode?: boolean;
@@ -928,6 +941,11 @@ export interface ScrapeOptions {
    */
   actions?: Action[];
   changeTrackingOptions?: ChangeTrackingOptions;
+  /**
+   * @deprecated
+   * Deprecated: when true and `maxAge` is absent, `maxAge` is 14400000 (4 hours).
+   */
+  __experimental_cache?: boolean;
   /**
    * @deprecated
    * Deprecated alias of `location`; `location` wins when both are sent.

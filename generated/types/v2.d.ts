@@ -590,6 +590,10 @@ export interface BatchScrapeRequest {
    */
   storeInCache?: boolean;
   /**
+   * Remove boilerplate text from the main content.
+   */
+  onlyCleanContent?: boolean;
+  /**
    * Prefer speed over completeness.
    */
   fastMode?: boolean;
@@ -608,9 +612,9 @@ export interface BatchScrapeRequest {
    */
   actions?: Action[];
   /**
-   * Remove boilerplate text from the main content.
+   * Safe mode. The service accepts it (no default) but documents no effect of it.
    */
-  onlyCleanContent?: boolean;
+  safeMode?: boolean;
   /**
    * Only return a cached copy at least this old, in milliseconds.
    */
@@ -1187,6 +1191,10 @@ export interface ScrapeOptions {
    */
   storeInCache?: boolean;
   /**
+   * Remove boilerplate text from the main content.
+   */
+  onlyCleanContent?: boolean;
+  /**
    * Prefer speed over completeness.
    */
   fastMode?: boolean;
@@ -1205,9 +1213,9 @@ export interface ScrapeOptions {
    */
   actions?: Action[];
   /**
-   * Remove boilerplate text from the main content.
+   * Safe mode. The service accepts it (no default) but documents no effect of it.
    */
-  onlyCleanContent?: boolean;
+  safeMode?: boolean;
   /**
    * Only return a cached copy at least this old, in milliseconds.
    */

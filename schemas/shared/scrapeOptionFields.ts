@@ -96,6 +96,9 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         ...here,
       }),
     ),
+    onlyCleanContent: Type.Optional(
+      Type.Boolean({ ...serviceDefault(false), description: 'Remove boilerplate text from the main content.', ...extension() }),
+    ),
     fastMode: Type.Optional(Type.Boolean({ ...serviceDefault(false), description: 'Prefer speed over completeness.', ...extension() })),
     useMock: Type.Optional(
       Type.String({ description: 'Name of a recorded response to serve instead of fetching (testing).', ...extension() }),

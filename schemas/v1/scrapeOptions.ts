@@ -10,6 +10,8 @@ import { Format } from './formats.js';
 import { scrapeOptionRulesV1 } from './scrapeOptionRules.js';
 
 const here = fromInterface('§2.3');
+/** The cache window the deprecated `__experimental_cache: true` stands for when `maxAge` is absent (the service's). */
+export const EXPERIMENTAL_CACHE_MAX_AGE = 4 * 60 * 60 * 1000;
 export const { Action, Actions } = actionSchemas('v1', {});
 
 export const JsonOptions = Named(
@@ -84,6 +86,14 @@ export const ScrapeOptionsFields = {
   ),
   actions: Type.Optional(Actions),
   changeTrackingOptions: Type.Optional(ChangeTrackingOptions),
+  __experimental_cache: Type.Optional(
+    Type.Boolean({
+      ...serviceDefault(false),
+      deprecated: true,
+      description: `Deprecated: when true and \`maxAge\` is absent, \`maxAge\` is ${EXPERIMENTAL_CACHE_MAX_AGE} (4 hours).`,
+      ...extension(),
+    }),
+  ),
   geolocation: Type.Optional(
     use(Location, { deprecated: true, description: 'Deprecated alias of `location`; `location` wins when both are sent.', ...extension() }),
   ),

@@ -31,8 +31,8 @@ export const ScrapeOptionsFields = {
     }),
   ),
   actions: Type.Optional(Actions),
-  onlyCleanContent: Type.Optional(
-    Type.Boolean({ ...serviceDefault(false), description: 'Remove boilerplate text from the main content.', ...extension() }),
+  safeMode: Type.Optional(
+    Type.Boolean({ description: 'Safe mode. The service accepts it (no default) but documents no effect of it.', ...extension() }),
   ),
   minAge: Type.Optional(
     Type.Integer({ minimum: 0, description: 'Only return a cached copy at least this old, in milliseconds.', ...extension() }),

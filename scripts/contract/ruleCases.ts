@@ -382,6 +382,38 @@ const OPTION_CASES: readonly OptionCase[] = [
     message: 'must be <= 300000, not 300001',
   },
 
+  // Fields the service accepts (issue 14.1): refused as unknown keys before, typed now.
+  {
+    title: 'onlyCleanContent is a boolean the service takes in v1 and v2',
+    kind: 'schema',
+    versions: BOTH,
+    rule: 'type',
+    valid: { onlyCleanContent: true },
+    invalid: { onlyCleanContent: 'yes' },
+    at: '.onlyCleanContent',
+    message: 'must be boolean, not string ("yes")',
+  },
+  {
+    title: 'v1 takes the deprecated __experimental_cache, a boolean',
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'type',
+    valid: { __experimental_cache: true },
+    invalid: { __experimental_cache: 1 },
+    at: '.__experimental_cache',
+    message: 'must be boolean, not integer (1)',
+  },
+  {
+    title: 'v2 takes safeMode, a boolean',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'type',
+    valid: { safeMode: false },
+    invalid: { safeMode: 'on' },
+    at: '.safeMode',
+    message: 'must be boolean, not string ("on")',
+  },
+
   // countryCode
   {
     title: "country 'UK' (Great Britain is GB); 'de' in any case",
