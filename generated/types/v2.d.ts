@@ -665,7 +665,7 @@ export interface WebhookObject {
    */
   url: string;
   /**
-   * Headers sent with every delivery.
+   * Headers sent with every delivery. The headers may not include `X-Firecrawl-Signature`, in any letter case: the service sets it to sign each delivery.
    */
   headers?: StringMap;
   /**

@@ -8,6 +8,7 @@ import type { CodeRule, Segments } from './codeRule.js';
 import { crawlUrlValid, urlDepthWithinMaxDepth } from './crawlUrl.js';
 import { pathPatternsCompile } from './pathPatterns.js';
 import { totalWaitWithinLimit, waitForWithinTimeout } from './waits.js';
+import { webhookSignatureHeader } from './webhookHeaders.js';
 
 export type { CodeRule, RuleProblem, Segments } from './codeRule.js';
 
@@ -23,14 +24,21 @@ export interface PlacedRule {
 const at = (segments: Segments, rules: CodeRule[]): PlacedRule[] => rules.map((rule) => ({ at: segments, rule }));
 const scrapeOptionRules = (version: 'v1' | 'v2') => [waitForWithinTimeout, totalWaitWithinLimit(version)];
 
+const webhook = at(['webhook'], [webhookSignatureHeader]);
+
 export const CODE_RULES: Partial<Record<SchemaName, readonly PlacedRule[]>> = {
   'v1/ScrapeOptions': at([], scrapeOptionRules('v1')),
   'v2/ScrapeOptions': at([], scrapeOptionRules('v2')),
   'v1/CrawlRequest': [
     ...at([], [crawlUrlValid, urlDepthWithinMaxDepth(V1_DEFAULT_MAX_DEPTH), pathPatternsCompile]),
     ...at(['scrapeOptions'], scrapeOptionRules('v1')),
+    ...webhook,
   ],
-  'v2/CrawlRequest': [...at([], [crawlUrlValid, pathPatternsCompile]), ...at(['scrapeOptions'], scrapeOptionRules('v2'))],
-  'v1/BatchScrapeRequest': at([], [batchUrlsUsable('v1'), ...scrapeOptionRules('v1')]),
-  'v2/BatchScrapeRequest': at([], [batchUrlsUsable('v2'), ...scrapeOptionRules('v2')]),
+  'v2/CrawlRequest': [...at([], [crawlUrlValid, pathPatternsCompile]), ...at(['scrapeOptions'], scrapeOptionRules('v2')), ...webhook],
+  'v1/BatchScrapeRequest': [...at([], [batchUrlsUsable('v1'), ...scrapeOptionRules('v1')]), ...webhook],
+  'v2/BatchScrapeRequest': [...at([], [batchUrlsUsable('v2'), ...scrapeOptionRules('v2')]), ...webhook],
+  'v1/Webhook': at([], [webhookSignatureHeader]),
+  'v2/Webhook': at([], [webhookSignatureHeader]),
+  'v1/WebhookObject': at([], [webhookSignatureHeader]),
+  'v2/WebhookObject': at([], [webhookSignatureHeader]),
 };

@@ -50,9 +50,11 @@ const URL_DEPTH = 'URL depth exceeds the specified maxDepth';
 const NO_VALID_URLS = 'No valid URLs provided';
 const PROTOCOL = 'URL uses unsupported protocol';
 const HOST = 'URL must have a valid top-level domain or be an IP address';
+const SIGNATURE = 'The following headers are not allowed: x-firecrawl-signature';
 const RE2 = (field: string) => `${field} patterns use Rust regex (RE2-style) syntax.`;
 
 const URL = 'https://example.com';
+const HOOK = 'https://hooks.example.com/crawl';
 
 /** A scrape option rule case, relative to the scrape options (`at` is the path suffix, '' for the options object). */
 interface OptionCase {
@@ -710,6 +712,28 @@ const requestCases: RuleCase[] = [
     invalid: { urls: ['ftp://example.com', 'http://localhost'] },
     issues: [{ path: '$.urls', rule: 'batchUrls', message: NO_VALID_URLS }],
   },
+
+  // webhookSignatureHeader
+  ...(['CrawlRequest', 'BatchScrapeRequest'] as const).flatMap((schema) =>
+    onBoth((version): RuleCase => ({
+      title: 'webhookSignatureHeader: a webhook may not set X-Firecrawl-Signature, in any letter case (other headers are fine)',
+      kind: 'code',
+      version,
+      schema,
+      valid: { ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }), webhook: { url: HOOK, headers: { 'X-Firecrawl-Token': 'a' } } },
+      invalid: { ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }), webhook: { url: HOOK, headers: { 'x-FIRECRAWL-signature': 'a' } } },
+      issues: [{ path: '$.webhook.headers["x-FIRECRAWL-signature"]', rule: 'webhookSignatureHeader', message: SIGNATURE }],
+    })),
+  ),
+  ...onBoth((version): RuleCase => ({
+    title: 'webhookSignatureHeader: the Webhook definition itself, X-FIRECRAWL-SIGNATURE among other headers',
+    kind: 'code',
+    version,
+    schema: 'Webhook',
+    valid: { url: HOOK, headers: { Authorization: 'Bearer x', 'X-Signature': 'a' } },
+    invalid: { url: HOOK, headers: { Authorization: 'Bearer x', 'X-FIRECRAWL-SIGNATURE': 'a' } },
+    issues: [{ path: '$.headers["X-FIRECRAWL-SIGNATURE"]', rule: 'webhookSignatureHeader', message: SIGNATURE }],
+  })),
 
   // delayAtMost60Seconds
   ...onBoth((version): RuleCase => ({

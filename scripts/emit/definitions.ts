@@ -33,7 +33,8 @@ export function emitDefinitions(version: Version, refFor: (name: string) => stri
  */
 function withCodeRules(name: string, schema: JsonSchema): JsonSchema {
   const placed = CODE_RULES[name as SchemaName]?.filter(({ at }) => at.length === 0) ?? [];
-  if (placed.length === 0) return schema;
+  // A union (`Webhook`: a string or an object) has no fields of its own; its object branch, a definition of its own, tells.
+  if (placed.length === 0 || schema.properties === undefined) return schema;
   const properties = { ...(schema.properties as Record<string, JsonSchema>) };
   for (const { rule } of placed) {
     for (const field of rule.fields) {
