@@ -19,10 +19,11 @@
  *      `http://user:pw@example.com`, `mailto:a@example.com`), while `http://example.com/http://x`,
  *      `http://[::1]:3000/` and `http://localhost:3000` (left to clause 6) pass it.
  *   6. The host, as WHATWG reads it (`new URL(s).hostname`), is an IP address (IPv4, or IPv6 in brackets), or a
- *      domain name of at least two labels, none empty, whose last label (the top-level domain) matches
- *      `/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i` (letters, or an internationalised name, which WHATWG
- *      punycodes). A host written with a trailing `.` is invalid too, also where WHATWG drops it (IPv4).
- *      Else `URL must have a valid top-level domain or be an IP address`.
+ *      domain name of at least two labels, none empty, whose last label is a top-level domain of the ICANN section
+ *      of the Public Suffix List (`topLevelDomains.ts`; an internationalised one as WHATWG punycodes it, `xn--p1ai`
+ *      for `рф`): the newer service requires a public suffix, so `image_0001.jpg` (a file name), `example.zz` and
+ *      `intranet.local` are no hosts. A host written with a trailing `.` is invalid too, also where WHATWG drops
+ *      it (IPv4). Else `URL must have a valid top-level domain or be an IP address`.
  *
  * Clause 5 is the service's check that the text before the first "." holds exactly one ":", narrowed so that
  * it stops at a path and at an IPv6 host and allows a port: as the service words it, every IPv6 address and
@@ -42,6 +43,8 @@
  * whatever the input.
  */
 
+import { isIcannTopLevel, isIcannTopLevelAt } from './topLevelDomains.js';
+
 /** Messages the public service gives, by clause. */
 export const CRAWL_URL_MESSAGES = {
   notString: 'Expected string',
@@ -50,15 +53,13 @@ export const CRAWL_URL_MESSAGES = {
   host: 'URL must have a valid top-level domain or be an IP address',
 } as const;
 
-/** Clause 6: the last label of a domain name. Bounded quantifiers, so linear in any input. */
-const TOP_LEVEL_DOMAIN = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 /** WHATWG serialises every IPv4 address as four decimal parts. */
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
  * A plain address, which passes every clause: `http://` or `https://` (any letter case), then a host of labels
  * made of ASCII letters, digits and hyphens, none empty, none longer than 63 and none starting with `xn--`, at
- * most 253 in all, ending in a top-level domain of 2 to 63 letters, then nothing or a `/`, `?` or `#` and anything after it. Clause 2 leaves it as it
+ * most 253 in all, ending in a top-level domain of letters that the ICANN section lists, then nothing or a `/`, `?` or `#` and anything after it. Clause 2 leaves it as it
  * is; WHATWG parses it (nothing after the host can make parsing fail: a path, query or fragment is only
  * percent-encoded) and changes its host only by lower-casing it, so clauses 3 to 6 hold. Hosts with a punycode
  * label (`xn--`), which WHATWG decodes and may refuse, are left to the clauses, and so are ports.
@@ -97,6 +98,7 @@ export function plainOriginEnd(s: string): number {
   }
   const topLevel = i - labelStart;
   if (dots === 0 || !lettersOnly || topLevel < 2 || topLevel > MAX_LABEL_LENGTH || i - hostStart > MAX_HOST_LENGTH) return -1;
+  if (!isIcannTopLevelAt(s, labelStart, i)) return -1;
   if (i === n) return n;
   const c = s.charCodeAt(i);
   return c === 0x2f || c === 0x3f || c === 0x23 ? i + 1 : -1;
@@ -171,7 +173,7 @@ function hostIsFine(hostname: string, s: string): boolean {
   if (IPV4.test(hostname)) return !writtenWithTrailingDot(s);
   const labels = hostname.split('.');
   const last = labels[labels.length - 1];
-  return labels.length >= 2 && labels.every((label) => label.length > 0) && last !== undefined && TOP_LEVEL_DOMAIN.test(last);
+  return labels.length >= 2 && labels.every((label) => label.length > 0) && last !== undefined && isIcannTopLevel(last);
 }
 
 /** Why `input` is not a valid crawl URL, in the service's words; `undefined` when it is one. */
