@@ -35,6 +35,7 @@ import * as v2 from '#generated/validators/v2.js';
 import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
 import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
 import { partitionBatch } from '../schemas/batchPartition.js';
+import { MAX_SCHEMA_VALUES } from '../schemas/codeRules/jsonSchemas.js';
 import { withDefaults } from '../schemas/defaults.js';
 import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../schemas/errorEnvelope.js';
 import { jsonPath, toIssues, type BranchValidator, type DefinitionLookup } from '../schemas/issues.js';
@@ -344,6 +345,13 @@ describe('arbitrary values inside valid bodies', () => {
 // ---------------------------------------------------------------------------------------------------------
 // Deep nesting
 
+/** What a v1 JSON Schema of more values than MAX_SCHEMA_VALUES gets, in a crawl's jsonOptions. */
+const TOO_LARGE_SCHEMA = {
+  path: '$.scrapeOptions.jsonOptions.schema',
+  rule: 'jsonSchemaCompiles',
+  message: `The JSON Schema is too large to check: it holds more than ${MAX_SCHEMA_VALUES} values, the most that is compiled.`,
+};
+
 describe(`nesting ${DEPTH} levels deep`, () => {
   const objects = nestedObjects(DEPTH);
   const arrays = nestedArrays(DEPTH);
@@ -365,9 +373,8 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     }
   });
 
-  it('under open fields (a JSON Schema, the extra keys of an action or a location) the body is valid', () => {
+  it('under open fields (a v2 JSON Schema, the extra keys of an action or a location) the body is valid', () => {
     const bodies: [Request, Segments][] = [
-      ['v1/CrawlRequest', ['scrapeOptions', 'jsonOptions', 'schema', 'properties']],
       ['v2/CrawlRequest', ['scrapeOptions', 'formats', 1, 'schema', 'properties']],
       ['v2/CrawlRequest', ['scrapeOptions', 'actions', 0, 'extra']],
       ['v1/BatchScrapeRequest', ['location', 'extra']],
@@ -375,6 +382,13 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     ];
     for (const [name, segments] of bodies) {
       for (const deep of [objects, arrays]) expect(validate(name, placed(BASES[name], segments, deep))).toEqual({ valid: true });
+    }
+  });
+
+  it('a v1 JSON Schema that deep is too large to compile: refused, measured no further than the bound', () => {
+    for (const deep of [objects, arrays]) {
+      const body = placed(BASES['v1/CrawlRequest'], ['scrapeOptions', 'jsonOptions', 'schema', 'properties'], deep);
+      expect(brief(validate('v1/CrawlRequest', body))).toEqual([TOO_LARGE_SCHEMA]);
     }
   });
 
@@ -409,7 +423,8 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     expect(sharesContainers(body, filled)).toBe(false);
     expect(sameJson(filled.scrapeOptions.jsonOptions.schema, objects)).toBe(true);
     const migrated = migrateToV2(body);
-    expect(migrated.warnings).toEqual([]);
+    // The schema is too large to compile in v1 (the one problem); v2 does not compile it.
+    expect(migrated.warnings).toEqual([expect.stringContaining(`first: ${TOO_LARGE_SCHEMA.path}: ${TOO_LARGE_SCHEMA.message}`)]);
     const formats = (migrated.request as { scrapeOptions: { formats: { schema?: unknown }[] } }).scrapeOptions.formats;
     expect(sameJson(formats[1]?.schema, objects)).toBe(true);
     expect(validate('v2/CrawlRequest', migrated.request)).toEqual({ valid: true });
@@ -429,7 +444,8 @@ describe(`nesting ${DEPTH} levels deep`, () => {
       const levels = 100_000;
       const deep = nestedObjects(levels);
       const body = placed(V1_CRAWL, ['scrapeOptions', 'jsonOptions', 'schema'], deep) as Obj;
-      expect(validate('v1/CrawlRequest', body)).toEqual({ valid: true });
+      expect(brief(validate('v1/CrawlRequest', body))).toEqual([TOO_LARGE_SCHEMA]);
+      expect(validate('v2/CrawlRequest', placed(V2_CRAWL, ['scrapeOptions', 'formats', 1, 'schema'], deep))).toEqual({ valid: true });
       expect(brief(validate('v2/CrawlRequest', placed(V2_CRAWL, ['scrapeOptions', 'actions', 0, 'type'], deep)))).toEqual([
         { path: '$.scrapeOptions.actions[0].type', rule: 'discriminator', message: 'is required and must be a string' },
         FIRST_ONLY,
@@ -874,14 +890,15 @@ const ODD: { name: string; make: () => unknown; asLimit: unknown; asOptions: unk
     make: throwingGetter,
     asLimit: 'must be integer, not object (an object)',
     asOptions: { readable: 'Error: getter boom' },
-    asSchema: 'valid',
+    // A JSON Schema is read through, as the service reads it (jsonSchemaNotFreeForm).
+    asSchema: { readable: 'Error: getter boom' },
   },
   {
     name: 'a Proxy whose traps throw',
     make: throwingProxy,
     asLimit: 'must be integer, not object (an object)',
     asOptions: { readable: 'Error: get trap' },
-    asSchema: 'valid',
+    asSchema: { readable: 'Error: getOwnPropertyDescriptor trap' },
   },
   {
     name: 'a revoked Proxy',
@@ -1044,7 +1061,8 @@ describe('the crawlspec command', () => {
   it.concurrent(
     `defaults, from a file: a body nested ${DEPTH} deep and several MB, printed whole (indented 100 levels deep)`,
     async () => {
-      const text = `{"url":"${url}","scrapeOptions":{"formats":["json"],"jsonOptions":{"schema":${deepSchema}},"headers":{"x-big":"${bigHeader}"}}}`;
+      // Deep in an open object: a v1 JSON Schema that deep is too large to compile.
+      const text = `{"url":"${url}","scrapeOptions":{"formats":["json"],"jsonOptions":{"schema":{"type":"object"}},"location":{"country":"DE","extra":${deepSchema}},"headers":{"x-big":"${bigHeader}"}}}`;
       const file = join(dir, 'deep.json');
       await writeFile(file, text);
       const run = await runCli(['defaults', 'v1/CrawlRequest', file], '', SPAWN_TIMEOUT);
@@ -1108,7 +1126,9 @@ describe('the crawlspec command', () => {
       const text = `{"url":"${url}","maxDepth":3,"scrapeOptions":{"formats":["json"],"jsonOptions":{"schema":${deepSchema}},"headers":{"x-big":"${bigHeader}"}}}`;
       const run = await runCli(['migrate'], text, SPAWN_TIMEOUT);
       expectClean(run, 0);
-      expect(run.stderr).toMatch(/^warning: maxDepth: dropped \(was 3\)/);
+      // The v1 body is invalid (its schema too large to compile), and migrated as far as possible.
+      expect(run.stderr).toMatch(/^warning: input is not a valid v1 crawl request \(1 problem, first: \$\.scrapeOptions\.jsonOptions\.schema: The JSON Schema is too large/);
+      expect(run.stderr).toMatch(/\nwarning: maxDepth: dropped \(was 3\)/);
       const request = JSON.parse(run.stdout) as { scrapeOptions: { formats: { type: string; schema: unknown }[]; headers: Obj } };
       expect(request.scrapeOptions.formats[0]?.type).toBe('json');
       expect(depthOf(request.scrapeOptions.formats[0]?.schema)).toBe(DEPTH);

@@ -516,10 +516,13 @@ export interface BatchScrapeRequest {
    * true: extract PDF content to markdown, billed per page. false: return the PDF base64-encoded at a flat cost.
    */
   parsePDF?: boolean;
+  /**
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   */
   jsonOptions?: JsonOptions;
   /**
    * @deprecated
-   * Deprecated name of `jsonOptions`, paired with the `extract` format.
+   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   extract?: JsonOptions;
   /**
@@ -528,6 +531,9 @@ export interface BatchScrapeRequest {
    * @maxItems 50
    */
   actions?: Action[];
+  /**
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   */
   changeTrackingOptions?: ChangeTrackingOptions;
   /**
    * @deprecated
@@ -598,7 +604,7 @@ export interface Location {
  */
 export interface JsonOptions {
   /**
-   * JSON Schema of the data to extract.
+   * JSON Schema of the data to extract. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   schema?: JsonSchemaObject;
   /**
@@ -643,7 +649,7 @@ export interface ChangeTrackingOptions {
    */
   modes?: ChangeTrackingMode[];
   /**
-   * JSON Schema for `json` mode.
+   * JSON Schema for `json` mode. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   schema?: JsonSchemaObject;
   /**
@@ -928,10 +934,13 @@ export interface ScrapeOptions {
    * true: extract PDF content to markdown, billed per page. false: return the PDF base64-encoded at a flat cost.
    */
   parsePDF?: boolean;
+  /**
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   */
   jsonOptions?: JsonOptions;
   /**
    * @deprecated
-   * Deprecated name of `jsonOptions`, paired with the `extract` format.
+   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   extract?: JsonOptions;
   /**
@@ -940,6 +949,9 @@ export interface ScrapeOptions {
    * @maxItems 50
    */
   actions?: Action[];
+  /**
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   */
   changeTrackingOptions?: ChangeTrackingOptions;
   /**
    * @deprecated

@@ -530,7 +530,7 @@ export interface BatchScrapeRequest {
    */
   appendToId?: string;
   /**
-   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   formats?: Format[];
   /**
@@ -744,7 +744,7 @@ export interface JsonFormat {
    */
   type: "json";
   /**
-   * JSON Schema of the data to extract.
+   * JSON Schema of the data to extract. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   schema?: JsonSchemaObject;
   /**
@@ -781,7 +781,7 @@ export interface ChangeTrackingFormat {
    */
   modes?: ChangeTrackingMode[];
   /**
-   * JSON Schema for `json` mode.
+   * JSON Schema for `json` mode. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   schema?: JsonSchemaObject;
   /**
@@ -1131,7 +1131,7 @@ export interface CrawlRequest {
  */
 export interface ScrapeOptions {
   /**
-   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   formats?: Format[];
   /**

@@ -6,6 +6,7 @@ import type { SchemaName } from '../validate.js';
 import { batchUrlsUsable } from './batchUrls.js';
 import type { CodeRule, Segments } from './codeRule.js';
 import { crawlUrlValid, urlDepthWithinMaxDepth } from './crawlUrl.js';
+import { jsonSchemaRules } from './jsonSchemas.js';
 import { pathPatternsCompile } from './pathPatterns.js';
 import { totalWaitWithinLimit, waitForWithinTimeout } from './waits.js';
 import { webhookSignatureHeader } from './webhookHeaders.js';
@@ -22,7 +23,7 @@ export interface PlacedRule {
 }
 
 const at = (segments: Segments, rules: CodeRule[]): PlacedRule[] => rules.map((rule) => ({ at: segments, rule }));
-const scrapeOptionRules = (version: 'v1' | 'v2') => [waitForWithinTimeout, totalWaitWithinLimit(version)];
+const scrapeOptionRules = (version: 'v1' | 'v2') => [waitForWithinTimeout, totalWaitWithinLimit(version), ...jsonSchemaRules(version, 'options')];
 
 const webhook = at(['webhook'], [webhookSignatureHeader]);
 
@@ -37,6 +38,10 @@ export const CODE_RULES: Partial<Record<SchemaName, readonly PlacedRule[]>> = {
   'v2/CrawlRequest': [...at([], [crawlUrlValid, pathPatternsCompile]), ...at(['scrapeOptions'], scrapeOptionRules('v2')), ...webhook],
   'v1/BatchScrapeRequest': [...at([], [batchUrlsUsable('v1'), ...scrapeOptionRules('v1')]), ...webhook],
   'v2/BatchScrapeRequest': [...at([], [batchUrlsUsable('v2'), ...scrapeOptionRules('v2')]), ...webhook],
+  'v1/JsonOptions': at([], jsonSchemaRules('v1', 'holder')),
+  'v1/ChangeTrackingOptions': at([], jsonSchemaRules('v1', 'holder')),
+  'v2/JsonFormat': at([], jsonSchemaRules('v2', 'holder')),
+  'v2/ChangeTrackingFormat': at([], jsonSchemaRules('v2', 'holder')),
   'v1/Webhook': at([], [webhookSignatureHeader]),
   'v2/Webhook': at([], [webhookSignatureHeader]),
   'v1/WebhookObject': at([], [webhookSignatureHeader]),

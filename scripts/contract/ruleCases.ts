@@ -51,6 +51,9 @@ const NO_VALID_URLS = 'No valid URLs provided';
 const PROTOCOL = 'URL uses unsupported protocol';
 const HOST = 'URL must have a valid top-level domain or be an IP address';
 const SIGNATURE = 'The following headers are not allowed: x-firecrawl-signature';
+const INVALID_SCHEMA = 'Invalid JSON schema.';
+const FREE_FORM = (where: string) =>
+  `The JSON Schema's object at ${where} allows any property ("additionalProperties": true) but names none ("properties" or "patternProperties"): the extraction cannot fill a free-form object. Give its properties.`;
 const RE2 = (field: string) => `${field} patterns use Rust regex (RE2-style) syntax.`;
 
 const URL = 'https://example.com';
@@ -69,6 +72,9 @@ interface OptionCase {
 }
 
 const wait = (milliseconds: number) => ({ type: 'wait', milliseconds });
+/** A JSON Schema for extraction, and the same with a `meta` property of the given schema. */
+const PRODUCT_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, price: { type: 'number' } } };
+const withMeta = (meta: Record<string, unknown>) => ({ type: 'object', properties: { ...PRODUCT_SCHEMA.properties, meta } });
 /** `prefix0`, `prefix1`, ...: `count` patterns. */
 const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 const scrapes = (n: number) => Array.from({ length: n }, () => ({ type: 'scrape' }));
@@ -414,6 +420,86 @@ const OPTION_CASES: readonly OptionCase[] = [
     invalid: { safeMode: 'on' },
     at: '.safeMode',
     message: 'must be boolean, not string ("on")',
+  },
+
+  // jsonSchemaCompiles (v1): the schema is compiled as the service compiles it (draft-07)
+  {
+    title: 'a jsonOptions schema that does not compile (type "text")',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'jsonSchemaCompiles',
+    valid: { formats: ['json'], jsonOptions: { schema: PRODUCT_SCHEMA } },
+    invalid: { formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { title: { type: 'text' } } } } },
+    at: '.jsonOptions.schema',
+    message: INVALID_SCHEMA,
+  },
+  {
+    title: 'a changeTrackingOptions schema whose required is not a list',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'jsonSchemaCompiles',
+    valid: { formats: ['markdown', 'changeTracking'], changeTrackingOptions: { schema: { ...PRODUCT_SCHEMA, required: ['title'] } } },
+    invalid: { formats: ['markdown', 'changeTracking'], changeTrackingOptions: { schema: { ...PRODUCT_SCHEMA, required: 'title' } } },
+    at: '.changeTrackingOptions.schema',
+    message: INVALID_SCHEMA,
+  },
+  {
+    title: 'a schema naming draft 2020-12 does not compile where the service compiles draft-07; one naming draft-07 does',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'jsonSchemaCompiles',
+    valid: { formats: ['extract'], extract: { schema: { $schema: 'http://json-schema.org/draft-07/schema#', ...PRODUCT_SCHEMA } } },
+    invalid: { formats: ['extract'], extract: { schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...PRODUCT_SCHEMA } } },
+    at: '.extract.schema',
+    message: INVALID_SCHEMA,
+  },
+  {
+    title: 'a schema pattern that is no regular expression (compiled, never run)',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'jsonSchemaCompiles',
+    valid: { formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { sku: { type: 'string', pattern: '^(a+)+$' } } } } },
+    invalid: { formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { sku: { type: 'string', pattern: '(' } } } } },
+    at: '.jsonOptions.schema',
+    message: INVALID_SCHEMA,
+  },
+
+  // jsonSchemaNotFreeForm (the newer service, v1 and v2)
+  {
+    title: 'an object allowing any property but naming none, in a jsonOptions schema (a map of strings is fine)',
+    kind: 'code',
+    versions: ['v1'],
+    rule: 'jsonSchemaNotFreeForm',
+    valid: { formats: ['json'], jsonOptions: { schema: withMeta({ type: 'object', additionalProperties: { type: 'string' } }) } },
+    invalid: { formats: ['json'], jsonOptions: { schema: withMeta({ type: 'object', additionalProperties: true }) } },
+    at: '.jsonOptions.schema',
+    message: FREE_FORM('/properties/meta'),
+  },
+  {
+    title: 'an object allowing any property but naming none, in a json format (with patternProperties it is fine)',
+    kind: 'code',
+    versions: ['v2'],
+    rule: 'jsonSchemaNotFreeForm',
+    valid: { formats: [{ type: 'json', schema: withMeta({ type: 'object', patternProperties: { '^x-': {} }, additionalProperties: true }) }] },
+    invalid: { formats: [{ type: 'json', schema: withMeta({ type: 'object', additionalProperties: true }) }] },
+    at: '.formats[0].schema',
+    message: FREE_FORM('/properties/meta'),
+  },
+  {
+    title: 'v2 leaves an object holding $ref alone, and does not compile the schema (type "text" is taken)',
+    kind: 'code',
+    versions: ['v2'],
+    rule: 'jsonSchemaNotFreeForm',
+    valid: {
+      formats: [
+        'markdown',
+        { type: 'changeTracking', schema: withMeta({ $ref: '#/$defs/meta', type: 'object', additionalProperties: true }) },
+        { type: 'json', schema: { type: 'text' } },
+      ],
+    },
+    invalid: { formats: ['markdown', { type: 'changeTracking', schema: { type: 'object', additionalProperties: true } }] },
+    at: '.formats[1].schema',
+    message: FREE_FORM('the root'),
   },
 
   // countryCode

@@ -1,0 +1,257 @@
+/**
+ * The JSON Schemas a request gives for structured extraction: v1 `jsonOptions.schema`, `extract.schema` and
+ * `changeTrackingOptions.schema`; v2 the `schema` of a `json` or `changeTracking` format object.
+ *
+ *   - `jsonSchemaCompiles` (v1): the service compiles each with Ajv and refuses one that does not compile
+ *     (`Invalid JSON schema.`). Its Ajv is the `ajv` package's default class, draft-07: a schema that names
+ *     another dialect in `$schema` (2020-12) does not compile there either. Strict mode is off here: keywords
+ *     and formats Ajv does not know are ignored, not refused (the service's Ajv, in its default strict mode,
+ *     refuses them; docs/fidelity.md says why this package does not). The service's v2 formats are not
+ *     compiled (its facts: not in the mid-2025 code, and the newer code adds only the rule below), so neither
+ *     are they here.
+ *   - `jsonSchemaNotFreeForm` (v1 and v2, the newer service): no object schema anywhere inside may allow any
+ *     property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`): the
+ *     language model that extracts the data cannot fill a free-form map. v2 leaves a schema holding `$ref` (and
+ *     what is inside it) alone, as the service does; v1 does not.
+ *
+ * Bounded work. Ajv generates code for a schema and compiles it, 70 to 300 µs a property on the machine this was
+ * measured on, a thousand times what parsing the schema's JSON costs; with its default options the code nests
+ * one block per property, which makes compiling quadratic (2000 properties took 1.3 s) and overflows the stack
+ * near 3500. So:
+ *   - a schema is measured before it is compiled, and one of more than MAX_SCHEMA_VALUES values or
+ *     MAX_SCHEMA_CHARACTERS characters of keys and strings is refused unread (this package's bound, not the
+ *     service's; the measure stops as soon as it is past a bound). 2000 values are some 650 properties, several
+ *     times the largest extraction schemas clients send, and compile in tens of milliseconds. A v1 set of options
+ *     holds three schemas at most, so a body costs three such compiles at most;
+ *   - compiling gathers every error and skips Ajv's code optimisation (the code is never run), which keeps it
+ *     linear; neither changes which schemas compile. A schema nested deeper than the compiler's stack allows
+ *     (about 1000 levels) is refused as not compiling, as the service's compiler (which nests deeper still)
+ *     refuses it;
+ *   - verdicts on schemas seen before are kept, as pathPatterns.ts keeps pattern verdicts, so a client sending one
+ *     schema with every request compiles it once.
+ * Compiling never runs a `pattern` (Ajv builds the RegExp; nothing is matched), so a pattern that backtracks costs
+ * nothing here. Kept out of the generated fast path: code rules run after it.
+ */
+import { Ajv } from 'ajv';
+import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
+
+export const INVALID_JSON_SCHEMA = 'Invalid JSON schema.';
+/** The most values (objects, arrays, strings, numbers, booleans, nulls) a schema may hold to be compiled. */
+export const MAX_SCHEMA_VALUES = 2000;
+/** The most characters its keys and strings may hold together. */
+export const MAX_SCHEMA_CHARACTERS = 100_000;
+
+/**
+ * One Ajv for every compile, as the service has, made on first use (importing the package compiles nothing);
+ * `addUsedSchema: false` keeps a schema's `$id` from being registered (a second request with the same `$id`
+ * would otherwise fail), and each schema is removed from Ajv's cache once compiled, so the instance holds
+ * nothing per request.
+ */
+let ajv: Ajv | undefined;
+
+/**
+ * Verdicts (`null`: compiles) by the schema's JSON text, for schemas of at most CACHED_LENGTH characters; and by
+ * the schema object itself, so that the two rules looking at one body's schema compile it once (held weakly:
+ * nothing is kept past the body).
+ */
+const verdicts = new Map<string, string | null>();
+const CACHED_SCHEMAS = 256;
+const CACHED_LENGTH = 4096;
+const byObject = new WeakMap<object, string | null>();
+
+/**
+ * Why `schema` is too large to compile, or undefined: it holds more than MAX_SCHEMA_VALUES values or more than
+ * MAX_SCHEMA_CHARACTERS characters of keys and strings (a tree: a value met twice counts twice, so a cycle,
+ * which only a caller of the JavaScript API can make, is too large). Stops as soon as it is past a bound.
+ */
+function sizeProblem(schema: unknown): string | undefined {
+  const values = `The JSON Schema is too large to check: it holds more than ${MAX_SCHEMA_VALUES} values, the most that is compiled.`;
+  const characters = `The JSON Schema is too large to check: its keys and strings hold more than ${MAX_SCHEMA_CHARACTERS} characters, the most that is compiled.`;
+  // Values counted when they are met (pushed), so an object or array with too many members stops the count early.
+  let count = 1;
+  let length = 0;
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') length += value.length;
+    else if (Array.isArray(value)) {
+      if (count + value.length > MAX_SCHEMA_VALUES) return values;
+      count += value.length;
+      for (let i = 0; i < value.length; i++) stack.push(value[i]);
+    } else if (isRecord(value)) {
+      for (const key of Object.keys(value)) {
+        length += key.length;
+        if ((count += 1) > MAX_SCHEMA_VALUES) return values;
+        if (length > MAX_SCHEMA_CHARACTERS) return characters;
+        stack.push(field(value, key));
+      }
+    }
+    if (length > MAX_SCHEMA_CHARACTERS) return characters;
+  }
+  return undefined;
+}
+
+/** Why `schema` does not compile (draft-07, strict off), or undefined. */
+function compileProblem(schema: Readonly<Record<string, unknown>>): string | undefined {
+  const compiler = (ajv ??= new Ajv({ strict: false, logger: false, addUsedSchema: false, allErrors: true, code: { optimize: false } }));
+  try {
+    compiler.compile(schema);
+    return undefined;
+  } catch {
+    return INVALID_JSON_SCHEMA;
+  } finally {
+    compiler.removeSchema(schema);
+  }
+}
+
+/** The schema's JSON text, or undefined for a value JSON cannot carry (a bigint, from a caller of the JavaScript API). */
+function textOf(schema: unknown): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why `schema` is not compiled or does not compile, from a cache when it can be. */
+function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | undefined {
+  const seen = byObject.get(schema);
+  if (seen !== undefined) return seen ?? undefined;
+  let verdict = sizeProblem(schema);
+  if (verdict === undefined) {
+    const text = textOf(schema);
+    const cached = text !== undefined && text.length <= CACHED_LENGTH;
+    const known = cached ? verdicts.get(text) : undefined;
+    if (known !== undefined) verdict = known ?? undefined;
+    else {
+      verdict = compileProblem(schema);
+      if (cached) {
+        if (verdicts.size >= CACHED_SCHEMAS) verdicts.clear();
+        verdicts.set(text, verdict ?? null);
+      }
+    }
+  }
+  byObject.set(schema, verdict ?? null);
+  return verdict;
+}
+
+/** Where a value stands inside the schema: a link to its parent, so a path is spelled only for what is reported. */
+interface Place {
+  readonly value: unknown;
+  readonly parent: Place | undefined;
+  readonly key: string | number;
+}
+
+/** A JSON Pointer into the schema, for a message. */
+function pointer(place: Place): string {
+  const keys: string[] = [];
+  for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent) keys.push(String(p.key).replace(/~/g, '~0').replace(/\//g, '~1'));
+  return keys.length === 0 ? 'the root' : `/${keys.reverse().join('/')}`;
+}
+
+/**
+ * The first object schema inside `schema` that allows any property without naming one, as a pointer, or
+ * undefined. Every object and array inside is visited once (the service walks them all, keywords or data);
+ * `skipRefs`: an object holding `$ref` is not entered (v2).
+ */
+function freeFormObject(schema: unknown, skipRefs: boolean): string | undefined {
+  const seen = new Set<object>();
+  const stack: Place[] = [{ value: schema, parent: undefined, key: '' }];
+  while (stack.length > 0) {
+    const place = stack.pop()!;
+    const { value } = place;
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: place, key: i });
+      continue;
+    }
+    const object = value as Readonly<Record<string, unknown>>;
+    if (skipRefs && Object.hasOwn(object, '$ref')) continue;
+    if (
+      field(object, 'type') === 'object' &&
+      field(object, 'additionalProperties') === true &&
+      !Object.hasOwn(object, 'properties') &&
+      !Object.hasOwn(object, 'patternProperties')
+    )
+      return pointer(place);
+    const keys = Object.keys(object);
+    for (let k = keys.length - 1; k >= 0; k--) stack.push({ value: field(object, keys[k]!), parent: place, key: keys[k]! });
+  }
+  return undefined;
+}
+
+const freeFormMessage = (where: string) =>
+  `The JSON Schema's object at ${where} allows any property ("additionalProperties": true) but names none ("properties" or "patternProperties"): the extraction cannot fill a free-form object. Give its properties.`;
+
+type Version = 'v1' | 'v2';
+
+/** Where the schemas stand in a set of scrape options, and each schema. */
+function schemasOf(version: Version, options: Readonly<Record<string, unknown>>): [Segments, unknown][] {
+  const found: [Segments, unknown][] = [];
+  if (version === 'v1') {
+    for (const key of ['jsonOptions', 'extract', 'changeTrackingOptions']) {
+      const holder = field(options, key);
+      if (isRecord(holder) && field(holder, 'schema') !== undefined) found.push([[key, 'schema'], field(holder, 'schema')]);
+    }
+    return found;
+  }
+  const formats = denseArray(field(options, 'formats')) ?? [];
+  for (let i = 0; i < formats.length; i++) {
+    const format = formats[i];
+    if (!isRecord(format)) continue;
+    const type = field(format, 'type');
+    if ((type === 'json' || type === 'changeTracking') && field(format, 'schema') !== undefined) found.push([['formats', i, 'schema'], field(format, 'schema')]);
+  }
+  return found;
+}
+
+/** What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object. */
+function schemaProblem(version: Version, schema: unknown): { rule: 'compile' | 'freeForm'; message: string } | undefined {
+  // Not an object: the schema check says so.
+  if (!isRecord(schema)) return undefined;
+  if (version === 'v1') {
+    const problem = compiledVerdict(schema);
+    if (problem !== undefined) return { rule: 'compile', message: problem };
+  }
+  const where = freeFormObject(schema, version === 'v2');
+  return where === undefined ? undefined : { rule: 'freeForm', message: freeFormMessage(where) };
+}
+
+/**
+ * The two rules for one version, looking either at a set of scrape options (`options`) or at an object holding
+ * one `schema` (`holder`: v1 JsonOptions and ChangeTrackingOptions, v2 JsonFormat and ChangeTrackingFormat).
+ */
+export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): CodeRule[] {
+  const schemas = (object: Readonly<Record<string, unknown>>): [Segments, unknown][] =>
+    place === 'options' ? schemasOf(version, object) : [[['schema'], field(object, 'schema')]];
+  const fields = place === 'holder' ? ['schema'] : version === 'v1' ? ['jsonOptions', 'extract', 'changeTrackingOptions'] : ['formats'];
+  const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => ({
+    id,
+    source: 'service',
+    fields,
+    description,
+    check(object) {
+      let problems: RuleProblem[] | undefined;
+      for (const [at, schema] of schemas(object)) {
+        const problem = schemaProblem(version, schema);
+        if (problem?.rule === kind) (problems ??= []).push({ at, message: problem.message });
+      }
+      return problems ?? NO_PROBLEMS;
+    },
+  });
+  const freeForm = rule(
+    'freeForm',
+    'jsonSchemaNotFreeForm',
+    `No object in a given JSON Schema may allow any property (\`"additionalProperties": true\`) without naming some (\`properties\` or \`patternProperties\`)${version === 'v2' ? '; a schema holding `$ref` is left as it is' : ''}.`,
+  );
+  if (version === 'v2') return [freeForm];
+  return [
+    rule(
+      'compile',
+      'jsonSchemaCompiles',
+      `A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most ${MAX_SCHEMA_VALUES} values and ${MAX_SCHEMA_CHARACTERS} characters of keys and strings.`,
+    ),
+    freeForm,
+  ];
+}

@@ -1,0 +1,193 @@
+/**
+ * The JSON Schemas given for extraction (schemas/codeRules/jsonSchemas.ts), beyond the rule cases: the size
+ * bound (measured before anything is compiled, and quickly past it), what compiling does and does not do
+ * (no fetching, no `$id` kept between requests, patterns never run), the verdict cache, and bodies built to be
+ * slow or to throw. Both sides of each rule are in scripts/contract/ruleCases.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { INVALID_JSON_SCHEMA, MAX_SCHEMA_CHARACTERS, MAX_SCHEMA_VALUES } from '../schemas/codeRules/jsonSchemas.js';
+import { validate, type ValidationResult } from '../schemas/validate.js';
+
+/** A v1 set of options extracting with `schema`. */
+const v1 = (schema: unknown) => ({ formats: ['json'], jsonOptions: { schema } });
+const v2 = (schema: unknown) => ({ formats: [{ type: 'json', schema }] });
+
+const problems = (result: ValidationResult) => (result.valid ? [] : result.errors.map((e) => ({ path: e.path, rule: e.rule, message: e.message })));
+
+/** An object schema of `n` string properties: 1 + 2 + 3n values. */
+const objectOf = (n: number, tag = '') => ({
+  type: 'object',
+  properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}${tag}`, { type: 'string' }])),
+});
+
+const timed = <T>(run: () => T): [T, number] => {
+  const started = performance.now();
+  const result = run();
+  return [result, performance.now() - started];
+};
+
+describe('the size bound', () => {
+  it(`a schema of ${MAX_SCHEMA_VALUES} values is compiled; one value more is refused unread`, () => {
+    // 1 (the schema) + 1 ("object") + 1 (properties) + 2 per property (its object and "string") + 1 (the title)
+    const n = (MAX_SCHEMA_VALUES - 4) / 2;
+    expect(Number.isInteger(n)).toBe(true);
+    const fits = { ...objectOf(n), title: 'exactly at the bound' };
+    expect(validate('v1/ScrapeOptions', v1(fits))).toEqual({ valid: true });
+    const over = { ...fits, $comment: 'one value more' };
+    expect(problems(validate('v1/ScrapeOptions', v1(over)))).toEqual([
+      {
+        path: '$.jsonOptions.schema',
+        rule: 'jsonSchemaCompiles',
+        message: `The JSON Schema is too large to check: it holds more than ${MAX_SCHEMA_VALUES} values, the most that is compiled.`,
+      },
+    ]);
+  });
+
+  it(`keys and strings of more than ${MAX_SCHEMA_CHARACTERS} characters together are refused unread`, () => {
+    const fits = { type: 'string', description: 'd'.repeat(MAX_SCHEMA_CHARACTERS - 'type'.length - 'string'.length - 'description'.length) };
+    expect(validate('v1/ScrapeOptions', v1(fits))).toEqual({ valid: true });
+    expect(problems(validate('v1/ScrapeOptions', v1({ ...fits, title: '' })))).toEqual([
+      {
+        path: '$.jsonOptions.schema',
+        rule: 'jsonSchemaCompiles',
+        message: `The JSON Schema is too large to check: its keys and strings hold more than ${MAX_SCHEMA_CHARACTERS} characters, the most that is compiled.`,
+      },
+    ]);
+  });
+
+  it('the measure stops past the bound: an enum of 10^6 values, an object of 10^5 keys, 8 MB of description', () => {
+    const keys = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, { type: 'string' }]));
+    for (const schema of [
+      { enum: Array.from({ length: 1_000_000 }, (_, i) => i) },
+      { type: 'object', properties: keys },
+      { description: 'x'.repeat(8 * 1024 * 1024) },
+    ]) {
+      const [result, ms] = timed(() => validate('v1/ScrapeOptions', v1(schema)));
+      expect(problems(result).map((p) => p.rule)).toEqual(['jsonSchemaCompiles']);
+      expect(ms).toBeLessThan(2000);
+    }
+  });
+
+  it('a cycle (only the JavaScript API can make one) is too large, not a hang', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expect(problems(validate('v1/ScrapeOptions', v1(cyclic))).map((p) => p.rule)).toEqual(['jsonSchemaCompiles']);
+  });
+
+  it('three schemas of the largest size, each new, in one body: bounded time', () => {
+    const n = Math.floor((MAX_SCHEMA_VALUES - 3) / 2);
+    const body = {
+      formats: ['json', 'extract', 'markdown', 'changeTracking'],
+      jsonOptions: { schema: objectOf(n, 'a') },
+      extract: { schema: objectOf(n, 'b') },
+      changeTrackingOptions: { schema: objectOf(n, 'c') },
+    };
+    const [result, ms] = timed(() => validate('v1/ScrapeOptions', body));
+    expect(result).toEqual({ valid: true });
+    expect(ms).toBeLessThan(5000);
+  });
+});
+
+describe('compiling', () => {
+  it('a schema nested deeper than the compiler can go does not compile; no stack overflow escapes', () => {
+    let deep: unknown = { type: 'string' };
+    for (let i = 0; i < 990; i++) deep = { type: 'array', items: deep };
+    expect(problems(validate('v1/ScrapeOptions', v1(deep)))).toEqual([
+      { path: '$.jsonOptions.schema', rule: 'jsonSchemaCompiles', message: INVALID_JSON_SCHEMA },
+    ]);
+  });
+
+  it('a $ref to another address does not compile (nothing is fetched); one inside the schema does', () => {
+    const local = { type: 'object', properties: { a: { $ref: '#/definitions/a' } }, definitions: { a: { type: 'string' } } };
+    expect(validate('v1/ScrapeOptions', v1(local))).toEqual({ valid: true });
+    const remote = { type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } };
+    expect(problems(validate('v1/ScrapeOptions', v1(remote))).map((p) => p.message)).toEqual([INVALID_JSON_SCHEMA]);
+  });
+
+  it('the same $id in two requests, with different schemas: each is judged on its own', () => {
+    const first = { $id: 'https://schemas.example.com/product.json', type: 'object', properties: { a: { type: 'string' } } };
+    const second = { $id: 'https://schemas.example.com/product.json', type: 'object', properties: { b: { type: 'number' } } };
+    expect(validate('v1/ScrapeOptions', v1(first))).toEqual({ valid: true });
+    expect(validate('v1/ScrapeOptions', v1(second))).toEqual({ valid: true });
+    expect(validate('v1/ScrapeOptions', v1({ ...second, type: 'text' })).valid).toBe(false);
+  });
+
+  it('a pattern that backtracks catastrophically is compiled, never run', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^(a|a)*$' } } };
+    const [result, ms] = timed(() => validate('v1/ScrapeOptions', v1(schema)));
+    expect(result).toEqual({ valid: true });
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('keywords and formats Ajv does not know are ignored (strict mode off)', () => {
+    const schema = { type: 'object', properties: { email: { type: 'string', format: 'email', 'x-ui': 'wide' } }, example: {} };
+    expect(validate('v1/ScrapeOptions', v1(schema))).toEqual({ valid: true });
+  });
+
+  it('a verdict asked again is the same, past the bounds of the cache too', () => {
+    const bad = { type: 'object', properties: { a: { type: 'text' } } };
+    for (let i = 0; i < 600; i++) {
+      const fine = objectOf(1, String(i));
+      expect(validate('v1/ScrapeOptions', v1(fine)).valid).toBe(true);
+      if (i % 100 === 0) expect(validate('v1/ScrapeOptions', v1(bad)).valid).toBe(false);
+    }
+  });
+
+  it('v2 does not compile its format schemas (the service does not): only the free-form rule applies', () => {
+    expect(validate('v2/ScrapeOptions', v2({ type: 'text', properties: 'none' }))).toEqual({ valid: true });
+    const free = { type: 'object', properties: { a: { type: 'object', additionalProperties: true } } };
+    expect(problems(validate('v2/ScrapeOptions', v2(free))).map((p) => p.rule)).toEqual(['jsonSchemaNotFreeForm']);
+  });
+});
+
+describe('the definitions that hold one schema', () => {
+  it('v1 JsonOptions and ChangeTrackingOptions: the schema compiles, no free-form object', () => {
+    expect(validate('v1/JsonOptions', { schema: { type: 'object', properties: { a: { type: 'string' } } } })).toEqual({ valid: true });
+    expect(problems(validate('v1/JsonOptions', { schema: { type: 'object', properties: 'a' } }))).toEqual([
+      { path: '$.schema', rule: 'jsonSchemaCompiles', message: INVALID_JSON_SCHEMA },
+    ]);
+    expect(problems(validate('v1/ChangeTrackingOptions', { schema: { type: 'object', additionalProperties: true } })).map((p) => p.rule)).toEqual([
+      'jsonSchemaNotFreeForm',
+    ]);
+  });
+
+  it('v2 JsonFormat and ChangeTrackingFormat: no free-form object, inside an array too', () => {
+    expect(validate('v2/JsonFormat', { type: 'json', schema: { type: 'array', items: { type: 'object', properties: {} } } })).toEqual({
+      valid: true,
+    });
+    for (const name of ['v2/JsonFormat', 'v2/ChangeTrackingFormat'] as const) {
+      const type = name === 'v2/JsonFormat' ? 'json' : 'changeTracking';
+      expect(problems(validate(name, { type, schema: { type: 'array', items: { type: 'object', additionalProperties: true } } }))).toEqual([
+        {
+          path: '$.schema',
+          rule: 'jsonSchemaNotFreeForm',
+          message:
+            'The JSON Schema\'s object at /items allows any property ("additionalProperties": true) but names none ("properties" or "patternProperties"): the extraction cannot fill a free-form object. Give its properties.',
+        },
+      ]);
+    }
+  });
+});
+
+describe('the free-form walk', () => {
+  it('is linear: a schema nested 10^5 deep in v2 (not bounded: nothing is compiled there)', () => {
+    let deep: unknown = { type: 'object', additionalProperties: true };
+    for (let i = 0; i < 100_000; i++) deep = { type: 'array', items: deep };
+    const [result, ms] = timed(() => validate('v2/ScrapeOptions', v2(deep)));
+    expect(problems(result).map((p) => p.rule)).toEqual(['jsonSchemaNotFreeForm']);
+    expect(result.valid ? '' : result.errors[0]!.message).toContain(`at /${Array.from({ length: 3 }, () => 'items').join('/')}`);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('every object inside is looked at, keywords or data, as the service does (an enum value too)', () => {
+    const schema = { type: 'string', enum: ['a'], examples: [{ type: 'object', additionalProperties: true }] };
+    expect(problems(validate('v2/ScrapeOptions', v2(schema)))).toEqual([
+      {
+        path: '$.formats[0].schema',
+        rule: 'jsonSchemaNotFreeForm',
+        message:
+          'The JSON Schema\'s object at /examples/0 allows any property ("additionalProperties": true) but names none ("properties" or "patternProperties"): the extraction cannot fill a free-form object. Give its properties.',
+      },
+    ]);
+  });
+});
