@@ -24,6 +24,7 @@ export declare const DocumentMetadata: Decision<T.DocumentMetadata>;
 export declare const ErrorResponse: Decision<T.ErrorResponse>;
 export declare const ExecuteJavascriptAction: Decision<T.ExecuteJavascriptAction>;
 export declare const Format: Decision<T.Format>;
+export declare const Geolocation: Decision<T.Geolocation>;
 export declare const Integration: Decision<T.Integration>;
 export declare const JobError: Decision<T.JobError>;
 export declare const JobErrorsResponse: Decision<T.JobErrorsResponse>;

@@ -4,7 +4,8 @@ import formats from "../validators/formats.js";
 const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
 const format3 = formats.fullFormats["uri"];
-const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
+const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu][AaGgMmSsYyZz]|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
+const pattern2 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
 
 function s1(x) {
   if (!(Array.isArray(x))) return false;
@@ -450,7 +451,7 @@ function isBatchScrapeRequest(x) {
   }
   const v43 = x.geolocation;
   if (v43 !== undefined) {
-    if (!isLocation(v43)) return false;
+    if (!isGeolocation(v43)) return false;
   }
   for (const k44 in x) {
     switch (k44) {
@@ -859,6 +860,23 @@ function isFormat(x) {
   if (!(x === "markdown" || x === "html" || x === "rawHtml" || x === "links" || x === "screenshot" || x === "screenshot@fullPage" || x === "json" || x === "changeTracking" || x === "extract" || x === "summary")) return false;
   return true;
 }
+function isGeolocation(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.country;
+  if (v1 !== undefined) {
+    if (!(typeof v1 === "string")) return false;
+    if (!pattern1.test(v1)) return false;
+  }
+  const v2 = x.languages;
+  if (v2 !== undefined) {
+    if (!(Array.isArray(v2))) return false;
+    for (let i4 = 0; i4 < v2.length; i4++) {
+      const v3 = v2[i4];
+      if (!(typeof v3 === "string")) return false;
+    }
+  }
+  return true;
+}
 function isIntegration(x) {
   if (!(typeof x === "string")) return false;
   if (!(x === "dify" || x === "zapier" || x === "pipedream" || x === "raycast" || x === "langchain" || x === "crewai" || x === "llamaindex" || x === "n8n" || x === "camelai" || x === "make" || x === "flowise" || x === "metagpt" || x === "relevanceai")) return false;
@@ -1017,7 +1035,7 @@ function isLocation(x) {
   const v1 = x.country;
   if (v1 !== undefined) {
     if (!(typeof v1 === "string")) return false;
-    if (!pattern1.test(v1)) return false;
+    if (!pattern2.test(v1)) return false;
   }
   const v2 = x.languages;
   if (v2 !== undefined) {
@@ -1193,7 +1211,7 @@ function isScrapeOptions(x) {
   }
   const v33 = x.geolocation;
   if (v33 !== undefined) {
-    if (!isLocation(v33)) return false;
+    if (!isGeolocation(v33)) return false;
   }
   for (const k34 in x) {
     switch (k34) {
@@ -1378,4 +1396,4 @@ function isWriteAction(x) {
   return true;
 }
 
-export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingOptions as ChangeTrackingOptions, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonOptions as JsonOptions, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isPdfAction as PdfAction, isPressAction as PressAction, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScrollAction as ScrollAction, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };
+export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingOptions as ChangeTrackingOptions, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isGeolocation as Geolocation, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonOptions as JsonOptions, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isPdfAction as PdfAction, isPressAction as PressAction, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScrollAction as ScrollAction, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };

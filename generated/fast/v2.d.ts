@@ -50,6 +50,7 @@ export declare const ScrapeOptions: Decision<T.ScrapeOptions>;
 export declare const ScreenshotAction: Decision<T.ScreenshotAction>;
 export declare const ScreenshotFormat: Decision<T.ScreenshotFormat>;
 export declare const ScrollAction: Decision<T.ScrollAction>;
+export declare const StrictPlainFormat: Decision<T.StrictPlainFormat>;
 export declare const StringMap: Decision<T.StringMap>;
 export declare const Url: Decision<T.Url>;
 export declare const ValidationIssue: Decision<T.ValidationIssue>;

@@ -910,8 +910,11 @@ function isFormatObject(x) {
   const t1 = x.type;
   if (typeof t1 !== "string") return false;
   switch (t1) {
-    case "markdown": case "summary": case "html": case "rawHtml": case "links": case "images": case "branding": case "product": case "menu": case "audio": case "video":
+    case "markdown": case "summary": case "html": case "rawHtml": case "links":
       if (!isPlainFormat(x)) return false;
+      break;
+    case "images": case "branding": case "product": case "menu": case "audio": case "video":
+      if (!isStrictPlainFormat(x)) return false;
       break;
     case "screenshot":
       if (!isScreenshotFormat(x)) return false;
@@ -1209,7 +1212,7 @@ function isPlainFormat(x) {
   const v1 = x.type;
   if (v1 === undefined) return false;
   if (!(typeof v1 === "string")) return false;
-  if (!(v1 === "markdown" || v1 === "summary" || v1 === "html" || v1 === "rawHtml" || v1 === "links" || v1 === "images" || v1 === "branding" || v1 === "product" || v1 === "menu" || v1 === "audio" || v1 === "video")) return false;
+  if (!(v1 === "markdown" || v1 === "summary" || v1 === "html" || v1 === "rawHtml" || v1 === "links")) return false;
   return true;
 }
 function isPressAction(x) {
@@ -1536,6 +1539,22 @@ function isScrollAction(x) {
   }
   return true;
 }
+function isStrictPlainFormat(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.type;
+  if (v1 === undefined) return false;
+  if (!(typeof v1 === "string")) return false;
+  if (!(v1 === "images" || v1 === "branding" || v1 === "product" || v1 === "menu" || v1 === "audio" || v1 === "video")) return false;
+  for (const k2 in x) {
+    switch (k2) {
+      case "type":
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
 function isStringMap(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   for (const k1 in x) {
@@ -1686,4 +1705,4 @@ function isWriteAction(x) {
   return true;
 }
 
-export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };
+export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStrictPlainFormat as StrictPlainFormat, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };

@@ -112,6 +112,7 @@ export interface Definitions {
   ErrorResponse: ErrorResponse;
   ExecuteJavascriptAction: ExecuteJavascriptAction;
   Format: Format;
+  Geolocation: Geolocation;
   Integration: Integration;
   JobError: JobError;
   JobErrorsResponse: JobErrorsResponse;
@@ -542,9 +543,9 @@ export interface BatchScrapeRequest {
   __experimental_cache?: boolean;
   /**
    * @deprecated
-   * Deprecated alias of `location`; `location` wins when both are sent.
+   * Deprecated alias of `location` (country codes only); `location` wins when both are sent.
    */
-  geolocation?: Location;
+  geolocation?: Geolocation;
 }
 /**
  * Webhook specification in object form.
@@ -660,6 +661,23 @@ export interface ChangeTrackingOptions {
    * Separate change-tracking history under this tag; null uses the default history.
    */
   tag?: string | null;
+}
+/**
+ * Location to emulate (the deprecated form of `location`).
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "Geolocation".
+ */
+export interface Geolocation {
+  /**
+   * Country to emulate: an ISO 3166-1 alpha-2 code, in any letter case (`XK` included).
+   */
+  country?: string;
+  /**
+   * Languages to emulate, as language tags in order of preference.
+   */
+  languages?: string[];
+  [k: string]: unknown;
 }
 /**
  * Answer to starting a batch scrape.
@@ -960,9 +978,9 @@ export interface ScrapeOptions {
   __experimental_cache?: boolean;
   /**
    * @deprecated
-   * Deprecated alias of `location`; `location` wins when both are sent.
+   * Deprecated alias of `location` (country codes only); `location` wins when both are sent.
    */
-  geolocation?: Location;
+  geolocation?: Geolocation;
 }
 /**
  * Answer to starting a crawl.

@@ -93,6 +93,7 @@ export type FormatName =
  */
 export type FormatObject =
   | PlainFormat
+  | StrictPlainFormat
   | ScreenshotFormat
   | JsonFormat
   | ChangeTrackingFormat
@@ -171,6 +172,7 @@ export interface Definitions {
   ScreenshotAction: ScreenshotAction;
   ScreenshotFormat: ScreenshotFormat;
   ScrollAction: ScrollAction;
+  StrictPlainFormat: StrictPlainFormat;
   StringMap: StringMap;
   Url: Url;
   ValidationIssue: ValidationIssue;
@@ -687,7 +689,7 @@ export interface StringMap {
   [k: string]: string;
 }
 /**
- * A format that takes no options.
+ * A format that takes no options; the service drops any other key.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "PlainFormat".
@@ -696,19 +698,20 @@ export interface PlainFormat {
   /**
    * Format kind.
    */
-  type:
-    | "markdown"
-    | "summary"
-    | "html"
-    | "rawHtml"
-    | "links"
-    | "images"
-    | "branding"
-    | "product"
-    | "menu"
-    | "audio"
-    | "video";
+  type: "markdown" | "summary" | "html" | "rawHtml" | "links";
   [k: string]: unknown;
+}
+/**
+ * A newer format that takes no options; the service refuses any other key.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "StrictPlainFormat".
+ */
+export interface StrictPlainFormat {
+  /**
+   * Format kind.
+   */
+  type: "images" | "branding" | "product" | "menu" | "audio" | "video";
 }
 /**
  * Screenshot of the page.

@@ -24,6 +24,7 @@ export declare const DocumentMetadata: Validator<T.DocumentMetadata>;
 export declare const ErrorResponse: Validator<T.ErrorResponse>;
 export declare const ExecuteJavascriptAction: Validator<T.ExecuteJavascriptAction>;
 export declare const Format: Validator<T.Format>;
+export declare const Geolocation: Validator<T.Geolocation>;
 export declare const Integration: Validator<T.Integration>;
 export declare const JobError: Validator<T.JobError>;
 export declare const JobErrorsResponse: Validator<T.JobErrorsResponse>;

@@ -54,6 +54,7 @@ export declare const ScrapeOptions: Validator<T.ScrapeOptions>;
 export declare const ScreenshotAction: Validator<T.ScreenshotAction>;
 export declare const ScreenshotFormat: Validator<T.ScreenshotFormat>;
 export declare const ScrollAction: Validator<T.ScrollAction>;
+export declare const StrictPlainFormat: Validator<T.StrictPlainFormat>;
 export declare const StringMap: Validator<T.StringMap>;
 export declare const Url: Validator<T.Url>;
 export declare const ValidationIssue: Validator<T.ValidationIssue>;

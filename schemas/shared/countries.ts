@@ -1,5 +1,6 @@
 /**
- * Country codes the service accepts for `location.country`, and the one pattern that says so in JSON Schema.
+ * Country codes the service accepts for `location.country` (and for the deprecated v1 `geolocation.country`), and
+ * the patterns that say so in JSON Schema.
  */
 
 /**
@@ -40,6 +41,8 @@ export const GENERIC_LOCATIONS = ['us-generic', 'us-whitelist'] as const;
 
 /** What the service answers when the country is none of these. */
 export const COUNTRY_RULE_MESSAGE = 'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.';
+/** What it answers for the deprecated v1 `geolocation`, which takes country codes only (its older wording). */
+export const GEOLOCATION_COUNTRY_RULE_MESSAGE = 'Invalid country code. Please use a valid ISO 3166-1 alpha-2 country code.';
 
 /** A trie of accepted values: each key is one lower-case character; `end` marks a complete value. */
 interface Trie {
@@ -95,3 +98,6 @@ function patternOf(node: Trie): string {
  * any letter case. JSON Schema validators compile it with the `u` flag; it means the same either way.
  */
 export const COUNTRY_PATTERN: string = `^${patternOf(trieOf([...ISO_COUNTRY_CODES, ...GENERIC_LOCATIONS]))}$`;
+
+/** The same for the country codes alone (v1 `geolocation`: no `us-generic`, no `us-whitelist`). */
+export const ISO_COUNTRY_PATTERN: string = `^${patternOf(trieOf(ISO_COUNTRY_CODES))}$`;

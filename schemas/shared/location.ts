@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, keywordSources } from '../annotations.js';
+import { Named, extension, fromInterface, keywordSources } from '../annotations.js';
 import { ruleMarks } from '../rule.js';
-import { COUNTRY_PATTERN, COUNTRY_RULE_MESSAGE } from './countries.js';
+import { COUNTRY_PATTERN, COUNTRY_RULE_MESSAGE, GEOLOCATION_COUNTRY_RULE_MESSAGE, ISO_COUNTRY_PATTERN } from './countries.js';
 
 /**
  * Location emulation. The service ignores unknown keys here, so the object is open.
@@ -35,5 +35,34 @@ export const Location = Named(
         'Location to emulate. A matching proxy is used when one is available, along with the language and time zone of that place.',
       ...fromInterface('§2.5'),
     },
+  ),
+);
+
+/**
+ * The deprecated v1 `geolocation`, the older name of `location`: the service takes country codes only there
+ * (`US-generic` is what it fills in for an absent country, not a value a caller may send) and words its refusal
+ * as it did before. Open, as `location` is.
+ */
+export const Geolocation = Named(
+  'Geolocation',
+  Type.Object(
+    {
+      country: Type.Optional(
+        Type.String({
+          pattern: ISO_COUNTRY_PATTERN,
+          ...ruleMarks({ id: 'geolocationCountryCode', keyword: 'pattern', message: GEOLOCATION_COUNTRY_RULE_MESSAGE, source: 'service' }),
+          description: 'Country to emulate: an ISO 3166-1 alpha-2 code, in any letter case (`XK` included).',
+          examples: ['US', 'DE'],
+          ...extension(),
+        }),
+      ),
+      languages: Type.Optional(
+        Type.Array(Type.String({ examples: ['en-US'] }), {
+          description: 'Languages to emulate, as language tags in order of preference.',
+          ...extension(),
+        }),
+      ),
+    },
+    { description: 'Location to emulate (the deprecated form of `location`).', ...extension() },
   ),
 );

@@ -3,7 +3,7 @@ import { Named, fromInterface, fromService, extension, keywordSources, serviceDe
 import { actionSchemas } from '../shared/actions.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { JsonSchemaObject } from '../shared/jsonSchema.js';
-import { Location } from '../shared/location.js';
+import { Geolocation } from '../shared/location.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { WithRules } from '../rule.js';
 import { Format } from './formats.js';
@@ -95,7 +95,11 @@ export const ScrapeOptionsFields = {
     }),
   ),
   geolocation: Type.Optional(
-    use(Location, { deprecated: true, description: 'Deprecated alias of `location`; `location` wins when both are sent.', ...extension() }),
+    use(Geolocation, {
+      deprecated: true,
+      description: 'Deprecated alias of `location` (country codes only); `location` wins when both are sent.',
+      ...extension(),
+    }),
   ),
 };
 

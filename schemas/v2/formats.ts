@@ -29,8 +29,12 @@ export const INTERFACE_FORMATS_V2 = [
   'branding',
 ] as const;
 export const EXTENSION_FORMATS_V2 = ['product', 'menu', 'audio', 'video'] as const;
-/** Formats with no options of their own. */
-const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'branding', ...EXTENSION_FORMATS_V2] as const;
+/**
+ * Formats with no options of their own: the older kinds, whose objects the service takes with any other key
+ * (dropped), and the newer ones, whose objects it refuses any other key in.
+ */
+const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links'] as const;
+const STRICT_PLAIN_FORMATS = ['images', 'branding', ...EXTENSION_FORMATS_V2] as const;
 
 export const FormatName = Named(
   'FormatName',
@@ -45,9 +49,24 @@ export const PlainFormat = Named(
   'PlainFormat',
   Type.Object(
     {
-      type: Literals(PLAIN_FORMATS, { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) }),
+      type: Literals(PLAIN_FORMATS, { description: 'Format kind.', ...here }),
     },
-    { description: 'A format that takes no options.', ...here, ...formatObject(false) },
+    { description: 'A format that takes no options; the service drops any other key.', ...here, ...formatObject(false) },
+  ),
+);
+
+export const StrictPlainFormat = Named(
+  'StrictPlainFormat',
+  Type.Object(
+    {
+      type: Literals(STRICT_PLAIN_FORMATS, { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) }),
+    },
+    {
+      additionalProperties: false,
+      description: 'A newer format that takes no options; the service refuses any other key.',
+      ...here,
+      ...formatObject(true),
+    },
   ),
 );
 
@@ -173,7 +192,17 @@ export const QueryFormat = Named(
 export const FormatObject = Named(
   'FormatObject',
   Discriminated(
-    [PlainFormat, ScreenshotFormat, JsonFormat, ChangeTrackingFormat, QuestionFormat, HighlightsFormat, AttributesFormat, QueryFormat],
+    [
+      PlainFormat,
+      StrictPlainFormat,
+      ScreenshotFormat,
+      JsonFormat,
+      ChangeTrackingFormat,
+      QuestionFormat,
+      HighlightsFormat,
+      AttributesFormat,
+      QueryFormat,
+    ],
     {
       description: 'A format with its options; `type` selects the kind.',
       ...here,

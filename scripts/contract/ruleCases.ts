@@ -45,6 +45,7 @@ const FIFTY_ACTIONS = 'Number of actions cannot exceed 50';
 const TOTAL_WAIT = 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds';
 const WAIT_FOR_TIMEOUT = 'waitFor must not exceed half of timeout';
 const COUNTRY = 'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.';
+const GEOLOCATION_COUNTRY = 'Invalid country code. Please use a valid ISO 3166-1 alpha-2 country code.';
 const DELAY = 'The delay parameter is measured in seconds and cannot exceed 60 seconds.';
 const URL_DEPTH = 'URL depth exceeds the specified maxDepth';
 const NO_VALID_URLS = 'No valid URLs provided';
@@ -388,6 +389,40 @@ const OPTION_CASES: readonly OptionCase[] = [
     invalid: { timeout: 300001 },
     at: '.timeout',
     message: 'must be <= 300000, not 300001',
+  },
+
+  // geolocationCountryCode (v1): the deprecated geolocation takes country codes only
+  {
+    title: "geolocation takes no 'US-generic' (location does); 'us' in any case is fine",
+    kind: 'schema',
+    versions: ['v1'],
+    rule: 'geolocationCountryCode',
+    valid: { geolocation: { country: 'us' }, location: { country: 'US-generic' } },
+    invalid: { geolocation: { country: 'US-generic' } },
+    at: '.geolocation.country',
+    message: GEOLOCATION_COUNTRY,
+  },
+
+  // The newer v2 format kinds refuse keys they do not have; the older plain ones drop them (issue 14.2)
+  {
+    title: 'an unknown key in an images format object (a markdown one drops it)',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'additionalProperties',
+    valid: { formats: [{ type: 'markdown', fullPage: true }, { type: 'images' }] },
+    invalid: { formats: [{ type: 'markdown' }, { type: 'images', fullPage: true }] },
+    at: '.formats[1].fullPage',
+    message: 'is not a known field here',
+  },
+  {
+    title: 'an unknown key in a branding, product, menu, audio or video format object',
+    kind: 'schema',
+    versions: ['v2'],
+    rule: 'additionalProperties',
+    valid: { formats: ['branding', { type: 'product' }, { type: 'menu' }, { type: 'audio' }, { type: 'video' }, { type: 'links', x: 1 }] },
+    invalid: { formats: [{ type: 'video', quality: 'hd' }] },
+    at: '.formats[0].quality',
+    message: 'is not a known field here',
   },
 
   // Fields the service accepts (issue 14.1): refused as unknown keys before, typed now.
