@@ -14,7 +14,8 @@ export interface ResponseSpec {
   readonly examples: Readonly<Record<string, unknown>>;
 }
 
-export type ParameterName = 'id' | 'skip' | 'limit';
+/** `idempotencyKey`: the `x-idempotency-key` request header. */
+export type ParameterName = 'id' | 'skip' | 'limit' | 'idempotencyKey';
 
 export interface OperationSpec {
   /** Stable identifier, unique across versions (the version is part of it). */
@@ -91,6 +92,9 @@ const badRequest = (version: Version, kind: 'crawl' | 'batch'): ResponseSpec => 
   },
 });
 
+/** The starts the service checks an `x-idempotency-key` on: v1 crawl and batch, v2 crawl (not the v2 batch). */
+const honoursIdempotency = (version: Version, kind: 'crawl' | 'batch') => version === 'v1' || kind === 'crawl';
+
 const startErrors = (version: Version, kind: 'crawl' | 'batch') => ({
   '400': badRequest(version, kind),
   '402': {
@@ -103,7 +107,16 @@ const startErrors = (version: Version, kind: 'crawl' | 'batch') => ({
     schema: 'ErrorResponse',
     examples: { blocked: error('This website is no longer supported.') },
   },
-  ...(version === 'v1' || kind === 'crawl'
+  ...(kind === 'batch'
+    ? {
+        '404': {
+          description: '`appendToId` names no batch job of the caller.',
+          schema: 'ErrorResponse',
+          examples: { unknownBatch: error('Job not found') },
+        },
+      }
+    : {}),
+  ...(honoursIdempotency(version, kind)
     ? {
         '409': {
           description: 'The `x-idempotency-key` header was used before, or is not a UUID.',
@@ -157,7 +170,7 @@ export function operations(version: Version): OperationSpec[] {
             : 'Starts scraping a list of addresses. The answer carries the job id, its address and, when invalid addresses are ignored, the ones that were dropped.',
         source: 'interface §4',
         requestBody: kind === 'crawl' ? 'CrawlRequest' : 'BatchScrapeRequest',
-        parameters: [],
+        parameters: honoursIdempotency(version, kind) ? ['idempotencyKey'] : [],
         responses: {
           '200': {
             description: `The ${label} job was created.`,
@@ -234,6 +247,12 @@ export function operations(version: Version): OperationSpec[] {
             examples: { completed: { error: 'Crawl is already completed' } },
           },
           ...authAndFailure,
+          // The cancel endpoint answers an unexpected error without `success` too.
+          '500': {
+            description: 'Unexpected server error.',
+            schema: 'CancelErrorResponse',
+            examples: { unknown: { error: 'An unexpected error occurred.' } },
+          },
         },
       },
       {
@@ -304,5 +323,41 @@ export function operations(version: Version): OperationSpec[] {
       ...authAndFailure,
     },
   });
-  return [...jobOps('crawl'), active('/crawl/active', false), active('/crawl/ongoing', true), ...jobOps('batch')];
+  const paramsPreview: OperationSpec = {
+    operationId: `previewCrawlParams${v}`,
+    method: 'post',
+    path: '/crawl/params-preview',
+    tag: 'Crawl',
+    summary: 'Preview the crawler options of a prompt',
+    description:
+      'Generates the crawler options a `prompt` stands for, for a `url`, without starting a crawl: what a crawl started with that prompt would run with, before options sent beside it win over them.',
+    source: 'service',
+    requestBody: 'CrawlParamsPreviewRequest',
+    parameters: [],
+    responses: {
+      '200': {
+        description: 'The options generated from the prompt.',
+        schema: 'CrawlParamsPreviewResponse',
+        examples: { preview: { success: true, data: { url: 'https://example.com/docs', includePaths: ['^/docs/blog/.*'], limit: 50 } } },
+      },
+      '400': {
+        description:
+          'The body breaks the request schema (the messages of its problems follow "Invalid request parameters:", with no `details`), or no options could be generated from the prompt.',
+        schema: 'ErrorResponse',
+        examples: {
+          invalid: error('Invalid request parameters: Required', { code: 'BAD_REQUEST' }),
+          prompt: error('Failed to process natural language prompt. Please try rephrasing.'),
+        },
+      },
+      '402': startErrors(version, 'crawl')['402'],
+      ...authAndFailure,
+    },
+  };
+  return [
+    ...jobOps('crawl'),
+    ...(version === 'v2' ? [paramsPreview] : []),
+    active('/crawl/active', false),
+    active('/crawl/ongoing', true),
+    ...jobOps('batch'),
+  ];
 }

@@ -139,34 +139,34 @@ function s11(x) {
   return true;
 }
 function s12(x) {
-  if (!(typeof x === "string")) return false;
-  if (!format3(x)) return false;
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.selector;
+  if (v1 === undefined) return false;
   return true;
 }
 function s13(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
+  const v1 = x.milliseconds;
   if (v1 === undefined) return false;
+  if (s12(x)) return false;
   return true;
 }
 function s14(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const v1 = x.milliseconds;
   if (v1 === undefined) return false;
-  if (s13(x)) return false;
   return true;
 }
 function s15(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
+  const v1 = x.selector;
   if (v1 === undefined) return false;
+  if (s14(x)) return false;
   return true;
 }
 function s16(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
-  if (s15(x)) return false;
+  if (!(typeof x === "string")) return false;
+  if (!format3(x)) return false;
   return true;
 }
 
@@ -953,7 +953,8 @@ function isJobStatusResponse(x) {
   if (!format1.validate(v6)) return false;
   const v7 = x.next;
   if (v7 !== undefined) {
-    if (!(s12(v7) || (v7 === null))) return false;
+    if (!(typeof v7 === "string")) return false;
+    if (!format3(v7)) return false;
   }
   const v8 = x.data;
   if (v8 === undefined) return false;
@@ -1306,11 +1307,11 @@ function isWaitAction(x) {
   if (v3 !== undefined) {
     if (!(typeof v3 === "string")) return false;
   }
-  if (!(s14(x) || s16(x))) return false;
+  if (!(s13(x) || s15(x))) return false;
   return true;
 }
 function isWebhook(x) {
-  if (!(s12(x) || isWebhookObject(x))) return false;
+  if (!(s16(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {

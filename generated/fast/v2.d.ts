@@ -18,6 +18,8 @@ export declare const ChangeTrackingFormat: Decision<T.ChangeTrackingFormat>;
 export declare const ChangeTrackingMode: Decision<T.ChangeTrackingMode>;
 export declare const ChangeTrackingResult: Decision<T.ChangeTrackingResult>;
 export declare const ClickAction: Decision<T.ClickAction>;
+export declare const CrawlParamsPreviewRequest: Decision<T.CrawlParamsPreviewRequest>;
+export declare const CrawlParamsPreviewResponse: Decision<T.CrawlParamsPreviewResponse>;
 export declare const CrawlRequest: Decision<T.CrawlRequest>;
 export declare const CrawlStartResponse: Decision<T.CrawlStartResponse>;
 export declare const Document: Decision<T.Document>;

@@ -88,34 +88,34 @@ function s11(x) {
   return true;
 }
 function s12(x) {
-  if (!(typeof x === "string")) return false;
-  if (!format3(x)) return false;
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.selector;
+  if (v1 === undefined) return false;
   return true;
 }
 function s13(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
+  const v1 = x.milliseconds;
   if (v1 === undefined) return false;
+  if (s12(x)) return false;
   return true;
 }
 function s14(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const v1 = x.milliseconds;
   if (v1 === undefined) return false;
-  if (s13(x)) return false;
   return true;
 }
 function s15(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
+  const v1 = x.selector;
   if (v1 === undefined) return false;
+  if (s14(x)) return false;
   return true;
 }
 function s16(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
-  if (s15(x)) return false;
+  if (!(typeof x === "string")) return false;
+  if (!format3(x)) return false;
   return true;
 }
 
@@ -595,6 +595,32 @@ function isClickAction(x) {
   }
   return true;
 }
+function isCrawlParamsPreviewRequest(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.url;
+  if (v1 === undefined) return false;
+  if (!(typeof v1 === "string")) return false;
+  if (!format3(v1)) return false;
+  const v2 = x.prompt;
+  if (v2 === undefined) return false;
+  if (!(typeof v2 === "string")) return false;
+  if (v2.length > 10000) return false;
+  return true;
+}
+function isCrawlParamsPreviewResponse(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v1 = x.success;
+  if (v1 === undefined) return false;
+  if (!(typeof v1 === "boolean")) return false;
+  if (v1 !== true) return false;
+  const v2 = x.data;
+  if (v2 === undefined) return false;
+  if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+  const v3 = v2.url;
+  if (v3 === undefined) return false;
+  if (!(typeof v3 === "string")) return false;
+  return true;
+}
 function isCrawlRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const v1 = x.url;
@@ -1055,7 +1081,8 @@ function isJobStatusResponse(x) {
   if (!format1.validate(v6)) return false;
   const v7 = x.next;
   if (v7 !== undefined) {
-    if (!(s12(v7) || (v7 === null))) return false;
+    if (!(typeof v7 === "string")) return false;
+    if (!format3(v7)) return false;
   }
   const v8 = x.data;
   if (v8 === undefined) return false;
@@ -1615,11 +1642,11 @@ function isWaitAction(x) {
   if (v3 !== undefined) {
     if (!(typeof v3 === "string")) return false;
   }
-  if (!(s14(x) || s16(x))) return false;
+  if (!(s13(x) || s15(x))) return false;
   return true;
 }
 function isWebhook(x) {
-  if (!(s12(x) || isWebhookObject(x))) return false;
+  if (!(s16(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {
@@ -1705,4 +1732,4 @@ function isWriteAction(x) {
   return true;
 }
 
-export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStrictPlainFormat as StrictPlainFormat, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };
+export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlParamsPreviewRequest as CrawlParamsPreviewRequest, isCrawlParamsPreviewResponse as CrawlParamsPreviewResponse, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStrictPlainFormat as StrictPlainFormat, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };

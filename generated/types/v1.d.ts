@@ -1245,9 +1245,9 @@ export interface JobStatusResponse {
    */
   expiresAt: string;
   /**
-   * Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain.
+   * Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain. Without a next page the key is left out (never null).
    */
-  next?: string | null;
+  next?: string;
   /**
    * Scraped pages of this page of results, in completion order.
    */

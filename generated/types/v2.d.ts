@@ -140,6 +140,8 @@ export interface Definitions {
   ChangeTrackingMode: ChangeTrackingMode;
   ChangeTrackingResult: ChangeTrackingResult;
   ClickAction: ClickAction;
+  CrawlParamsPreviewRequest: CrawlParamsPreviewRequest;
+  CrawlParamsPreviewResponse: CrawlParamsPreviewResponse;
   CrawlRequest: CrawlRequest;
   CrawlStartResponse: CrawlStartResponse;
   Document: Document;
@@ -1030,6 +1032,46 @@ export interface ChangeTrackingResult {
   [k: string]: unknown;
 }
 /**
+ * Body of POST /v2/crawl/params-preview. Other keys are taken and dropped.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "CrawlParamsPreviewRequest".
+ */
+export interface CrawlParamsPreviewRequest {
+  /**
+   * Address the crawl would start from (any parseable URL: no scheme is added, no top-level domain required).
+   */
+  url: string;
+  /**
+   * Natural-language description from which the crawler options are generated.
+   */
+  prompt: string;
+  [k: string]: unknown;
+}
+/**
+ * Answer to previewing the crawler options of a prompt.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "CrawlParamsPreviewResponse".
+ */
+export interface CrawlParamsPreviewResponse {
+  /**
+   * True when options were generated.
+   */
+  success: true;
+  /**
+   * The address sent, and the crawler options generated from the prompt (those it says nothing of are left out).
+   */
+  data: {
+    /**
+     * The address sent.
+     */
+    url: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
  * Body of POST /v2/crawl.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
@@ -1538,9 +1580,9 @@ export interface JobStatusResponse {
    */
   expiresAt: string;
   /**
-   * Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain.
+   * Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain. Without a next page the key is left out (never null).
    */
-  next?: string | null;
+  next?: string;
   /**
    * Scraped pages of this page of results, in completion order.
    */

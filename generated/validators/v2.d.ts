@@ -22,6 +22,8 @@ export declare const ChangeTrackingFormat: Validator<T.ChangeTrackingFormat>;
 export declare const ChangeTrackingMode: Validator<T.ChangeTrackingMode>;
 export declare const ChangeTrackingResult: Validator<T.ChangeTrackingResult>;
 export declare const ClickAction: Validator<T.ClickAction>;
+export declare const CrawlParamsPreviewRequest: Validator<T.CrawlParamsPreviewRequest>;
+export declare const CrawlParamsPreviewResponse: Validator<T.CrawlParamsPreviewResponse>;
 export declare const CrawlRequest: Validator<T.CrawlRequest>;
 export declare const CrawlStartResponse: Validator<T.CrawlStartResponse>;
 export declare const Document: Validator<T.Document>;

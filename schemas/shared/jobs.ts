@@ -72,9 +72,10 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
         creditsUsed: Type.Number({ minimum: 0, description: 'Credits billed so far.', ...fromService() }),
         expiresAt: Type.String({ format: 'date-time', description: 'When the job and its results expire (ISO 8601).', ...fromService() }),
         next: Type.Optional(
-          Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+          Type.String({
+            format: 'uri',
             description:
-              'Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain.',
+              'Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain. Without a next page the key is left out (never null).',
             ...fromService(),
           }),
         ),

@@ -8,6 +8,7 @@ import { Location } from '../shared/location.js';
 import { Webhook } from '../shared/webhook.js';
 import { BatchScrapeRequest } from './batchScrapeRequest.js';
 import { CrawlRequest } from './crawlRequest.js';
+import { CrawlParamsPreviewRequest, CrawlParamsPreviewResponse } from './paramsPreview.js';
 import { Action, ScrapeOptions } from './scrapeOptions.js';
 
 export const Document = documentSchema({
@@ -30,4 +31,15 @@ export const {
     Type.Object({}, { description: 'Options the crawl runs with after merging the prompt (only when a prompt was sent).', ...extension() }),
   ),
 });
-export { Action, BatchScrapeRequest, CancelErrorResponse, CrawlRequest, ErrorResponse, Location, ScrapeOptions, Webhook };
+export {
+  Action,
+  BatchScrapeRequest,
+  CancelErrorResponse,
+  CrawlParamsPreviewRequest,
+  CrawlParamsPreviewResponse,
+  CrawlRequest,
+  ErrorResponse,
+  Location,
+  ScrapeOptions,
+  Webhook,
+};

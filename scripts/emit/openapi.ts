@@ -52,6 +52,15 @@ function parameter(name: ParameterName, version: Version): ParameterObject {
         description: 'Maximum number of results on this page.',
         schema: { type: 'integer', minimum: 1 },
       };
+    case 'idempotencyKey':
+      return {
+        name: 'x-idempotency-key',
+        in: 'header',
+        required: false,
+        description: 'A UUID that makes the request take effect once: a key used before, or one that is not a UUID, is answered 409.',
+        schema: { type: 'string', format: 'uuid' },
+        'x-crawlspec-source': 'service',
+      };
   }
 }
 
@@ -133,9 +142,20 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
   return {
     operationId: `${kind === 'crawl' ? 'crawl' : 'batchScrape'}Event${version.toUpperCase()}`,
     summary: `Event of a ${version} ${job}`,
-    description: `Sent to the webhook address of a ${job}: \`${prefix}.started\`, one \`${prefix}.page\` per scraped page, and \`${prefix}.completed\`. The body's \`metadata\` echoes the webhook's metadata.`,
+    description: `Sent to the webhook address of a ${job}: \`${prefix}.started\`, one \`${prefix}.page\` per scraped page, and \`${prefix}.completed\`. The body's \`metadata\` echoes the webhook's metadata. A delivery that is not answered with a 2xx within 10 seconds has failed, and the service delivers the event again, with the same \`webhookId\`: drop repeats by it.`,
     tags: ['Webhooks'],
     security: [],
+    parameters: [
+      {
+        name: 'X-Firecrawl-Signature',
+        in: 'header',
+        required: false,
+        description:
+          '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the team\'s webhook secret; sent when the team has one. A webhook\'s own `headers` may not set it.',
+        schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+        'x-crawlspec-source': 'service',
+      },
+    ],
     requestBody: {
       required: true,
       content: {
@@ -157,7 +177,9 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
     },
     responses: {
       '200': { description: 'Any 2xx answer acknowledges the event.' },
-      '400': { description: 'The receiver rejected the event; the service does not retry it.' },
+      '400': {
+        description: 'Any other answer (or none within 10 seconds) fails the delivery: the event is delivered again, with the same `webhookId`.',
+      },
     },
     'x-crawlspec-source': 'service',
   };
