@@ -281,7 +281,10 @@ describe('properties', () => {
     );
     // tldts on the whole host, the other way round from the rule (which asks about the last label alone).
     const icann = (url: string) => parseHost(new URL(url).hostname, { allowPrivateDomains: false }).isIcann === true;
-    const both = fc.oneof(urls.filter(alphabeticTld).filter(icann), urls.filter(alphabeticTld).filter((u) => !icann(u)));
+    const both = fc.oneof(
+      urls.filter(alphabeticTld).filter(icann),
+      urls.filter(alphabeticTld).filter((u) => !icann(u)),
+    );
     fc.assert(
       fc.property(both, (url) => {
         expect(crawlUrlProblem(url)).toBe(icann(url) ? undefined : HOST);
@@ -374,7 +377,11 @@ describe('properties', () => {
       if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
       return partition.invalid
         .filter((i) => typeof i.url === 'string')
-        .map((i) => ({ at: ['urls', i.index], message: i.problem, source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service' }));
+        .map((i) => ({
+          at: ['urls', i.index],
+          message: i.problem,
+          source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service',
+        }));
     };
     fc.assert(
       fc.property(entries, fc.constantFrom('v1', 'v2'), fc.constantFrom(true, false, undefined), (urls, version, ignore) => {

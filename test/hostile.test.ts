@@ -1011,7 +1011,11 @@ describe('values JSON cannot carry', () => {
     };
     const said = `could not be checked: the array at $.urls has holes (length ${2 ** 32 - 1}, 1 element), which JSON data never has`;
     expect(brief(validate('v2/BatchScrapeRequest', { urls: holes() }))).toEqual([{ path: '$', rule: 'readable', message: said }]);
-    for (const place of [{ url, includePaths: holes() }, { url, scrapeOptions: { formats: holes() } }, { url, scrapeOptions: { actions: holes() } }])
+    for (const place of [
+      { url, includePaths: holes() },
+      { url, scrapeOptions: { formats: holes() } },
+      { url, scrapeOptions: { actions: holes() } },
+    ])
       expect(brief(validate('v2/CrawlRequest', place))[0]!.rule).toBe('readable');
     const migrated = migrateToV2({ urls: holes() });
     expect(migrated).toEqual({ kind: 'unknown', request: undefined, warnings: [`input ${said}`] });
@@ -1127,7 +1131,9 @@ describe('the crawlspec command', () => {
       const run = await runCli(['migrate'], text, SPAWN_TIMEOUT);
       expectClean(run, 0);
       // The v1 body is invalid (its schema too large to compile), and migrated as far as possible.
-      expect(run.stderr).toMatch(/^warning: input is not a valid v1 crawl request \(1 problem, first: \$\.scrapeOptions\.jsonOptions\.schema: The JSON Schema is too large/);
+      expect(run.stderr).toMatch(
+        /^warning: input is not a valid v1 crawl request \(1 problem, first: \$\.scrapeOptions\.jsonOptions\.schema: The JSON Schema is too large/,
+      );
       expect(run.stderr).toMatch(/\nwarning: maxDepth: dropped \(was 3\)/);
       const request = JSON.parse(run.stdout) as { scrapeOptions: { formats: { type: string; schema: unknown }[]; headers: Obj } };
       expect(request.scrapeOptions.formats[0]?.type).toBe('json');

@@ -12,7 +12,8 @@ import { validate, type ValidationResult } from '../schemas/validate.js';
 const v1 = (schema: unknown) => ({ formats: ['json'], jsonOptions: { schema } });
 const v2 = (schema: unknown) => ({ formats: [{ type: 'json', schema }] });
 
-const problems = (result: ValidationResult) => (result.valid ? [] : result.errors.map((e) => ({ path: e.path, rule: e.rule, message: e.message })));
+const problems = (result: ValidationResult) =>
+  result.valid ? [] : result.errors.map((e) => ({ path: e.path, rule: e.rule, message: e.message }));
 
 /** An object schema of `n` string properties: 1 + 2 + 3n values. */
 const objectOf = (n: number, tag = '') => ({
@@ -44,7 +45,10 @@ describe('the size bound', () => {
   });
 
   it(`keys and strings of more than ${MAX_SCHEMA_CHARACTERS} characters together are refused unread`, () => {
-    const fits = { type: 'string', description: 'd'.repeat(MAX_SCHEMA_CHARACTERS - 'type'.length - 'string'.length - 'description'.length) };
+    const fits = {
+      type: 'string',
+      description: 'd'.repeat(MAX_SCHEMA_CHARACTERS - 'type'.length - 'string'.length - 'description'.length),
+    };
     expect(validate('v1/ScrapeOptions', v1(fits))).toEqual({ valid: true });
     expect(problems(validate('v1/ScrapeOptions', v1({ ...fits, title: '' })))).toEqual([
       {
@@ -146,9 +150,9 @@ describe('the definitions that hold one schema', () => {
     expect(problems(validate('v1/JsonOptions', { schema: { type: 'object', properties: 'a' } }))).toEqual([
       { path: '$.schema', rule: 'jsonSchemaCompiles', message: INVALID_JSON_SCHEMA },
     ]);
-    expect(problems(validate('v1/ChangeTrackingOptions', { schema: { type: 'object', additionalProperties: true } })).map((p) => p.rule)).toEqual([
-      'jsonSchemaNotFreeForm',
-    ]);
+    expect(
+      problems(validate('v1/ChangeTrackingOptions', { schema: { type: 'object', additionalProperties: true } })).map((p) => p.rule),
+    ).toEqual(['jsonSchemaNotFreeForm']);
   });
 
   it('v2 JsonFormat and ChangeTrackingFormat: no free-form object, inside an array too', () => {

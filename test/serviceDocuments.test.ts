@@ -42,7 +42,8 @@ describe.each(['v1', 'v2'] as const)('%s', (version) => {
       const honoured = version === 'v1' || kind === 'crawl';
       expect(header !== undefined, `${kind} header`).toBe(honoured);
       expect(op.responses['409'] !== undefined, `${kind} 409`).toBe(honoured);
-      if (header !== undefined) expect(header).toMatchObject({ required: false, schema: { type: 'string' }, 'x-crawlspec-source': 'service' });
+      if (header !== undefined)
+        expect(header).toMatchObject({ required: false, schema: { type: 'string' }, 'x-crawlspec-source': 'service' });
     }
   });
 
@@ -66,11 +67,21 @@ describe.each(['v1', 'v2'] as const)('%s', (version) => {
 });
 
 describe('next: null is refused (the service leaves the key out)', () => {
-  const status = { success: true, status: 'completed', completed: 1, total: 1, creditsUsed: 1, expiresAt: '2026-11-23T10:00:00.000Z', data: [] };
+  const status = {
+    success: true,
+    status: 'completed',
+    completed: 1,
+    total: 1,
+    creditsUsed: 1,
+    expiresAt: '2026-11-23T10:00:00.000Z',
+    data: [],
+  };
   it.each(['v1', 'v2'] as const)('%s', (version) => {
     expect(validate(`${version}/JobStatusResponse`, status)).toEqual({ valid: true });
     const result = validate(`${version}/JobStatusResponse`, { ...status, next: null });
-    expect(result.valid ? [] : result.errors.map((e) => `${e.path} ${e.rule} ${e.message}`)).toEqual(['$.next type must be string, not null (null)']);
+    expect(result.valid ? [] : result.errors.map((e) => `${e.path} ${e.rule} ${e.message}`)).toEqual([
+      '$.next type must be string, not null (null)',
+    ]);
   });
 });
 
@@ -107,6 +118,8 @@ describe('POST /v2/crawl/params-preview', () => {
   it('a refused request answers without details: "Invalid request parameters: ..."', () => {
     const examples = op?.responses['400'].content['application/json'].examples as Json;
     const values = Object.values(examples).map((e) => (e as Json).value as Json);
-    expect(values.some((v) => v.code === 'BAD_REQUEST' && String(v.error).startsWith('Invalid request parameters: ') && !('details' in v))).toBe(true);
+    expect(
+      values.some((v) => v.code === 'BAD_REQUEST' && String(v.error).startsWith('Invalid request parameters: ') && !('details' in v)),
+    ).toBe(true);
   });
 });

@@ -23,7 +23,11 @@ export interface PlacedRule {
 }
 
 const at = (segments: Segments, rules: CodeRule[]): PlacedRule[] => rules.map((rule) => ({ at: segments, rule }));
-const scrapeOptionRules = (version: 'v1' | 'v2') => [waitForWithinTimeout, totalWaitWithinLimit(version), ...jsonSchemaRules(version, 'options')];
+const scrapeOptionRules = (version: 'v1' | 'v2') => [
+  waitForWithinTimeout,
+  totalWaitWithinLimit(version),
+  ...jsonSchemaRules(version, 'options'),
+];
 
 const webhook = at(['webhook'], [webhookSignatureHeader]);
 

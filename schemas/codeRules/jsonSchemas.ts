@@ -145,7 +145,8 @@ interface Place {
 /** A JSON Pointer into the schema, for a message. */
 function pointer(place: Place): string {
   const keys: string[] = [];
-  for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent) keys.push(String(p.key).replace(/~/g, '~0').replace(/\//g, '~1'));
+  for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent)
+    keys.push(String(p.key).replace(/~/g, '~0').replace(/\//g, '~1'));
   return keys.length === 0 ? 'the root' : `/${keys.reverse().join('/')}`;
 }
 
@@ -201,7 +202,8 @@ function schemasOf(version: Version, options: Readonly<Record<string, unknown>>)
     const format = formats[i];
     if (!isRecord(format)) continue;
     const type = field(format, 'type');
-    if ((type === 'json' || type === 'changeTracking') && field(format, 'schema') !== undefined) found.push([['formats', i, 'schema'], field(format, 'schema')]);
+    if ((type === 'json' || type === 'changeTracking') && field(format, 'schema') !== undefined)
+      found.push([['formats', i, 'schema'], field(format, 'schema')]);
   }
   return found;
 }

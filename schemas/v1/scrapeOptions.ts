@@ -20,7 +20,12 @@ export const JsonOptions = Named(
     {
       schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema of the data to extract.', ...here })),
       systemPrompt: Type.Optional(
-        Type.String({ maxLength: 10000, description: 'System prompt for the extraction.', ...here, ...keywordSources({ maxLength: 'service' }) }),
+        Type.String({
+          maxLength: 10000,
+          description: 'System prompt for the extraction.',
+          ...here,
+          ...keywordSources({ maxLength: 'service' }),
+        }),
       ),
       prompt: Type.Optional(
         Type.String({ maxLength: 10000, description: 'Extraction prompt.', ...here, ...keywordSources({ maxLength: 'service' }) }),

@@ -38,7 +38,10 @@ export const CrawlParamsPreviewResponse = Named(
       success: Type.Literal(true, { description: 'True when options were generated.', ...fromService() }),
       data: Type.Object(
         { url: Type.String({ description: 'The address sent.', ...fromService() }) },
-        { description: 'The address sent, and the crawler options generated from the prompt (those it says nothing of are left out).', ...fromService() },
+        {
+          description: 'The address sent, and the crawler options generated from the prompt (those it says nothing of are left out).',
+          ...fromService(),
+        },
       ),
     },
     { description: 'Answer to previewing the crawler options of a prompt.', ...fromService() },

@@ -151,7 +151,7 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
         in: 'header',
         required: false,
         description:
-          '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the team\'s webhook secret; sent when the team has one. A webhook\'s own `headers` may not set it.',
+          "`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the team's webhook secret; sent when the team has one. A webhook's own `headers` may not set it.",
         schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
         'x-crawlspec-source': 'service',
       },
@@ -178,7 +178,8 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
     responses: {
       '200': { description: 'Any 2xx answer acknowledges the event.' },
       '400': {
-        description: 'Any other answer (or none within 10 seconds) fails the delivery: the event is delivered again, with the same `webhookId`.',
+        description:
+          'Any other answer (or none within 10 seconds) fails the delivery: the event is delivered again, with the same `webhookId`.',
       },
     },
     'x-crawlspec-source': 'service',
