@@ -515,7 +515,9 @@ const OPTION_CASES: readonly OptionCase[] = [
     kind: 'code',
     versions: ['v2'],
     rule: 'jsonSchemaNotFreeForm',
-    valid: { formats: [{ type: 'json', schema: withMeta({ type: 'object', patternProperties: { '^x-': {} }, additionalProperties: true }) }] },
+    valid: {
+      formats: [{ type: 'json', schema: withMeta({ type: 'object', patternProperties: { '^x-': {} }, additionalProperties: true }) }],
+    },
     invalid: { formats: [{ type: 'json', schema: withMeta({ type: 'object', additionalProperties: true }) }] },
     at: '.formats[0].schema',
     message: FREE_FORM('/properties/meta'),
@@ -593,6 +595,17 @@ const placed: RuleCase[] = OPTION_CASES.flatMap((c) =>
 
 const crawl = (fields: Record<string, unknown>) => ({ url: URL, ...fields });
 const onBoth = (make: (version: Version) => RuleCase): RuleCase[] => BOTH.map(make);
+/** A crawl URL rule case, in both versions: `valid` and `invalid` start URLs, and the message for the invalid one. */
+const crawlUrlCases = (title: string, valid: string, invalid: string, message = HOST): RuleCase[] =>
+  onBoth((version) => ({
+    title: `crawlUrl: ${title}`,
+    kind: 'code',
+    version,
+    schema: 'CrawlRequest',
+    valid: { url: valid },
+    invalid: { url: invalid },
+    issues: [{ path: '$.url', rule: 'crawlUrl', message }],
+  }));
 
 const requestCases: RuleCase[] = [
   // urlDepthWithinMaxDepth (v1 only)
@@ -747,60 +760,37 @@ const requestCases: RuleCase[] = [
   })),
 
   // crawlUrl
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: a host label of 64 characters is longer than DNS allows (63 is fine)',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: `https://${'a'.repeat(63)}.example.com/` },
-    invalid: { url: `https://${'a'.repeat(64)}.example.com/` },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: an internationalised label of 64 characters too, refused before it is punycoded',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: `https://${'ü'.repeat(20)}.example.com/` },
-    invalid: { url: `https://${'ü'.repeat(64)}.example.com/` },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: ftp://example.com uses an unsupported protocol; example.com (no scheme) is fine',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: 'example.com' },
-    invalid: { url: 'ftp://example.com' },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: PROTOCOL }],
-  })),
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: a bare file name is no host (image_0001.jpg: jpg is no top-level domain); a path may end in one',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: 'https://images.example.com/image_0001.jpg' },
-    invalid: { url: 'image_0001.jpg' },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: the top-level domain must be in the public suffix list (.zz is not; .museum is)',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: 'https://docs.example.museum/guide' },
-    invalid: { url: 'https://docs.example.zz/guide' },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: an internationalised top-level domain in the list (.рф) is fine; an unlisted one (.испытание, a test TLD) is not',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: 'https://пример.рф/' },
-    invalid: { url: 'https://пример.испытание/' },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
+  ...crawlUrlCases(
+    'a host label of 64 characters is longer than DNS allows (63 is fine)',
+    `https://${'a'.repeat(63)}.example.com/`,
+    `https://${'a'.repeat(64)}.example.com/`,
+  ),
+  ...crawlUrlCases(
+    'an internationalised label of 64 characters too, refused before it is punycoded',
+    `https://${'ü'.repeat(20)}.example.com/`,
+    `https://${'ü'.repeat(64)}.example.com/`,
+  ),
+  ...crawlUrlCases(
+    'ftp://example.com uses an unsupported protocol; example.com (no scheme) is fine',
+    'example.com',
+    'ftp://example.com',
+    PROTOCOL,
+  ),
+  ...crawlUrlCases(
+    'a bare file name is no host (image_0001.jpg: jpg is no top-level domain); a path may end in one',
+    'https://images.example.com/image_0001.jpg',
+    'image_0001.jpg',
+  ),
+  ...crawlUrlCases(
+    'the top-level domain must be in the public suffix list (.zz is not; .museum is)',
+    'https://docs.example.museum/guide',
+    'https://docs.example.zz/guide',
+  ),
+  ...crawlUrlCases(
+    'an internationalised top-level domain in the list (.рф) is fine; an unlisted one (.испытание, a test TLD) is not',
+    'https://пример.рф/',
+    'https://пример.испытание/',
+  ),
   {
     title: 'batchUrls: v2 ignoring by default drops a bare file name; not ignoring, it fails at its index',
     kind: 'code',
@@ -810,15 +800,7 @@ const requestCases: RuleCase[] = [
     invalid: { urls: [URL, 'image_0001.jpg'], ignoreInvalidURLs: false },
     issues: [{ path: '$.urls[1]', rule: 'batchUrls', message: HOST }],
   },
-  ...onBoth((version): RuleCase => ({
-    title: 'crawlUrl: http://localhost has no top-level domain; http://127.0.0.1 is an IP address',
-    kind: 'code',
-    version,
-    schema: 'CrawlRequest',
-    valid: { url: 'http://127.0.0.1' },
-    invalid: { url: 'http://localhost' },
-    issues: [{ path: '$.url', rule: 'crawlUrl', message: HOST }],
-  })),
+  ...crawlUrlCases('http://localhost has no top-level domain; http://127.0.0.1 is an IP address', 'http://127.0.0.1', 'http://localhost'),
 
   // batchUrls
   {
@@ -877,8 +859,14 @@ const requestCases: RuleCase[] = [
       kind: 'code',
       version,
       schema,
-      valid: { ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }), webhook: { url: HOOK, headers: { 'X-Firecrawl-Token': 'a' } } },
-      invalid: { ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }), webhook: { url: HOOK, headers: { 'x-FIRECRAWL-signature': 'a' } } },
+      valid: {
+        ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }),
+        webhook: { url: HOOK, headers: { 'X-Firecrawl-Token': 'a' } },
+      },
+      invalid: {
+        ...(schema === 'CrawlRequest' ? { url: URL } : { urls: [URL] }),
+        webhook: { url: HOOK, headers: { 'x-FIRECRAWL-signature': 'a' } },
+      },
       issues: [{ path: '$.webhook.headers["x-FIRECRAWL-signature"]', rule: 'webhookSignatureHeader', message: SIGNATURE }],
     })),
   ),
@@ -913,6 +901,26 @@ const requestCases: RuleCase[] = [
   })),
 ];
 
+/** The status answer's `next`: a string, or absent (the service leaves the key out), never null. */
+const statusCases: RuleCase[] = onBoth((version): RuleCase => ({
+  title: 'next is absent on the last page, never null',
+  kind: 'schema',
+  version,
+  schema: 'JobStatusResponse',
+  valid: { success: true, status: 'completed', completed: 0, total: 0, creditsUsed: 0, expiresAt: '2026-11-23T10:00:00.000Z', data: [] },
+  invalid: {
+    success: true,
+    status: 'completed',
+    completed: 0,
+    total: 0,
+    creditsUsed: 0,
+    expiresAt: '2026-11-23T10:00:00.000Z',
+    data: [],
+    next: null,
+  },
+  issues: [{ path: '$.next', rule: 'type', message: 'must be string, not null (null)' }],
+}));
+
 /** Location on its own definition, in both versions. */
 const locationCases: RuleCase[] = onBoth((version): RuleCase => ({
   title: "countryCode: the Location definition itself, 'UK' vs 'GB'",
@@ -924,4 +932,4 @@ const locationCases: RuleCase[] = onBoth((version): RuleCase => ({
   issues: [{ path: '$.country', rule: 'countryCode', message: COUNTRY }],
 }));
 
-export const RULE_CASES: readonly RuleCase[] = [...placed, ...requestCases, ...locationCases];
+export const RULE_CASES: readonly RuleCase[] = [...placed, ...requestCases, ...statusCases, ...locationCases];
