@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
+import { INTERFACE_SECTIONS } from './support/interfaceSections.js';
 
 type Schema = Record<string, unknown>;
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,7 +82,8 @@ function elements(schema: Schema, path: string): [string, Schema][] {
       for (const [name, member] of Object.entries(value)) if (isSchema(member)) out.push(...elements(member, `${path}.${name}`));
     if (['anyOf', 'oneOf', 'allOf'].includes(key) && Array.isArray(value))
       value.filter(isSchema).forEach((member, i) => out.push(...elements(member, `${path}/${key}${i}`)));
-    if (['items', 'not', 'contains', 'additionalProperties'].includes(key) && isSchema(value)) out.push(...elements(value, `${path}/${key}`));
+    if (['items', 'not', 'contains', 'additionalProperties'].includes(key) && isSchema(value))
+      out.push(...elements(value, `${path}/${key}`));
   }
   return out;
 }
@@ -110,7 +112,9 @@ for (const version of VERSIONS) {
         const defs = Object.entries((file.$defs ?? {}) as Record<string, Schema>);
         const missing = [[name, file] as const, ...defs]
           .flatMap(([root, schema]) => elements({ ...schema, $defs: undefined }, root))
-          .filter(([, element]) => typeof element['x-crawlspec-source'] === 'string' && element['x-crawlspec-source'].startsWith('interface'))
+          .filter(
+            ([, element]) => typeof element['x-crawlspec-source'] === 'string' && element['x-crawlspec-source'].startsWith('interface'),
+          )
           .flatMap(([path, element]) => unsourced(element).map((keyword) => `${path}: ${keyword}`));
         expect(missing).toEqual([]);
       });
@@ -124,6 +128,57 @@ describe('sources are sections of the interface, or the service', () => {
     const named = [...text.matchAll(/"(?:x-crawlspec-source|source|[A-Za-z]+)": "((?:interface|service)[^"]*)"/g)].map((m) => m[1]!);
     expect(named.length).toBeGreaterThan(50);
     for (const source of named) expect(source).toMatch(/^(interface §\d+(\.\d+)?|service)$/);
+  });
+});
+
+/**
+ * What each schema cites from the interface, as words the cited section must state: the name of a field cited
+ * from a section, and the figure of a bound whose keyword is cited from one (v2 `timeout`'s `maximum` 300000
+ * from §2.4). A bound the section does not give is the service's, and must say so.
+ */
+function citations(schema: unknown, path: string, out: { at: string; section: string; word: string }[] = []) {
+  if (!isSchema(schema)) return out;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && isSchema(value))
+      for (const [name, property] of Object.entries(value)) {
+        if (!isSchema(property)) continue;
+        const section = /^interface (§\S+)$/.exec(String(property['x-crawlspec-source']))?.[1];
+        if (section !== undefined) out.push({ at: `${path}.${name}`, section, word: name });
+        const sources = isSchema(property['x-crawlspec-keyword-sources']) ? property['x-crawlspec-keyword-sources'] : {};
+        for (const [keyword, source] of Object.entries(sources)) {
+          const bound = /^interface (§\S+)$/.exec(String(source))?.[1];
+          if (bound !== undefined && typeof property[keyword] === 'number')
+            out.push({ at: `${path}.${name} ${keyword}`, section: bound, word: String(property[keyword]) });
+        }
+        citations(property, `${path}.${name}`, out);
+      }
+    else if (typeof value === 'object' && value !== null) citations(value, `${path}/${key}`, out);
+  }
+  return out;
+}
+
+describe('a field or bound cited from the interface is one the cited section states', () => {
+  const document = JSON.parse(readFileSync(new URL('../generated/openapi/openapi.json', import.meta.url), 'utf8')) as Schema;
+  const found = citations((document.components as Schema).schemas, '');
+
+  it('the documents cite fields and bounds', () => {
+    expect(found.length).toBeGreaterThan(100);
+    expect(found).toContainEqual({ at: '/V2ScrapeOptions.timeout maximum', section: '§2.4', word: '300000' });
+  });
+
+  it('no citation names a section that does not say it', () => {
+    const untrue = found.filter((c) => !(INTERFACE_SECTIONS[c.section] ?? []).includes(c.word)).map((c) => `${c.at}: ${c.section}`);
+    expect(untrue).toEqual([]);
+  });
+
+  it('v2 wait action: type and milliseconds from §2.4, selector from §2.6 (§2.4 names the wait for an element, not its field)', () => {
+    const wait = found.filter((c) => c.at.startsWith('/V2WaitAction.')).map((c) => `${c.word} ${c.section}`);
+    expect(wait).toEqual(['type §2.4', 'milliseconds §2.4', 'selector §2.6']);
+    expect(found.filter((c) => c.at.startsWith('/V1WaitAction.')).map((c) => `${c.word} ${c.section}`)).toEqual([
+      'type §2.3',
+      'milliseconds §2.3',
+      'selector §2.3',
+    ]);
   });
 });
 
@@ -146,7 +201,13 @@ describe('validate() tells where each broken constraint comes from, per keyword'
     ['crawl url with an ftp scheme', 'v2/CrawlRequest', { url: 'ftp://example.com/a' }, '$.url', 'service'],
     ['batch entry that is no URL at all', 'v1/BatchScrapeRequest', { urls: ['not a url'] }, '$.urls[0]', 'interface §4'],
     ['batch entry without a top-level domain', 'v1/BatchScrapeRequest', { urls: ['http://localhost'] }, '$.urls[0]', 'service'],
-    ['v1 changeTracking without markdown', 'v1/CrawlRequest', crawl({ formats: ['changeTracking'] }), '$.scrapeOptions.formats', 'interface §2.3'],
+    [
+      'v1 changeTracking without markdown',
+      'v1/CrawlRequest',
+      crawl({ formats: ['changeTracking'] }),
+      '$.scrapeOptions.formats',
+      'interface §2.3',
+    ],
     ['v2 changeTracking without markdown', 'v2/CrawlRequest', crawl({ formats: ['changeTracking'] }), '$.scrapeOptions.formats', 'service'],
     ['click action without selector', 'v2/ScrapeOptions', { actions: [{ type: 'click' }] }, '$.actions[0].selector', 'service'],
     ['action without type', 'v2/ScrapeOptions', { actions: [{ milliseconds: 5 }] }, '$.actions[0].type', 'interface §2.4'],

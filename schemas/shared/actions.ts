@@ -28,10 +28,13 @@ const waitNeedsOneTarget = SchemaRule(
 
 /** `screenshotExtras`: the fields a version adds to the screenshot action (v2: `viewport`). */
 export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', screenshotExtras: E) {
-  // The action kinds are named in §2.3 (v1) and §2.4 (v2), and a wait action's fields in both; every other
-  // field of an action is the service's (§2.6: "not shown").
+  // The action kinds are named in §2.3 (v1) and §2.4 (v2). A wait action's fields: v1's all three in §2.3; v2's
+  // `type` and `milliseconds` in §2.4, which names the wait for an element but not its field: `selector` is named
+  // for v2 only among the fields of action objects that §2.6 says are shown. Every other field of an action is
+  // the service's (§2.6: "not shown").
   const section = version === 'v1' ? '§2.3' : '§2.4';
   const here = fromInterface(section);
+  const selectorSource = fromInterface(version === 'v1' ? '§2.3' : '§2.6');
   const interfaceSource: Source = `interface ${section}`;
   const kind = <K extends string>(type: K, description: string) => Type.Literal(type, { description, ...here });
   /** An action object: `type` required by the interface, the other required fields by the service. */
@@ -56,7 +59,9 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
               ...keywordSources({ exclusiveMinimum: 'service' }),
             }),
           ),
-          selector: Type.Optional(Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...here })),
+          selector: Type.Optional(
+            Type.String({ description: 'CSS selector of an element to wait for.', examples: ['#content'], ...selectorSource }),
+          ),
         },
         action(
           version === 'v1'
@@ -97,7 +102,10 @@ export function actionSchemas<E extends TProperties>(version: 'v1' | 'v2', scree
   const WriteAction = Named(
     'WriteAction',
     Type.Object(
-      { type: kind('write', 'Write text.'), text: Type.String({ description: 'Text to type.', examples: ['crawlspec'], ...fromService() }) },
+      {
+        type: kind('write', 'Write text.'),
+        text: Type.String({ description: 'Text to type.', examples: ['crawlspec'], ...fromService() }),
+      },
       action('Type text into the focused element.', ['text']),
     ),
   );
