@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
+import { refusal } from '../scripts/contract/expect.js';
 import { INTERFACE_SECTIONS } from './support/interfaceSections.js';
 
 type Schema = Record<string, unknown>;
@@ -215,5 +216,36 @@ describe('validate() tells where each broken constraint comes from, per keyword'
     ['start answer without id', 'v2/CrawlStartResponse', { success: true, url: 'https://example.com/v2/crawl/x' }, '$.id', 'interface §4'],
   ] as const)('%s', (_title, name, body, path, source) => {
     expect(sourceOf(name as SchemaName, body, path)).toBe(source);
+  });
+});
+
+describe("the kit's levels follow the keyword: a bound only the service has is never expected at interface level", () => {
+  const url = 'https://example.com';
+  const crawl = (scrapeOptions: Record<string, unknown>) => ({ url, scrapeOptions });
+  it.each([
+    ['v1 timeout below 1000', 'v1', 'CrawlRequest', crawl({ timeout: 999 })],
+    ['v2 timeout below 1000', 'v2', 'CrawlRequest', crawl({ timeout: 999 })],
+    ['v1 waitFor above 60000', 'v1', 'CrawlRequest', crawl({ waitFor: 60001 })],
+    ['v2 waitFor above 60000', 'v2', 'BatchScrapeRequest', { urls: [url], waitFor: 60001 }],
+    ['crawl maxConcurrency below 1', 'v2', 'CrawlRequest', { url, maxConcurrency: 0 }],
+    ['batch maxConcurrency below 1', 'v1', 'BatchScrapeRequest', { urls: [url], maxConcurrency: 0 }],
+    [
+      'systemPrompt over 10000 characters',
+      'v1',
+      'CrawlRequest',
+      crawl({ formats: ['json'], jsonOptions: { systemPrompt: 's'.repeat(10001) } }),
+    ],
+    ['delay above 60', 'v1', 'CrawlRequest', { url, delay: 61 }],
+  ] as const)('%s: refused at service level only', (_title, version, schema, body) => {
+    const result = validate(`${version}/${schema}`, body);
+    expect([...new Set(result.valid ? [] : result.errors.map((e) => e.source))]).toEqual(['service']);
+    const expectation = refusal(version, `${version}/${schema}`, body, 'the body');
+    expect(expectation.service.status).toBe(400);
+    expect(expectation.interface).toBeUndefined();
+  });
+
+  it('v2 timeout above 300000 is refused at interface level, citing §2.4', () => {
+    const expectation = refusal('v2', 'v2/CrawlRequest', crawl({ timeout: 300001 }), 'the body');
+    expect(expectation.interface).toMatchObject({ outcome: 'refused', section: 'interface §2.4' });
   });
 });
