@@ -5,11 +5,26 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { checkTable } from '../contract/checkTable.js';
-import { DEFAULT_OPTIONS, exitCode, formatJunit, formatText, runContract } from '../contract/run.js';
+import { DEFAULT_OPTIONS, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE } from '../contract/run.js';
 import { createReferenceApp } from '../server/app.js';
 import { listen } from '../server/http.js';
 import { REFERENCE_SITE_PROFILE } from '../server/site.js';
 import { authOption, integer, UsageError } from './errors.js';
+
+/** A path of the site (`/about`): it must begin with `/`. */
+function sitePath(path: string, option: string): string {
+  if (!path.startsWith('/')) throw new UsageError(`${option} takes a path of the site beginning with /, not ${JSON.stringify(path)}`);
+  return path;
+}
+
+/** The longest per-request timeout: an hour (timers cannot wait much longer than 24 days anyway). */
+const MAX_TIMEOUT_SECONDS = 3600;
+
+function seconds(value: string, option: string): number {
+  const n = integer(value, option, 0);
+  if (n < 1 || n > MAX_TIMEOUT_SECONDS) throw new UsageError(`${option} takes a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}, not ${value}`);
+  return n;
+}
 
 export async function contractCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -25,6 +40,9 @@ export async function contractCommand(args: string[]): Promise<number> {
       'max-requests': { type: 'string' },
       concurrency: { type: 'string' },
       'site-url': { type: 'string' },
+      'site-page': { type: 'string', multiple: true },
+      'site-failing': { type: 'string' },
+      timeout: { type: 'string' },
       'max-response-bytes': { type: 'string' },
       'only-no-job': { type: 'boolean', default: false },
       'list-checks': { type: 'boolean', default: false },
@@ -87,8 +105,25 @@ export async function contractCommand(args: string[]): Promise<number> {
   }
   try {
     const maxRequests = values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0);
-    // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails.
-    const site = embedded && values['site-url'] === undefined ? { siteUrl: `${baseUrl}/site`, site: REFERENCE_SITE_PROFILE } : undefined;
+    // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails;
+    // against a loopback target, the test site the kit serves (runContract's default); else --site-url, with
+    // what --site-page and --site-failing tell of it.
+    const pages = values['site-page'];
+    const failing = values['site-failing'];
+    if ((pages !== undefined || failing !== undefined) && values['site-url'] === undefined)
+      throw new UsageError('--site-page and --site-failing describe the site of --site-url; give --site-url too');
+    const site =
+      values['site-url'] !== undefined
+        ? {
+            siteUrl: values['site-url'],
+            ...(pages === undefined && failing === undefined
+              ? {}
+              : { site: { pages: pages ?? UNKNOWN_SITE.pages, ...(failing === undefined ? {} : { failing: sitePath(failing, '--site-failing') }) } }),
+          }
+        : embedded
+          ? { siteUrl: `${baseUrl}/site`, site: REFERENCE_SITE_PROFILE }
+          : {};
+    if (site.site !== undefined) for (const page of site.site.pages) sitePath(page, '--site-page');
     let report;
     try {
       report = await runContract({
@@ -100,8 +135,8 @@ export async function contractCommand(args: string[]): Promise<number> {
         runs: integer(values.runs, '--runs', DEFAULT_OPTIONS.runs),
         ...(maxRequests === undefined ? {} : { maxRequests }),
         concurrency: integer(values.concurrency, '--concurrency', DEFAULT_OPTIONS.concurrency),
-        siteUrl: site?.siteUrl ?? values['site-url'] ?? DEFAULT_OPTIONS.siteUrl,
-        ...(site ? { site: site.site } : {}),
+        ...site,
+        ...(values.timeout === undefined ? {} : { timeoutMs: seconds(values.timeout, '--timeout') * 1000 }),
         maxResponseBytes: integer(values['max-response-bytes'], '--max-response-bytes', DEFAULT_OPTIONS.maxResponseBytes),
         onlyNoJob: values['only-no-job'],
         ...(values.only === undefined ? {} : { only: values.only }),

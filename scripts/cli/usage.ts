@@ -9,7 +9,8 @@ export const USAGE = `usage:
   crawlspec serve [--port N] [--host H] [--token T | --no-auth]
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--level interface|service]
-                     [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--site-url URL]
+                     [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--timeout SECONDS]
+                     [--site-url URL [--site-page PATH]... [--site-failing PATH]]
                      [--max-response-bytes N] [--only-no-job] [--only PATTERN]... [--report junit.xml] [--json] [--list-checks]
                                                  test an implementation against the interface (token also from
                                                  CRAWLSPEC_TOKEN); without --base-url, the built-in reference
