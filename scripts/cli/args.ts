@@ -7,6 +7,8 @@ import { UsageError } from './errors.js';
 import { quote } from './terminal.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+/** What parseArgs answers for `options`. */
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
 
 /** Whether `--help` or `-h` is among the options of `args` (before a `--`). */
 export function asksForHelp(args: readonly string[]): boolean {
@@ -24,7 +26,7 @@ const spelled = (options: Options) =>
  * `parseArgs` for `command` with `options` (and `--help`): a wrong option is a usage error of that command.
  * Usage: `const { values, positionals } = parseCommand('serve', args, { port: { type: 'string' } }, false)`.
  */
-export function parseCommand<const O extends Options>(command: string, args: string[], options: O, allowPositionals: boolean) {
+export function parseCommand<const O extends Options>(command: string, args: string[], options: O, allowPositionals: boolean): Parsed<O> {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
