@@ -28,11 +28,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     return listenError(error, host, port);
   });
   publicUrl = server.url;
-  console.log(printable(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`));
-  await new Promise<void>((resolve) => {
+  // Listened for before the address is printed: whoever reads it may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(printable(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`));
+  await stopped;
   await server.close();
   app.close();
   return 0;

@@ -26,11 +26,13 @@ async function serve(args: string[]): Promise<number> {
     listenError(error, '127.0.0.1', port ?? 0),
   );
   const { main, external, subdomain } = site.origins;
-  console.log(printable(`test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`));
-  await new Promise<void>((resolve) => {
+  // Listened for before the address is printed: whoever reads it may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(printable(`test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`));
+  await stopped;
   await site.close();
   return 0;
 }
