@@ -329,18 +329,11 @@ console.log(JSON.stringify({
     expect(out.vectors.agree).toBe(out.vectors.total);
   };
 
+  /** What the two TypeScript consumers share; each adds its module system. */
+  const CONSUMER_OPTIONS = { target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, resolveJsonModule: true, skipLibCheck: true, types: [] };
+
   it('a TypeScript ES module project (module nodenext): compiles with tsc and runs', async () => {
-    const compilerOptions = {
-      target: 'ES2022',
-      lib: ['ES2023', 'DOM'],
-      module: 'nodenext',
-      moduleResolution: 'nodenext',
-      strict: true,
-      resolveJsonModule: true,
-      skipLibCheck: true,
-      types: [],
-      outDir: 'out',
-    };
+    const compilerOptions = { ...CONSUMER_OPTIONS, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' };
     const dir = await consumer('nodenext', { type: 'module' }, {
       'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
       'app.ts': TYPESCRIPT_APP,
@@ -352,17 +345,7 @@ console.log(JSON.stringify({
   });
 
   it('a TypeScript project for a bundler (moduleResolution bundler): type-checks, bundles with esbuild and runs', async () => {
-    const compilerOptions = {
-      target: 'ES2022',
-      lib: ['ES2023', 'DOM'],
-      module: 'esnext',
-      moduleResolution: 'bundler',
-      strict: true,
-      resolveJsonModule: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-    };
+    const compilerOptions = { ...CONSUMER_OPTIONS, module: 'esnext', moduleResolution: 'bundler', noEmit: true };
     const dir = await consumer('bundler', { type: 'module' }, {
       'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
       'app.ts': TYPESCRIPT_APP,
