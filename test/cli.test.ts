@@ -387,6 +387,11 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['contract', '--max-response-bytes', '0'], /--max-response-bytes takes a whole number from 1 to 1073741824, not "0"$/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'http://localhost'], /--site-url "http:\/\/localhost" is not an address a v1 crawl may start at \(URL must have a valid top-level domain or be an IP address\); expected/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'example'], /--site-url takes an http or https address, e\.g\. https:\/\/example\.com, not "example"$/, 'crawlspec contract --help'],
+  [['contract', '--site-page', '/a', '--site-page', '/b'], /--site-page describes the site of --site-url; give --site-url too$/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'https://example.com', '--site-page', '/a'], /--site-page names one page; expected at least two/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'https://example.com', '--site-failing', 'reset'], /--site-failing "reset" is not a path of the site; expected one beginning with \/, e\.g\. \/about$/, 'crawlspec contract --help'],
+  [['contract', '--timeout', '0'], /--timeout takes a whole number from 1 to 3600, not "0"$/, 'crawlspec contract --help'],
+  [['contract', '--base-url', 'http://127.0.0.1:6000', '--no-auth'], /--base-url http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which fetch never connects to \(the Fetch standard's bad ports\); use another port$/, 'crawlspec contract --help'],
   [['contract', '--only', 'nothing.matches'], /--only "nothing\.matches" names no check of v1 and v2; expected a name or pattern of crawlspec contract --list-checks$/, 'crawlspec contract --help'],
   [['contract', '--only', ''], /--only is empty/, 'crawlspec contract --help'],
   [['contract', '--behaviour', '--no-behaviour'], /--behaviour and --no-behaviour exclude each other$/, 'crawlspec contract --help'],
@@ -518,7 +523,7 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
   });
 
   it('every subcommand usage names each option its parser takes', ({ expect }) => {
-    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--max-response-bytes', '--only-no-job', '--only', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--json'])
+    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--json'])
       expect(COMMAND_USAGE.contract).toContain(option);
     for (const option of ['--port', '--host', '--token', '--no-auth']) expect(COMMAND_USAGE.serve).toContain(option);
     for (const option of ['--port', '--host', '--base-url', '--external-url', '--subdomain-url']) expect(COMMAND_USAGE.site).toContain(option);
