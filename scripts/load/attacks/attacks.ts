@@ -38,6 +38,12 @@ const size = (text: string): string => `${(Buffer.byteLength(text) / MiB).toFixe
 /** Whether `validate()` accepts `text` as `name`: an attack's valid body must be one, or it proves nothing. */
 const validBody = (name: SchemaName, text: string): boolean => validate(name, JSON.parse(text)).valid;
 
+/** The notes on a body the attack needs accepted: its size, and whether `validate()` accepts it. */
+const bodyNotes = (name: SchemaName, text: string): Record<string, string> => ({
+  body: size(text),
+  'body valid by validate()': String(validBody(name, text)),
+});
+
 /** A start the attack needs accepted: 200 with an id, else the attack cannot go on (the check says why). */
 function startedId(ctx: AttackContext, what: string, answer: Answer): string | undefined {
   ctx.answered(answer);
@@ -52,15 +58,22 @@ const acceptedOrRefused = (answer: Answer): boolean =>
   answer.status === 200 ||
   ((answer.status === 402 || answer.status === 429) && (parsed(answer.text) as { success?: unknown })?.success === false);
 
-/** Waits until crawl `id` is no longer in the active list (it has ended), at most `ms`. */
-async function crawlEnded(ctx: AttackContext, id: string, ms: number): Promise<boolean> {
-  const until = performance.now() + ms;
-  while (performance.now() < until && !ctx.signal.aborted) {
+/**
+ * Starts the v2 crawl of `body` and waits until it has ended (left the active list: its one page is scraped),
+ * 10 s at most: its id, or undefined when it did not start (the check says why).
+ */
+async function endedCrawl(ctx: AttackContext, body: string): Promise<string | undefined> {
+  const id = startedId(ctx, 'the crawl', await call(ctx.base, 'POST', '/v2/crawl', { body, timeoutMs: 30_000 }));
+  if (id === undefined) return undefined;
+  const until = performance.now() + 10_000;
+  let ended = false;
+  while (!ended && performance.now() < until && !ctx.signal.aborted) {
     const active = await call(ctx.base, 'GET', '/v2/crawl/active', { timeoutMs: 15_000 });
-    if (active.status === 200 && !active.text.includes(id)) return true;
-    await ctx.sleep(100);
+    ended = active.status === 200 && !active.text.includes(id);
+    if (!ended) await ctx.sleep(100);
   }
-  return false;
+  ctx.check('the crawl ended (left the active list) within 10 s', ended, 'its one page');
+  return id;
 }
 
 /** A 400 that came in time with the version's error body; for the check's detail, what it said. */
@@ -82,7 +95,7 @@ const attack1: Attack = {
   async prepare() {
     const body = manyPagesBigMetadata(`http://127.0.0.1:${await closedPort()}/hook`);
     return {
-      notes: { body: size(body), 'body valid by validate()': String(validBody('v2/BatchScrapeRequest', body)) },
+      notes: bodyNotes('v2/BatchScrapeRequest', body),
       async run(ctx) {
         const answer = await call(ctx.base, 'POST', '/v2/batch/scrape', { body, timeoutMs: 30_000 });
         ctx.answered(answer);
@@ -168,11 +181,10 @@ const attack4a: Attack = {
   prepare() {
     const body = longUrlCrawl(1_000_000);
     return {
-      notes: { body: size(body), 'body valid by validate()': String(validBody('v2/CrawlRequest', body)) },
+      notes: bodyNotes('v2/CrawlRequest', body),
       async run(ctx) {
-        const id = startedId(ctx, 'the crawl', await call(ctx.base, 'POST', '/v2/crawl', { body, timeoutMs: 30_000 }));
+        const id = await endedCrawl(ctx, body);
         if (id === undefined) return;
-        ctx.check('the crawl ended (left the active list) within 10 s', await crawlEnded(ctx, id, 10_000), 'its one page');
         for (let i = 0; i < 12; i++) ctx.defer(silentReader(ctx.port, `/v2/crawl/${id}`));
         await ctx.sleep(8_000);
       },
@@ -189,11 +201,10 @@ const attack4b: Attack = {
   prepare() {
     const body = longUrlCrawl(2_100_000);
     return {
-      notes: { body: size(body), 'body valid by validate()': String(validBody('v2/CrawlRequest', body)) },
+      notes: bodyNotes('v2/CrawlRequest', body),
       async run(ctx) {
-        const id = startedId(ctx, 'the crawl', await call(ctx.base, 'POST', '/v2/crawl', { body, timeoutMs: 30_000 }));
+        const id = await endedCrawl(ctx, body);
         if (id === undefined) return;
-        ctx.check('the crawl ended (left the active list) within 10 s', await crawlEnded(ctx, id, 10_000), 'its one page');
         const reads: string[] = [];
         let fine = 0;
         for (let i = 0; i < 2 && !ctx.signal.aborted; i++) {

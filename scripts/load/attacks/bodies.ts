@@ -8,7 +8,7 @@ const MiB = 1024 * 1024;
 /** 1: a v2 batch of 5000 addresses, `maxConcurrency` 5000, a webhook to `webhookUrl` whose metadata is 1 MB. */
 export function manyPagesBigMetadata(webhookUrl: string): string {
   return JSON.stringify({
-    urls: Array.from({ length: 5000 }, (_, i) => `https://example.com/page/${i}`),
+    urls: Array.from({ length: 5000 }, (_, i) => `https://a.co/p${i}`),
     maxConcurrency: 5000,
     webhook: { url: webhookUrl, metadata: { note: 'x'.repeat(1_000_000) } },
   });
@@ -24,25 +24,26 @@ export function hugeBatch(bytes: number): { readonly text: string; readonly coun
 
 /**
  * 3: path patterns of named groups and named backreferences (`(?<g1>a)…\k<g1>…`), which made the pattern
- * parse quadratic: one pattern of `bytes` (a v2 crawl), or patterns of 2000 characters each, `bytes` in all (a
- * v1 crawl).
+ * parse quadratic, about `bytes` of body each way: one pattern (a v2 crawl), or patterns of 2000 characters
+ * each (a v1 crawl).
  */
 export function namedGroupPatterns(bytes: number): { readonly onePattern: string; readonly manyPatterns: string } {
-  const pattern = (size: number): string => {
+  /** A pattern of about `size` characters, or of `size` bytes as a JSON string (each backslash doubled). */
+  const pattern = (size: number, inJson: boolean): string => {
     const groups: string[] = [];
     const references: string[] = [];
     let length = 0;
     for (let i = 0; length < size - 40; i++) {
       groups.push(`(?<g${i}>a)`);
       references.push(`\\k<g${i}>`);
-      length += groups.at(-1)!.length + references.at(-1)!.length;
+      length += groups.at(-1)!.length + references.at(-1)!.length + (inJson ? 1 : 0);
     }
     return `^/${groups.join('')}${references.join('')}$`;
   };
-  const one = pattern(bytes);
-  const many = Array.from({ length: Math.ceil(bytes / 2000) }, () => pattern(2000).slice(0, 2000));
+  const many: string[] = [];
+  for (let total = 0; total < bytes - 2000; total += JSON.stringify(many.at(-1)).length + 1) many.push(pattern(2000, false));
   return {
-    onePattern: JSON.stringify({ url: 'https://example.com/', includePaths: [one] }),
+    onePattern: JSON.stringify({ url: 'https://example.com/', includePaths: [pattern(bytes, true)] }),
     manyPatterns: JSON.stringify({ url: 'https://example.com/', includePaths: many }),
   };
 }
