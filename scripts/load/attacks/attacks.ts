@@ -33,7 +33,11 @@ import { call, closedPort, hangingReceiver, outcome, rawPost, receiver, silentRe
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
-const size = (text: string): string => `${(Buffer.byteLength(text) / MiB).toFixed(2)} MiB`;
+/** A size as the findings give it: MB (10^6 bytes), and MiB too from 1 MiB on. */
+const size = (text: string): string => {
+  const bytes = Buffer.byteLength(text);
+  return `${(bytes / 1e6).toFixed(2)} MB${bytes >= MiB ? ` (${(bytes / MiB).toFixed(2)} MiB)` : ''}`;
+};
 
 /** Whether `validate()` accepts `text` as `name`: an attack's valid body must be one, or it proves nothing. */
 const validBody = (name: SchemaName, text: string): boolean => validate(name, JSON.parse(text)).valid;
