@@ -177,6 +177,7 @@ export class ServerProcess {
 export class RssWatch {
   #peakMiB = 0;
   #timer: NodeJS.Timeout | undefined;
+  readonly #started = performance.now();
 
   constructor(
     private readonly server: ServerProcess,
@@ -191,8 +192,10 @@ export class RssWatch {
     const memory = this.server.memory();
     if (memory === undefined) return;
     this.#peakMiB = Math.max(this.#peakMiB, memory.rssMiB, memory.peakMiB);
-    if (memory.rssMiB > this.ceilingMiB)
-      this.server.kill(`its RSS passed the ${this.ceilingMiB} MiB ceiling (${Math.round(memory.rssMiB)} MiB)`);
+    if (memory.rssMiB > this.ceilingMiB) {
+      const after = ((performance.now() - this.#started) / 1000).toFixed(1);
+      this.server.kill(`its RSS passed the ${this.ceilingMiB} MiB ceiling (${Math.round(memory.rssMiB)} MiB, ${after} s into the attack)`);
+    }
   }
 
   /** The largest RSS seen, in MiB (VmHWM included while the server lived). */
