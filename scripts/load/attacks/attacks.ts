@@ -332,13 +332,13 @@ const attack7: Attack = {
         }
         const lists: string[] = [];
         let fine = 0;
-        for (let round = 0; round < 3; round++) {
+        for (let turn = 0; turn < 3; turn++) {
           for (const version of ['v1', 'v2'] as const) {
             const answer = await call(ctx.base, 'GET', `/${version}/crawl/active`, { timeoutMs: 10_000 });
             ctx.answered(answer);
             const listed = ids.filter((id) => answer.text.includes(id)).length;
             if (answer.status === 200 && listed === ids.length) fine += 1;
-            if (round === 0) lists.push(`${version}: ${outcome(answer)}, ${listed} of ${ids.length} listed`);
+            if (turn === 0) lists.push(`${version}: ${outcome(answer)}, ${listed} of ${ids.length} listed`);
           }
         }
         ctx.check('every active list answered 200 and listed both crawls', fine === 6, `${fine} of 6; ${lists.join('; ')}`);

@@ -144,6 +144,7 @@ export async function runAttack(attack: Attack): Promise<AttackReport> {
   const checks: Check[] = [];
   const answers: Record<string, number> = {};
   const deferred: Closable[] = [];
+  let cleanedUp = false;
   const prepared = await attack.prepare();
   Object.assign(notes, prepared.notes);
   const unrelatedMs = prepared.unrelatedMs ?? attack.unrelatedMs;
@@ -178,7 +179,9 @@ export async function runAttack(attack: Attack): Promise<AttackReport> {
         checks.push({ name, pass, detail });
       },
       defer: (closable) => {
-        deferred.push(closable);
+        // An attack cut off at its deadline may still open something after the clean-up: closed at once.
+        if (cleanedUp) void closeWithin(closable);
+        else deferred.push(closable);
       },
       sleep: (ms) =>
         new Promise<void>((resolve) => {
@@ -274,6 +277,7 @@ export async function runAttack(attack: Attack): Promise<AttackReport> {
       checks: [{ name: 'the attack could be set up', pass: false, detail: (error as Error).message }],
     };
   } finally {
+    cleanedUp = true;
     watch?.stop();
     await Promise.all(deferred.map(closeWithin));
     await server.stop(CLEANUP_TIMEOUT_MS);
