@@ -8,18 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../scripts/server/app.js';
 import { ATTACKS } from '../scripts/load/attacks/attacks.js';
-import {
-  deeplyNestedBody,
-  deeplyNestedCrawls,
-  hangingWebhookBatch,
-  hugeBatch,
-  idnBatch,
-  longUrlCrawl,
-  manyPagesBigMetadata,
-  namedGroupPatterns,
-  TWENTY_MIB,
-  webhookBatch,
-} from '../scripts/load/attacks/bodies.js';
+import * as bodies from '../scripts/load/attacks/bodies.js';
 import { runAttack, type Attack } from '../scripts/load/attacks/harness.js';
 
 const MB = 1_000_000;
@@ -28,7 +17,7 @@ const validity = (name: SchemaName, text: string) => validate(name, JSON.parse(t
 
 describe('the attack bodies', () => {
   it('1: a 1.1 MB v2 batch of 5000 pages at maxConcurrency 5000 with 1 MB of webhook metadata, valid', () => {
-    const body = manyPagesBigMetadata('http://127.0.0.1:9/hook');
+    const body = bodies.manyPagesBigMetadata('http://127.0.0.1:9/hook');
     expect(bytes(body) / MB).toBeCloseTo(1.1, 1);
     expect(bytes(body) / MB).toBeLessThan(1.15);
     const parsed = JSON.parse(body);
@@ -37,7 +26,7 @@ describe('the attack bodies', () => {
   });
 
   it('2: ~850,000 short addresses in 9.7 MiB, under the default body limit (its validity is shown by the stage)', () => {
-    const { text, count } = hugeBatch(Math.floor(9.7 * 1024 * 1024));
+    const { text, count } = bodies.hugeBatch(Math.floor(9.7 * 1024 * 1024));
     expect(bytes(text)).toBeLessThanOrEqual(DEFAULT_MAX_BODY_BYTES);
     expect(bytes(text)).toBeGreaterThan(9.69 * 1024 * 1024);
     expect(count).toBeGreaterThan(840_000);
@@ -45,7 +34,7 @@ describe('the attack bodies', () => {
   });
 
   it('3: 1.6 MB of named groups and backreferences, in one pattern and in 2000-character ones, refused', () => {
-    const { onePattern, manyPatterns } = namedGroupPatterns(1_600_000);
+    const { onePattern, manyPatterns } = bodies.namedGroupPatterns(1_600_000);
     for (const body of [onePattern, manyPatterns]) {
       expect(bytes(body) / MB).toBeCloseTo(1.6, 1);
       expect(bytes(body) / MB).toBeLessThan(1.65);
@@ -60,7 +49,7 @@ describe('the attack bodies', () => {
 
   it('4: crawls of a 1 MB and a 2.1 MB address with 50 scrape actions, valid', () => {
     for (const length of [MB, 2.1 * MB]) {
-      const body = longUrlCrawl(length);
+      const body = bodies.longUrlCrawl(length);
       expect(JSON.parse(body).url.length).toBe(length);
       expect(JSON.parse(body).scrapeOptions.actions).toHaveLength(50);
       expect(validity('v2/CrawlRequest', body)).toBe(true);
@@ -68,26 +57,26 @@ describe('the attack bodies', () => {
   });
 
   it('5, 8: webhook batches, valid', () => {
-    expect(validity('v2/BatchScrapeRequest', webhookBatch('http://127.0.0.1:9/hook/307', { 'x-a': 'b' }, '307'))).toBe(true);
-    expect(validity('v2/BatchScrapeRequest', hangingWebhookBatch('http://127.0.0.1:9/hook', 30_000, 1000, 64 * 1024))).toBe(true);
+    expect(validity('v2/BatchScrapeRequest', bodies.webhookBatch('http://127.0.0.1:9/hook/307', { 'x-a': 'b' }, '307'))).toBe(true);
+    expect(validity('v2/BatchScrapeRequest', bodies.hangingWebhookBatch('http://127.0.0.1:9/hook', 30_000, 1000, 64 * 1024))).toBe(true);
   });
 
   it('6: a 480 KB batch of addresses with 10,000-character internationalised labels, refused', () => {
-    const body = idnBatch(16, 10_000);
+    const body = bodies.idnBatch(16, 10_000);
     expect(bytes(body) / MB).toBeCloseTo(0.48, 1);
     expect(validity('v2/BatchScrapeRequest', body)).toBe(false);
   });
 
   it('7: v1 and v2 crawls whose JSON schema nests 6000 levels deep, valid', () => {
-    const { v1, v2 } = deeplyNestedCrawls(6000, 30);
+    const { v1, v2 } = bodies.deeplyNestedCrawls(6000, 30);
     expect(v2.split('{"a":').length - 1).toBe(6000);
     expect(validity('v2/CrawlRequest', v2)).toBe(true);
     expect(validity('v1/CrawlRequest', v1)).toBe(true);
   });
 
   it('9: exactly 20 MiB, one array nested as deep as that allows (not parsed here: that is the attack)', () => {
-    const body = deeplyNestedBody(TWENTY_MIB);
-    expect(body.length).toBe(TWENTY_MIB);
+    const body = bodies.deeplyNestedBody(bodies.TWENTY_MIB);
+    expect(body.length).toBe(bodies.TWENTY_MIB);
     const text = body.toString('latin1');
     expect(text.startsWith('{"url":"https://example.com/","nested":[[[')).toBe(true);
     expect(text.trimEnd().endsWith(']]]}')).toBe(true);
