@@ -9,7 +9,7 @@
  * JavaScript patterns without the `u` flag (with its Annex B legacy), and agrees with a parser on every
  * pattern that compiles (test/pathPatterns.test.ts compares them).
  */
-import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/requestFields.js';
+import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/pathPatternBounds.js';
 import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 /**
