@@ -166,4 +166,21 @@ export const pathPatternsCompile: CodeRule = {
     }
     return problems ?? NO_PROBLEMS;
   },
+  keeps(request) {
+    // As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit).
+    let count = 0;
+    let characters = 0;
+    for (let f = 0; f < PATTERN_FIELDS.length; f++) {
+      const patterns = boundedPatterns(field(request, PATTERN_FIELDS[f]!));
+      if (patterns === undefined) continue;
+      count += patterns.length;
+      for (let i = 0; i < patterns.length; i++) {
+        const pattern = patterns[i];
+        if (typeof pattern !== 'string') continue;
+        characters += pattern.length;
+        if (verdicts.get(pattern) !== null) return false;
+      }
+    }
+    return count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
+  },
 };
