@@ -23,7 +23,7 @@
 import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { validators as loadValidators } from '#generated/validators/loader.js';
+import { validators as loadValidators } from '#generated/load/validators.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
@@ -140,7 +140,7 @@ function entryOf(name: SchemaName): Entry {
 
 /**
  * A version's validators of both kinds, by definition name, loaded on first use: only a body the fast path
- * refuses needs them. Where Node can `require()` an ES module, the loader (generated/validators/loader*.js,
+ * refuses needs them. Where Node can `require()` an ES module, the loader (generated/load/validators*.js,
  * picked by package.json's `imports`) loads them then, synchronously; elsewhere they were imported with this module.
  */
 const loaded = new Map<

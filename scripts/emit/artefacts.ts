@@ -40,7 +40,7 @@ export async function artefacts(): Promise<Map<string, string>> {
     files.set(`fast/${fastPathFile(version)}`, fast.js);
     files.set(`fast/${fastPathFile(version).replace(/\.js$/, '.d.ts')}`, fast.dts);
   }
-  for (const [file, code] of loaderModules(VERSIONS)) files.set(`validators/${file}`, code);
+  for (const [file, code] of loaderModules(VERSIONS)) files.set(`load/${file}`, code);
   const defaults = defaultsModule();
   files.set(`fast/${DEFAULTS_FILE}`, defaults.js);
   files.set(`fast/${DEFAULTS_FILE.replace(/\.js$/, '.d.ts')}`, defaults.dts);

@@ -3,7 +3,7 @@
 // Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is
 // loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.
 const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-const FILES = { v1: { first: "./v1.js", all: "./v1.all-errors.js" }, v2: { first: "./v2.js", all: "./v2.all-errors.js" } };
+const FILES = { v1: { first: "../validators/v1.js", all: "../validators/v1.all-errors.js" }, v2: { first: "../validators/v2.js", all: "../validators/v2.all-errors.js" } };
 const loaded = { v1: { first: undefined, all: undefined }, v2: { first: undefined, all: undefined } };
 
 /**
