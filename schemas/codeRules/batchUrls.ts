@@ -1,5 +1,5 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
-import { NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
+import { ignoresInvalidUrls, NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
 import { isUnparseableUrl, plainOriginEnd } from '../shared/crawlUrl.js';
 import { denseArray, field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
@@ -29,9 +29,21 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
     },
     keeps(request) {
       const urls = denseArray(field(request, 'urls'));
-      return urls !== undefined && allPlain(urls);
+      if (urls === undefined) return false;
+      // Ignoring invalid entries, a batch is refused only when none is valid (partitionBatch): one plain entry
+      // settles it, and which others are invalid is for the answer's invalidURLs, not for validation.
+      return ignoresInvalidUrls(version, request) ? urls.length === 0 || somePlain(urls) : allPlain(urls);
     },
   };
+}
+
+/** Whether some entry is a plain address (`plainOriginEnd`): the first one, as a rule. */
+function somePlain(entries: readonly unknown[]): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const url = entries[i];
+    if (typeof url === 'string' && plainOriginEnd(url) >= 0) return true;
+  }
+  return false;
 }
 
 /**
