@@ -106,26 +106,35 @@ const ENTRIES: ReadonlyMap<string, Entry> = new Map(
 
 /**
  * The rules' cheap answers (`CodeRule.keeps`) for a definition, put together once: true only when `ruleIssues`
- * would find nothing. Each rule looks at the object at its place, as `ruleIssues` finds it; a place that holds no
- * object has nothing for the rule to look at.
+ * would find nothing. The rules at one place share one read of the object there (places in the order the rules
+ * name them); a place that holds no object has nothing for its rules to look at.
  */
 function keeperOf(rules: readonly PlacedRule[]): (data: unknown) => boolean {
-  const keepers = rules.map(({ at, rule }): ((data: unknown) => boolean) => {
-    const { keeps } = rule;
-    if (at.length === 0) return (data) => !isRecord(data) || keeps(data);
-    if (at.length === 1) {
-      const key = String(at[0]);
-      return (data) => {
-        const object = isRecord(data) ? field(data, key) : undefined;
-        return !isRecord(object) || keeps(object);
-      };
-    }
+  type Keeps = (object: Readonly<Record<string, unknown>>) => boolean;
+  const places = new Map<string, { readonly at: PlacedRule['at']; readonly keeps: Keeps[] }>();
+  for (const { at, rule } of rules) {
+    const key = at.join('/');
+    const place = places.get(key) ?? { at, keeps: [] };
+    place.keeps.push(rule.keeps);
+    places.set(key, place);
+  }
+  const keepers = [...places.values()].map(({ at, keeps }): ((data: unknown) => boolean) => {
+    const all: Keeps =
+      keeps.length === 1
+        ? keeps[0]!
+        : (object) => {
+            for (let i = 0; i < keeps.length; i++) if (!keeps[i]!(object)) return false;
+            return true;
+          };
+    if (at.length === 0) return (data) => !isRecord(data) || all(data);
     return (data) => {
       let object: unknown = data;
       for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
-      return !isRecord(object) || keeps(object);
+      return !isRecord(object) || all(object);
     };
   });
+  if (keepers.length === 0) return () => true;
+  if (keepers.length === 1) return keepers[0]!;
   return (data) => {
     for (let i = 0; i < keepers.length; i++) if (!keepers[i]!(data)) return false;
     return true;
