@@ -137,8 +137,10 @@ describe('the packed package', () => {
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { Value } from '@sinclair/typebox/value';
-import { validate, withDefaults, migrateToV2, partitionBatch, validationErrorBody, schemaNames, v2 } from 'crawlspec';
+import { validate, partitionBatch, validationErrorBody, schemaNames } from 'crawlspec';
 import * as typebox from 'crawlspec/typebox';
+// The TypeBox definitions and what needs them are at crawlspec/typebox (the main entry loads no TypeBox).
+import { withDefaults, migrateToV2, v2 } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import * as v1Validators from 'crawlspec/validators/v1';
@@ -214,8 +216,8 @@ console.log(JSON.stringify({
 
   it('type-checks from TypeScript under moduleResolution node16 and bundler', async () => {
     const consumer = `
-import { validate, withDefaults, v2, definitions, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
-import { v1 } from 'crawlspec/typebox';
+import { validate, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
+import { v1, withDefaults, v2, definitions } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
