@@ -271,7 +271,8 @@ export { check, checkAll, result, name, asGenerated, wrong, batch, v1Request, re
 
   /** A TypeScript module of a consumer: the API, a validator narrowing to its type, the JSON documents and vectors. */
   const TYPESCRIPT_APP = `
-import { validate, withDefaults, type SchemaName, type ValidationResult } from 'crawlspec';
+import { validate, type SchemaName, type ValidationResult } from 'crawlspec';
+import { withDefaults } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
 import schema from 'crawlspec/schemas/v2/CrawlRequest.json' with { type: 'json' };
