@@ -7,7 +7,7 @@
  *   crawlspec defaults <schema> [file]             print a valid body with the interface's defaults filled in
  *   crawlspec migrate [file]                       print the v2 request asking for what a v1 request asks
  *   crawlspec examples                             check every example of the OpenAPI documents
- *   crawlspec serve [--port N] [--host H] [--token T | --no-auth]        run the reference server
+ *   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...   run the reference server
  *   crawlspec contract [--base-url URL] [--token T | --no-auth] [...]   test an implementation
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input.
@@ -42,8 +42,11 @@ const USAGE = `usage:
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
-  crawlspec serve [--port N] [--host H] [--token T | --no-auth]
-                                                 run the reference server (127.0.0.1 unless told otherwise)
+  crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
+                                                 run the reference server (127.0.0.1 unless told otherwise);
+                                                 its jobs fetch pages from loopback hosts, and from each
+                                                 host name or address given with --allow-host (a name only
+                                                 where it resolves to loopback or an allowed address)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--level interface|service]
                      [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--site-url URL]
                      [--max-response-bytes N] [--only-no-job] [--report junit.xml] [--json] [--list-checks]
@@ -252,13 +255,16 @@ async function serveCommand(args: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true, default: [] },
     },
     allowPositionals: false,
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
   const auth = authOption(values);
+  const allowed = new Set(values['allow-host'].map((host) => host.toLowerCase().replace(/^\[|\]$/g, '')));
+  for (const host of allowed) if (host === '' || /[\s/?#@]/.test(host)) throw new UsageError(`--allow-host takes a host name or address, not "${host}"`);
   let publicUrl = '';
-  const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
+  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: (host) => allowed.has(host.toLowerCase()) });
   const server = await listen(app, { host: values.host, port: integer(values.port, '--port', 0) });
   publicUrl = server.url;
   console.log(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`);
