@@ -2,7 +2,8 @@
  * Reading a fetched page: its links, images and metadata, its content as HTML, and that content as
  * markdown.
  *
- * One pass of htmlparser2 (streaming, linear in the page) over the whole document gathers:
+ * One pass of htmlparser2 (streaming, and linear in the page with its nesting bounded: `boundedParser.ts`)
+ * over the whole document gathers:
  *   - `links`: every `<a href>`, resolved against the page address and the first `<base href>`, without
  *     `mailto:`, `javascript:` and other non-HTTP schemes, nor links to a fragment of the page itself;
  *   - `images`: every `<img src>`, resolved the same way;
@@ -21,18 +22,21 @@
  * where cutting changes nothing (after a block element, when every element still open is a plain container
  * such as `div` or `section`), or after any element once a chunk reaches `MAX_CHUNK_CHARS` (a huge table or
  * list is then split in two). Each chunk is converted alone, with a turn of the event loop between chunks,
- * so the time is linear in the page and spread out.
+ * so the time is linear in the page and spread out (a chunk of the worst kind, tens of thousands of `<br>`,
+ * takes some tens of milliseconds).
  */
 import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { Parser } from 'htmlparser2';
+import { BoundedParser } from './boundedParser.js';
 import { escapeHtml } from './site.js';
 
 /** Characters fed to the parser between two turns of the event loop. */
-const SLICE_CHARS = 256 * 1024;
+const SLICE_CHARS = 64 * 1024;
 /** Size at which a chunk of content is cut where cutting changes nothing. */
-const CHUNK_CHARS = 16 * 1024;
-/** Size at which a chunk is cut after any element. */
-const MAX_CHUNK_CHARS = 64 * 1024;
+const CHUNK_CHARS = 8 * 1024;
+/** Size at which a chunk is cut at any element. */
+const MAX_CHUNK_CHARS = 32 * 1024;
+/** Elements nested in the content at most: deeper ones keep their text, not their tags. */
+const CONTENT_NESTING = 64;
 /** `<meta>` tags kept in a page's metadata (their contents, counted one by one), besides the description. */
 export const MAX_META_TAGS = 100;
 
@@ -81,8 +85,10 @@ class Region {
   readonly chunks: string[] = [];
   #pieces: string[] = [];
   #length = 0;
-  /** Elements open inside the region, the region's own first. */
-  readonly #open: string[] = [];
+  /** Elements open inside the region, the region's own first; undefined for one too deep to be written. */
+  readonly #open: (string | undefined)[] = [];
+  /** How many of them are written and not plain containers (`TRANSPARENT`): a chunk may end where there is none. */
+  #opaque = 0;
   /** Inside a dropped element (script, style...): how deep. */
   #dropped = 0;
   #paragraph: string[] | undefined;
@@ -113,13 +119,21 @@ class Region {
       if (!VOID.has(name)) this.#dropped += 1;
       return;
     }
-    let tag = `<${name}`;
-    for (const [attribute, value] of Object.entries(attributes)) {
-      const address = ADDRESS_ATTRIBUTES.has(attribute) ? resolve(value, base)?.href : undefined;
-      tag += ` ${attribute}="${escapeHtml(address ?? value)}"`;
+    if (this.#length >= MAX_CHUNK_CHARS) this.#cut();
+    // Deeper than `CONTENT_NESTING`, an element's text is kept and its tags are not.
+    const written = this.#open.length < CONTENT_NESTING;
+    if (written) {
+      let tag = `<${name}`;
+      for (const [attribute, value] of Object.entries(attributes)) {
+        const address = ADDRESS_ATTRIBUTES.has(attribute) ? resolve(value, base)?.href : undefined;
+        tag += ` ${attribute}="${escapeHtml(address ?? value)}"`;
+      }
+      this.#write(`${tag}>`);
     }
-    this.#write(`${tag}>`);
-    if (!VOID.has(name)) this.#open.push(name);
+    if (!VOID.has(name)) {
+      this.#open.push(written ? name : undefined);
+      if (written && !TRANSPARENT.has(name)) this.#opaque += 1;
+    }
     if (name === 'p' && this.firstParagraph === '' && this.#paragraph === undefined) this.#paragraph = [];
   }
 
@@ -130,13 +144,20 @@ class Region {
   }
 
   close(name: string): void {
-    if (this.state !== 'inside' || VOID.has(name)) return;
+    if (this.state !== 'inside') return;
+    if (VOID.has(name)) {
+      if (this.#length >= MAX_CHUNK_CHARS) this.#cut();
+      return;
+    }
     if (this.#dropped > 0) {
       this.#dropped -= 1;
       return;
     }
-    this.#open.pop();
-    this.#write(`</${name}>`);
+    const written = this.#open.pop() !== undefined;
+    if (written) {
+      this.#write(`</${name}>`);
+      if (!TRANSPARENT.has(name)) this.#opaque -= 1;
+    }
     if (name === 'p' && this.#paragraph !== undefined) {
       this.firstParagraph = this.#paragraph.join('').replace(/\s+/g, ' ').trim().slice(0, 1000);
       this.#paragraph = undefined;
@@ -146,7 +167,7 @@ class Region {
       this.#cut();
       return;
     }
-    const safe = !INLINE.has(name) && this.#open.every((open) => TRANSPARENT.has(open));
+    const safe = written && !INLINE.has(name) && this.#opaque === 0;
     if ((safe && this.#length >= CHUNK_CHARS) || this.#length >= MAX_CHUNK_CHARS) this.#cut();
   }
 
@@ -172,7 +193,7 @@ export async function readHtml(document: string, url: string, onlyMainContent: b
   let description: string | undefined;
   let language: string | undefined;
 
-  const parser = new Parser({
+  const parser = new BoundedParser({
     onopentag(name, attributes) {
       if (name === 'base' && !baseSet && attributes['href'] !== undefined) {
         base = resolve(attributes['href'], base) ?? base;

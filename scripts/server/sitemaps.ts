@@ -2,7 +2,7 @@
  * Reading a site's sitemaps: from the files a crawl starts with (the `Sitemap:` lines of the start origin's
  * robots.txt, and `<origin>/sitemap.xml`), the page addresses they list, sitemap indexes followed.
  *
- * Each file is parsed with htmlparser2 in XML mode (streaming, linear), a slice at a time with a turn of the
+ * Each file is parsed with htmlparser2 in XML mode (streaming, linear with its nesting bounded), a slice at a time with a turn of the
  * event loop between slices: a `<loc>` inside `<url>` is a page, one inside `<sitemap>` another sitemap file.
  * Namespaced extensions (`<image:loc>`) are not pages. Only a 200 answer is read; anything else is no
  * sitemap. Gzipped sitemap files (`.xml.gz` served as such) are not read.
@@ -11,7 +11,7 @@
  * redirects); indexes followed `SITEMAP_INDEX_DEPTH` levels down (an index listed by an index listed by the
  * root is read, what it lists that is an index again is not); at most `MAX_SITEMAP_PAGES` addresses.
  */
-import { Parser } from 'htmlparser2';
+import { BoundedParser } from './boundedParser.js';
 import type { Fetched } from './fetcher.js';
 
 export const MAX_SITEMAP_FILES = 8;
@@ -31,7 +31,7 @@ async function parseSitemap(xml: string, signal: AbortSignal): Promise<SitemapFi
   const file: SitemapFile = { pages: [], sitemaps: [] };
   const open: string[] = [];
   let text: string[] | undefined;
-  const parser = new Parser(
+  const parser = new BoundedParser(
     {
       onopentag(name) {
         open.push(name.toLowerCase());
