@@ -18,8 +18,8 @@
  * Jobs make their pages over time (`jobPages.ts`): a crawl's as it discovers them (`crawler.ts`), a batch's
  * in order (`pageSource.ts`), fetched from the server's own site, from hosts it may reach (loopback, and
  * what `allowFetchHost` / `resolveHosts` add: `reach.ts`, `fetcher.ts`), or made up for any other host.
- * Each tick of `pageIntervalMs` starts up to `maxConcurrency` pages (1 without it); a crawl with a `delay`
- * starts one page per tick of that many seconds; status `scraping` until every page is done, then
+ * Each tick of `pageIntervalMs` starts pages until `maxConcurrency` of them (1 without it) are in flight; a
+ * crawl with a `delay` starts one page per tick of that many seconds; status `scraping` until every page is done, then
  * `completed`; a cancel stops them and aborts their fetches (`cancelled`, pages done stay readable); a crawl
  * whose path patterns cannot be run is `failed` (from the start, or when a page's links cannot be judged).
  * Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`, then `Job

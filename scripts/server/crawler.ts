@@ -23,7 +23,8 @@
  *   - addresses the server may not fetch (`reach.ts`) are never followed; a crawl whose start is on such a
  *     host gives today's one synthetic page, filters aside.
  * Path patterns run on the linear-time matcher of `pathPattern.ts`, with a step budget refilled per page
- * read; patterns it cannot run within the budget fail the crawl (`failure`).
+ * read (and per `MAX_LINKS_PER_PAGE` sitemap pages); patterns it cannot run within the budget fail the crawl
+ * (`failure`).
  *
  * Bounds besides the fetcher's: `MAX_PAGES_PER_JOB` pages fetched, `MAX_LINKS_PER_PAGE` links of a page
  * followed, robots.txt of at most `MAX_ORIGINS_PER_JOB` origins (pages of further origins are not
@@ -41,6 +42,8 @@ import { sitemapPages } from './sitemaps.js';
 export const MAX_LINKS_PER_PAGE = 1000;
 export const MAX_ORIGINS_PER_JOB = 16;
 export const MAX_ROBOTS_BYTES = 512 * 1024;
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A rule's reason, short enough for an error message (it quotes the caller's patterns, which may be long). */
 const brief = (reason: string): string => (reason.length > 300 ? `${reason.slice(0, 300)}…` : reason);
@@ -211,7 +214,12 @@ export class Crawler implements PageSource {
         const candidate = rules!.result(this.#start, context).service.tri !== 'no';
         this.#queue.push({ url: this.#start, sourceURL: this.#options.sourceURL, depth: 0, isStart: true, candidate });
       }
-      for (const page of listed) await this.#admit(page, 0);
+      // Sitemap pages are judged as a page's links are: up to MAX_LINKS_PER_PAGE with the whole budget, then a turn.
+      for (let at = 0; at < listed.length; at += MAX_LINKS_PER_PAGE) {
+        if (at > 0) await turn();
+        this.#budget.refill();
+        for (const page of listed.slice(at, at + MAX_LINKS_PER_PAGE)) await this.#admit(page, 0);
+      }
     } catch (error) {
       if (!this.#options.signal.aborted) this.#fail(error);
     }

@@ -1,6 +1,6 @@
 /**
- * A job's pages over time: the app ticks the job, and each tick starts as many pages as the job may (its
- * `maxConcurrency`, at most `MAX_JOB_FETCHES_IN_FLIGHT` at once), taken from the job's source (a crawl's
+ * A job's pages over time: the app ticks the job, and each tick starts pages until as many are in flight as
+ * the job may have (its `maxConcurrency`, at most `MAX_JOB_FETCHES_IN_FLIGHT`), taken from the job's source (a crawl's
  * discoveries or a batch's addresses, `pageSource.ts`). Each page is fetched (`fetcher.ts`), read
  * (`htmlPage.ts`), settled with its source (which says whether it is a result, and learns its links), and
  * made into a record (`documents.ts`) or an error:
@@ -85,10 +85,10 @@ export class JobPages {
     return this.#source.failure;
   }
 
-  /** Starts up to `count` pages, if the job may. */
-  advance(count: number): void {
+  /** Starts pages until `concurrency` of them (at most `MAX_JOB_FETCHES_IN_FLIGHT`) are in flight, if the job may. */
+  advance(concurrency: number): void {
     if (!this.#prepared || this.#stopped) return;
-    const room = Math.min(count, MAX_JOB_FETCHES_IN_FLIGHT - this.#inFlight);
+    const room = Math.min(concurrency, MAX_JOB_FETCHES_IN_FLIGHT) - this.#inFlight;
     for (let started = 0; started < room; started++) {
       const task = this.#source.next();
       if (task === undefined) return;
