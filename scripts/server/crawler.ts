@@ -34,6 +34,7 @@ import { CrawlRules, type PageContext, type PatternMatcher } from '../../schemas
 import type { CrawlSettings } from '../../schemas/crawl/settings.js';
 import { pageKey } from '../../schemas/crawl/site.js';
 import robotsModule from 'robots-parser';
+import { turn } from './boundedParser.js';
 import type { Fetched, Fetcher } from './fetcher.js';
 import { MAX_PAGES_PER_JOB, normalizeAddress, type PageSource, type PageTask, type ReadTask, type Settled } from './pageSource.js';
 import { compilePathPatterns, PatternError, StepBudget } from './pathPattern.js';
@@ -42,8 +43,6 @@ import { sitemapPages } from './sitemaps.js';
 export const MAX_LINKS_PER_PAGE = 1000;
 export const MAX_ORIGINS_PER_JOB = 16;
 export const MAX_ROBOTS_BYTES = 512 * 1024;
-
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A rule's reason, short enough for an error message (it quotes the caller's patterns, which may be long). */
 const brief = (reason: string): string => (reason.length > 300 ? `${reason.slice(0, 300)}…` : reason);

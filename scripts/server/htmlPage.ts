@@ -12,8 +12,8 @@
  *   - the content: the `<main>` element (or `<body>` without one) with `onlyMainContent`, else `<body>`,
  *     written back as clean HTML: addresses made absolute (as the service's cleaned HTML has them), scripts,
  *     styles, templates and comments dropped.
- * The document is fed to the parser `SLICE_CHARS` at a time, giving the event loop a turn between slices, so
- * a page at the size limit never holds the server up.
+ * The document is fed to the parser a slice at a time, giving the event loop a turn between slices, so a
+ * page at the size limit never holds the server up.
  *
  * Markdown is made by node-html-markdown: maintained, MIT, TypeScript, no native code, and already the
  * package's dependency; among the JavaScript converters it is the fast one and keeps links and tables. Its
@@ -26,11 +26,9 @@
  * takes some tens of milliseconds).
  */
 import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { BoundedParser } from './boundedParser.js';
+import { BoundedParser, parseInSlices, turn } from './boundedParser.js';
 import { escapeHtml } from './site.js';
 
-/** Characters fed to the parser between two turns of the event loop. */
-const SLICE_CHARS = 64 * 1024;
 /** Size at which a chunk of content is cut where cutting changes nothing. */
 const CHUNK_CHARS = 8 * 1024;
 /** Size at which a chunk is cut at any element. */
@@ -65,8 +63,6 @@ const INLINE = new Set([
 ]);
 /** Attributes holding an address, made absolute in the content. */
 const ADDRESS_ATTRIBUTES = new Set(['href', 'src']);
-
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** An address as written on a page, absolute; undefined when it is no web address or only a fragment. */
 function resolve(written: string, base: URL): URL | undefined {
@@ -235,12 +231,7 @@ export async function readHtml(document: string, url: string, onlyMainContent: b
       for (const region of regions) region.close(name);
     },
   });
-  for (let at = 0; at < document.length; at += SLICE_CHARS) {
-    if (at > 0) await turn();
-    signal.throwIfAborted();
-    parser.write(document.slice(at, at + SLICE_CHARS));
-  }
-  parser.end();
+  await parseInSlices(parser, document, signal);
   for (const region of regions) region.end();
   const content = main.state !== 'before' ? main : body.state !== 'before' ? body : whole;
   return {

@@ -2,24 +2,22 @@
  * Reading a site's sitemaps: from the files a crawl starts with (the `Sitemap:` lines of the start origin's
  * robots.txt, and `<origin>/sitemap.xml`), the page addresses they list, sitemap indexes followed.
  *
- * Each file is parsed with htmlparser2 in XML mode (streaming, linear with its nesting bounded), a slice at a time with a turn of the
- * event loop between slices: a `<loc>` inside `<url>` is a page, one inside `<sitemap>` another sitemap file.
- * Namespaced extensions (`<image:loc>`) are not pages. Only a 200 answer is read; anything else is no
+ * Each file is parsed with htmlparser2 in XML mode, bounded as pages are (`boundedParser.ts`): a `<loc>`
+ * inside `<url>` is a page, one inside `<sitemap>` another sitemap file. Namespaced extensions
+ * (`<image:loc>`) are not pages. Only a 200 answer is read; anything else is no
  * sitemap. Gzipped sitemap files (`.xml.gz` served as such) are not read.
  *
  * Bounds: at most `MAX_SITEMAP_FILES` files per crawl, each fetched with the fetcher's bounds (time, size,
  * redirects); indexes followed `SITEMAP_INDEX_DEPTH` levels down (an index listed by an index listed by the
  * root is read, what it lists that is an index again is not); at most `MAX_SITEMAP_PAGES` addresses.
  */
-import { BoundedParser } from './boundedParser.js';
+import { BoundedParser, parseInSlices } from './boundedParser.js';
 import type { Fetched } from './fetcher.js';
 
 export const MAX_SITEMAP_FILES = 8;
 export const SITEMAP_INDEX_DEPTH = 2;
 export const MAX_SITEMAP_PAGES = 10_000;
 
-const SLICE_CHARS = 256 * 1024;
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface SitemapFile {
   readonly pages: string[];
@@ -53,12 +51,7 @@ async function parseSitemap(xml: string, signal: AbortSignal): Promise<SitemapFi
     },
     { xmlMode: true },
   );
-  for (let at = 0; at < xml.length; at += SLICE_CHARS) {
-    if (at > 0) await turn();
-    signal.throwIfAborted();
-    parser.write(xml.slice(at, at + SLICE_CHARS));
-  }
-  parser.end();
+  await parseInSlices(parser, xml, signal);
   return file;
 }
 
