@@ -43,7 +43,34 @@ class HostileSite {
     this.asked.set(path, (this.asked.get(path) ?? 0) + 1);
     this.hostHeaders.push(request.headers.host ?? '');
     const html = (status: number, body: string): void => void response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    const xml = (body: string): void => void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?>${body}`);
+    const index = (...files: string[]) => xml(`<sitemapindex>${files.map((f) => `<sitemap><loc>${this.origin}/sm/${f}</loc></sitemap>`).join('')}</sitemapindex>`);
+    const urlset = (...locs: string[]) => xml(`<urlset>${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`);
     switch (path) {
+      case '/robots.txt':
+        return void response.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: ${this.origin}/sm/index0.xml\nSitemap: ${this.origin}/sm/weird.xml\n`);
+      case '/sitemap.xml':
+        return html(404, 'none');
+      case '/sm/index0.xml': // itself, a scheme-less address, then the next level
+        return xml(
+          `<sitemapindex><sitemap><loc>${this.origin}/sm/index0.xml</loc></sitemap><sitemap><loc>${this.origin.slice('http://'.length)}/sm/pages2.xml</loc></sitemap>` +
+            `<sitemap><loc>${this.origin}/sm/index1.xml</loc></sitemap></sitemapindex>`,
+        );
+      case '/sm/index1.xml':
+        return index('index2.xml', 'pages1.xml');
+      case '/sm/index2.xml':
+        return index('index3.xml', 'pages2.xml');
+      case '/sm/index3.xml':
+        return index('pages3.xml');
+      case '/sm/pages1.xml':
+        return urlset(`${this.origin}/p1.html`);
+      case '/sm/pages2.xml':
+        return urlset(`${this.origin}/p2.html`);
+      case '/sm/weird.xml':
+        return xml(
+          `<urlset><url><loc>not a url</loc></url><url><loc>example.com/x</loc></url><url><loc>ftp://127.0.0.1/f</loc></url>` +
+            `<url><loc> ${this.origin}/w.html </loc><image:image><image:loc>${this.origin}/img.png</image:loc></image:image></url></urlset>`,
+        );
       case '/big':
         return html(200, `<p>${'x'.repeat(MAX_PAGE_BYTES)}</p>`);
       case '/bomb': // 64 MiB of spaces, gzipped to a few dozen KiB
@@ -219,6 +246,21 @@ describe('bounds and failures of a fetch', () => {
     await new Promise((resolve) => closed.close(resolve));
     const { errors } = await batch([`http://127.0.0.1:${port}/`]);
     expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: `the connection to 127.0.0.1:${port} was refused (ECONNREFUSED)` })]);
+  });
+});
+
+describe('sitemaps', () => {
+  it('reads indexes two levels down, each file once, only absolute web addresses, and pages only from <url><loc>', async () => {
+    const before = new Map(site.asked);
+    const started = await call('POST', '/v2/crawl', { url: `${site.origin}/`, sitemap: 'only', crawlEntireDomain: true });
+    let status = await call('GET', started.url);
+    for (const deadline = Date.now() + TIMEOUT_MS; status.status === 'scraping' && Date.now() < deadline; status = await call('GET', started.url)) await sleep(10);
+    expect(status.status).toBe('completed');
+    expect(status.data.map((d: any) => d.metadata.url).sort()).toEqual([`${site.origin}/`, `${site.origin}/p1.html`, `${site.origin}/w.html`]);
+    const asked = (path: string) => (site.asked.get(path) ?? 0) - (before.get(path) ?? 0);
+    for (const file of ['index0', 'index1', 'index2', 'pages1', 'weird']) expect(asked(`/sm/${file}.xml`), file).toBe(1);
+    for (const file of ['index3', 'pages2', 'pages3']) expect(asked(`/sm/${file}.xml`), file).toBe(0);
+    expect(asked('/img.png')).toBe(0);
   });
 });
 

@@ -247,6 +247,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     async fetch(address, fetchOptions) {
       const timeoutMs = Math.max(1, Math.min(fetchOptions.timeoutMs ?? FETCH_TIMEOUT_MS, FETCH_TIMEOUT_MS));
       const maxBytes = Math.min(fetchOptions.maxBytes ?? MAX_PAGE_BYTES, MAX_PAGE_BYTES);
+      if (!URL.canParse(address)) return failure('SCRAPE_SITE_ERROR', `${address} is no web address`);
       let url = new URL(address);
       url.hash = '';
       const first = sourceOf(url);

@@ -57,10 +57,14 @@ export class JobPages {
     this.#source = source;
     this.#options = options;
     this.#controller = options.controller;
-    void source.prepare().then(() => {
-      this.#prepared = true;
-      if (!this.#stopped) options.events.progress();
-    });
+    // prepare() never rejects; were it to, the job goes on with what it has rather than the process dying of it.
+    void source
+      .prepare()
+      .catch(() => undefined)
+      .then(() => {
+        this.#prepared = true;
+        if (!this.#stopped) options.events.progress();
+      });
   }
 
   get #stopped(): boolean {
@@ -93,7 +97,9 @@ export class JobPages {
       const task = this.#source.next();
       if (task === undefined) return;
       this.#inFlight += 1;
-      void this.#run(task);
+      void this.#run(task).catch((error: unknown) => {
+        if (!this.#stopped) this.#options.events.error(task.url, 'UNKNOWN_ERROR', `${task.url} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      });
     }
   }
 
