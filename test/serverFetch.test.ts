@@ -16,6 +16,7 @@ import { createReferenceApp, type InMemoryReferenceApp } from '../scripts/server
 import { FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_PAGE_BYTES, MAX_REDIRECTS } from '../scripts/server/fetcher.js';
 import { listen, type Listening } from '../scripts/server/http.js';
 import { MAX_JOB_FETCHES_IN_FLIGHT } from '../scripts/server/jobPages.js';
+import { BatchSource, MAX_PAGES_PER_JOB } from '../scripts/server/pageSource.js';
 import { createReach, RefusedAddressError } from '../scripts/server/reach.js';
 
 const TIMEOUT_MS = 15_000;
@@ -71,6 +72,8 @@ class HostileSite {
           `<urlset><url><loc>not a url</loc></url><url><loc>example.com/x</loc></url><url><loc>ftp://127.0.0.1/f</loc></url>` +
             `<url><loc> ${this.origin}/w.html </loc><image:image><image:loc>${this.origin}/img.png</image:loc></image:image></url></urlset>`,
         );
+      case '/fan':
+        return html(200, Array.from({ length: 1500 }, (_, i) => `<a href="/fan/${i}">${i}</a>`).join(''));
       case '/big':
         return html(200, `<p>${'x'.repeat(MAX_PAGE_BYTES)}</p>`);
       case '/bomb': // 64 MiB of spaces, gzipped to a few dozen KiB
@@ -292,6 +295,34 @@ describe('fetches in flight', () => {
     expect(site.mostHanging).toBe(MAX_JOB_FETCHES_IN_FLIGHT);
     await call('DELETE', alone.url);
     await until(() => site.hanging === 0);
+  });
+
+  it('an expired job stops fetching', async () => {
+    let base = '';
+    const expiring = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1, jobTtlMs: 500 });
+    const listening = await listen(expiring);
+    base = listening.url;
+    try {
+      await fetch(`${base}/v2/batch/scrape`, { method: 'POST', body: JSON.stringify({ urls: hangs(2), maxConcurrency: 2 }) });
+      await until(() => site.hanging === 2);
+      await until(() => site.hanging === 0); // the sweep (every second at the least) drops the job and aborts its fetches
+      expect(expiring.stats().jobs).toBe(0);
+    } finally {
+      await listening.close();
+      expiring.close();
+    }
+  });
+
+  it(`a job fetches at most ${MAX_PAGES_PER_JOB} pages: a crawl ends there, a batch does not fetch the rest`, async () => {
+    const started = await call('POST', '/v2/crawl', { url: `${site.origin}/fan`, limit: 5000, maxConcurrency: 8, sitemap: 'skip' });
+    let status = await call('GET', started.url);
+    for (const deadline = Date.now() + 60_000; status.status === 'scraping' && Date.now() < deadline; status = await call('GET', started.url)) await sleep(50);
+    expect(status).toMatchObject({ status: 'completed', completed: MAX_PAGES_PER_JOB, total: MAX_PAGES_PER_JOB });
+
+    const source = new BatchSource(['https://example.com/synthetic', ...Array.from({ length: MAX_PAGES_PER_JOB + 1 }, (_, i) => `${site.origin}/${i}`)], (url) => url.hostname === '127.0.0.1');
+    const tasks = Array.from({ length: MAX_PAGES_PER_JOB + 2 }, () => source.next()!);
+    expect(tasks.filter((t) => t.overCap).map((t) => t.url)).toEqual([`${site.origin}/${MAX_PAGES_PER_JOB}`]);
+    expect(source.next()).toBeUndefined();
   });
 
   it('close() aborts every fetch of every job', async () => {
