@@ -261,10 +261,6 @@ export class Crawler implements PageSource {
     const final = pageKey(read.url) ?? task.url;
     let result = task.candidate;
     let error: string | undefined;
-    if (task.isStart && !result) {
-      const why = this.#free!.result(task.url, this.#context(task.url)).service.reason ?? 'the crawl filters';
-      error = `Source URL is not allowed by crawl configuration: ${brief(why)}`;
-    }
     let follow = this.#options.fetcher.sourceOf(new URL(final)) !== 'synthetic';
     if (final !== task.url) {
       const group = this.#free!.sameGroup(final);
@@ -275,7 +271,13 @@ export class Crawler implements PageSource {
       const context = this.#context(final);
       follow = rules !== undefined && rules.crawled(final, context).service.tri !== 'no';
       result = follow && rules!.result(final, context).service.tri !== 'no';
-      if (!follow && rules !== undefined) error = `Redirected target URL is not allowed by crawlOptions: ${brief(rules.crawled(final, context).service.reason ?? '')}`;
+      if (!follow && !task.isStart && rules !== undefined)
+        error = `Redirected target URL is not allowed by crawlOptions: ${brief(rules.crawled(final, context).service.reason ?? '')}`;
+    }
+    // The start page is read for its links whatever the filters say; kept out of the results, it is listed as an error.
+    if (task.isStart && !result) {
+      const why = this.#free!.result(final, this.#context(final)).service.reason ?? 'the crawl filters';
+      error = `Source URL is not allowed by crawl configuration: ${brief(why)}`;
     }
     const { maxDiscoveryDepth, sitemap } = this.#settings;
     if (follow && sitemap !== 'only' && (maxDiscoveryDepth === undefined || task.depth < maxDiscoveryDepth))
