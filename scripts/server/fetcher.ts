@@ -1,8 +1,8 @@
 /**
  * How the reference server gets a page: one bounded GET, redirects followed, from one of three places:
  *
- *   - its own site (the public base URL's origin: `/site/...` and `/robots.txt`), answered in process by
- *     `site.ts`, byte for byte what a GET over HTTP answers. In process because the public base URL need not
+ *   - its own site (the public base URL's origin: `/site/...` and `/robots.txt`, anything else there a 404),
+ *     answered in process by `site.ts`, byte for byte what a GET over HTTP answers. In process because the public base URL need not
  *     be reachable from the server itself (`--host 0.0.0.0`, a proxy in front, an app driven through
  *     `handle` with no socket at all), and a server fetching itself would spend its own connections;
  *   - a host `reach.ts` allows (loopback by default), over HTTP with node:http / node:https. node:http
@@ -250,12 +250,11 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       if (!URL.canParse(address)) return failure('SCRAPE_SITE_ERROR', `${address} is no web address`);
       let url = new URL(address);
       url.hash = '';
-      const first = sourceOf(url);
       /** The place in the gate, held from the first network hop to the end of the fetch. */
       let release: (() => void) | undefined;
       try {
         // The time limit starts once a network fetch has its place: waiting for one is not the site's slowness.
-        if (first === 'network') release = await gate.acquire(fetchOptions.signal);
+        if (sourceOf(url) === 'network') release = await gate.acquire(fetchOptions.signal);
       } catch {
         return failure('SCRAPE_SITE_ERROR', `the fetch of ${url.href} was stopped before it began`);
       }
@@ -280,8 +279,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           if (hops >= MAX_REDIRECTS) return failure('SCRAPE_SITE_ERROR', `${address} redirects more than ${MAX_REDIRECTS} times`);
           const next = new URL(answer.location, url);
           next.hash = '';
-          // A synthetic page never redirects; a real one may only lead where the server may fetch from.
-          if (first !== 'synthetic' && sourceOf(next) === 'synthetic')
+          // Only a real page redirects (a synthetic one never does), and only to where the server may fetch from.
+          if (sourceOf(next) === 'synthetic')
             return failure('SCRAPE_SITE_ERROR', `${url.href} redirects to ${next.href}, on a host this server may not fetch from`);
           url = next;
         }
