@@ -262,7 +262,8 @@ async function serveCommand(args: string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
   const auth = authOption(values);
   const allowed = new Set(values['allow-host'].map((host) => host.toLowerCase().replace(/^\[|\]$/g, '')));
-  for (const host of allowed) if (host === '' || /[\s/?#@]/.test(host)) throw new UsageError(`--allow-host takes a host name or address, not "${host}"`);
+  for (const host of allowed)
+    if (host === '' || /[\s/?#@]/.test(host)) throw new UsageError(`--allow-host takes a host name or address, not "${host}"`);
   let publicUrl = '';
   const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: (host) => allowed.has(host.toLowerCase()) });
   const server = await listen(app, { host: values.host, port: integer(values.port, '--port', 0) });

@@ -102,7 +102,11 @@ function cases(version: Version): { name: string; start: string; request: Record
     { name: 'maxDiscoveryDepth 0', start: '/', request: { maxDiscoveryDepth: 0 } },
     { name: 'maxDiscoveryDepth 1', start: '/', request: { maxDiscoveryDepth: 1 } },
     { name: 'maxDiscoveryDepth 2', start: '/', request: { maxDiscoveryDepth: 2 } },
-    { name: 'maxDiscoveryDepth 1, sitemap skipped', start: '/', request: { maxDiscoveryDepth: 1, ...(v1 ? { ignoreSitemap: true } : { sitemap: 'skip' }) } },
+    {
+      name: 'maxDiscoveryDepth 1, sitemap skipped',
+      start: '/',
+      request: { maxDiscoveryDepth: 1, ...(v1 ? { ignoreSitemap: true } : { sitemap: 'skip' }) },
+    },
     { name: 'ignoreQueryParameters', start: '/', request: { ignoreQueryParameters: true } },
     { name: 'crawlEntireDomain false from /docs/a.html', start: '/docs/a.html', request: { crawlEntireDomain: false } },
     { name: 'crawlEntireDomain true from /docs/a.html', start: '/docs/a.html', request: { crawlEntireDomain: true } },
@@ -118,7 +122,11 @@ function cases(version: Version): { name: string; start: string; request: Record
       { name: 'maxDepth 2', start: '/', request: { maxDepth: 2 } },
       { name: 'ignoreSitemap', start: '/', request: { ignoreSitemap: true } },
       { name: 'allowBackwardLinks from /docs/a.html', start: '/docs/a.html', request: { allowBackwardLinks: true } },
-      { name: 'allowBackwardLinks true, crawlEntireDomain false', start: '/docs/a.html', request: { allowBackwardLinks: true, crawlEntireDomain: false } },
+      {
+        name: 'allowBackwardLinks true, crawlEntireDomain false',
+        start: '/docs/a.html',
+        request: { allowBackwardLinks: true, crawlEntireDomain: false },
+      },
     );
   else
     all.push(
@@ -168,7 +176,10 @@ describe('discovery depth, whatever the order pages answer in', () => {
         links === undefined
           ? 'not found'
           : `<!DOCTYPE html><html><head><title>${path}</title></head><body>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</body></html>`;
-      const timer = setTimeout(() => response.writeHead(links === undefined ? 404 : 200, { 'content-type': 'text/html' }).end(body), path === '/a.html' ? 300 : 0);
+      const timer = setTimeout(
+        () => response.writeHead(links === undefined ? 404 : 200, { 'content-type': 'text/html' }).end(body),
+        path === '/a.html' ? 300 : 0,
+      );
       response.on('close', () => clearTimeout(timer));
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
@@ -181,9 +192,16 @@ describe('discovery depth, whatever the order pages answer in', () => {
   });
 
   it.each(['v1', 'v2'] as const)('%s: a page first reached through a slow page keeps its smallest depth', async (version) => {
-    const body = { url: `${origin}/`, maxDiscoveryDepth: 3, maxConcurrency: 4, ...(version === 'v1' ? { ignoreSitemap: true } : { sitemap: 'skip' }) };
+    const body = {
+      url: `${origin}/`,
+      maxDiscoveryDepth: 3,
+      maxConcurrency: 4,
+      ...(version === 'v1' ? { ignoreSitemap: true } : { sitemap: 'skip' }),
+    };
     const { pages } = await crawl(version, body);
-    const model = { pages: Object.entries(LINKS).map(([path, links]) => ({ url: `${origin}${path}`, links: links.map((l) => `${origin}/${l}`) })) };
+    const model = {
+      pages: Object.entries(LINKS).map(([path, links]) => ({ url: `${origin}${path}`, links: links.map((l) => `${origin}/${l}`) })),
+    };
     expect(judgeCrawl(expectedCrawl(model, version, body, { start: `${origin}/` }), identified(pages))).toEqual([]);
     expect(pages.map((p) => p.metadata.url)).toContain(`${origin}/y.html`);
   });
@@ -201,7 +219,9 @@ describe('what a real crawl of the test site holds', () => {
     const home = byUrl.get(`${main}/`);
     expect(home.metadata).toMatchObject({ statusCode: 200, title: 'Home', language: 'en', sourceURL: `${main}/` });
     expect(home.metadata.contentType).toMatch(/^text\/html/);
-    expect(home.links).toEqual(expect.arrayContaining([`${main}/about.html`, `${main}/docs/a.html?ref=home`, `${external}/elsewhere.html`]));
+    expect(home.links).toEqual(
+      expect.arrayContaining([`${main}/about.html`, `${main}/docs/a.html?ref=home`, `${external}/elsewhere.html`]),
+    );
     expect(home.links.some((l: string) => l.includes('#'))).toBe(false);
     expect(home.markdown).toContain('# Home');
     expect(home.markdown).toContain(`(${main}/about.html)`);
@@ -219,7 +239,9 @@ describe('what a real crawl of the test site holds', () => {
     const { main } = site.origins;
     const { pages, errors } = await crawl('v1', { url: `${main}/`, includePaths: ['^/about'], ignoreSitemap: true });
     expect(pages.map((p) => p.metadata.url)).toEqual([`${main}/about.html`]);
-    expect(errors.errors).toEqual([expect.objectContaining({ url: `${main}/`, error: expect.stringMatching(/^Source URL is not allowed by crawl configuration: /) })]);
+    expect(errors.errors).toEqual([
+      expect.objectContaining({ url: `${main}/`, error: expect.stringMatching(/^Source URL is not allowed by crawl configuration: /) }),
+    ]);
   });
 
   it('a page whose connection is cut is an error, not a page', async () => {
@@ -227,6 +249,8 @@ describe('what a real crawl of the test site holds', () => {
     const { status, pages, errors } = await crawl('v2', { url: `${main}/reset` });
     expect(status).toMatchObject({ status: 'completed', completed: 0, total: 0 });
     expect(pages).toEqual([]);
-    expect(errors.errors).toEqual([expect.objectContaining({ url: `${main}/reset`, code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('closed') })]);
+    expect(errors.errors).toEqual([
+      expect.objectContaining({ url: `${main}/reset`, code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('closed') }),
+    ]);
   });
 });

@@ -43,13 +43,18 @@ class HostileSite {
     const path = (request.url ?? '/').split('?', 1)[0]!;
     this.asked.set(path, (this.asked.get(path) ?? 0) + 1);
     this.hostHeaders.push(request.headers.host ?? '');
-    const html = (status: number, body: string): void => void response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    const xml = (body: string): void => void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?>${body}`);
-    const index = (...files: string[]) => xml(`<sitemapindex>${files.map((f) => `<sitemap><loc>${this.origin}/sm/${f}</loc></sitemap>`).join('')}</sitemapindex>`);
+    const html = (status: number, body: string): void =>
+      void response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    const xml = (body: string): void =>
+      void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?>${body}`);
+    const index = (...files: string[]) =>
+      xml(`<sitemapindex>${files.map((f) => `<sitemap><loc>${this.origin}/sm/${f}</loc></sitemap>`).join('')}</sitemapindex>`);
     const urlset = (...locs: string[]) => xml(`<urlset>${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`);
     switch (path) {
       case '/robots.txt':
-        return void response.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: ${this.origin}/sm/index0.xml\nSitemap: ${this.origin}/sm/weird.xml\n`);
+        return void response
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`Sitemap: ${this.origin}/sm/index0.xml\nSitemap: ${this.origin}/sm/weird.xml\n`);
       case '/sitemap.xml':
         return html(404, 'none');
       case '/sm/index0.xml': // itself, a scheme-less address, then the next level
@@ -77,10 +82,14 @@ class HostileSite {
       case '/big':
         return html(200, `<p>${'x'.repeat(MAX_PAGE_BYTES)}</p>`);
       case '/bomb': // 64 MiB of spaces, gzipped to a few dozen KiB
-        response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(64 * 1024 * 1024, 32)));
+        response
+          .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+          .end(gzipSync(Buffer.alloc(64 * 1024 * 1024, 32)));
         return;
       case '/gzipped':
-        response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync('<title>Zipped</title><p>small</p>'));
+        response
+          .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+          .end(gzipSync('<title>Zipped</title><p>small</p>'));
         return;
       case '/loop':
         return void response.writeHead(302, { location: '/loop' }).end();
@@ -157,8 +166,18 @@ async function batch(urls: string[], options: Record<string, unknown> = {}): Pro
 
 describe('which hosts and addresses', () => {
   it('reaches loopback hosts, allowed hosts and mapped names only, and connects to allowed addresses only', async () => {
-    const reach = createReach({ allow: (host) => host === 'intranet.test', resolveHosts: { 'mapped.test': '127.0.0.1', 'rebound.test': '192.0.2.1' } });
-    for (const url of ['http://127.0.0.1/', 'http://127.9.9.9:8/', 'http://[::1]/', 'http://localhost/', 'http://mapped.test/', 'http://intranet.test/'])
+    const reach = createReach({
+      allow: (host) => host === 'intranet.test',
+      resolveHosts: { 'mapped.test': '127.0.0.1', 'rebound.test': '192.0.2.1' },
+    });
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://127.9.9.9:8/',
+      'http://[::1]/',
+      'http://localhost/',
+      'http://mapped.test/',
+      'http://intranet.test/',
+    ])
       expect(reach.reachable(new URL(url)), url).toBe(true);
     for (const url of ['http://example.com/', 'http://10.0.0.1/', 'http://[::2]/', 'ftp://127.0.0.1/', 'http://127.0.0.1.example.com/'])
       expect(reach.reachable(new URL(url)), url).toBe(false);
@@ -177,7 +196,12 @@ describe('which hosts and addresses', () => {
   it('gives a crawl of any other host one synthetic page, and never fetches it', async () => {
     const started = await call('POST', '/v1/crawl', { url: 'https://example.com/some/where', limit: 5 });
     let status = await call('GET', started.url);
-    for (const deadline = Date.now() + TIMEOUT_MS; status.status === 'scraping' && Date.now() < deadline; status = await call('GET', started.url)) await sleep(10);
+    for (
+      const deadline = Date.now() + TIMEOUT_MS;
+      status.status === 'scraping' && Date.now() < deadline;
+      status = await call('GET', started.url)
+    )
+      await sleep(10);
     expect(status).toMatchObject({ status: 'completed', completed: 1 });
     expect(status.data[0].metadata).toMatchObject({
       title: 'Synthetic page for example.com/some/where',
@@ -196,7 +220,9 @@ describe('which hosts and addresses', () => {
   it('never connects to an allowed name that resolves outside the allowed addresses (DNS rebinding)', async () => {
     const { status, errors } = await batch(['http://rebound.test/x'], { timeout: 1000 });
     expect(status.data).toEqual([]);
-    expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('rebound.test resolves to 192.0.2.1') })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('rebound.test resolves to 192.0.2.1') }),
+    ]);
   });
 });
 
@@ -215,7 +241,9 @@ describe('bounds and failures of a fetch', () => {
     const started = Date.now();
     const { errors } = await batch([`${site.origin}/hang`], { timeout: 1000 });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
-    expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT', error: `${site.origin}/hang did not answer within 1000 ms` })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'SCRAPE_TIMEOUT', error: `${site.origin}/hang did not answer within 1000 ms` }),
+    ]);
   });
 
   it(`follows at most ${MAX_REDIRECTS} redirects, and none to a host it may not fetch from`, async () => {
@@ -248,7 +276,9 @@ describe('bounds and failures of a fetch', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const { errors } = await batch([`http://127.0.0.1:${port}/`]);
-    expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: `the connection to 127.0.0.1:${port} was refused (ECONNREFUSED)` })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: `the connection to 127.0.0.1:${port} was refused (ECONNREFUSED)` }),
+    ]);
   });
 });
 
@@ -257,9 +287,18 @@ describe('sitemaps', () => {
     const before = new Map(site.asked);
     const started = await call('POST', '/v2/crawl', { url: `${site.origin}/`, sitemap: 'only', crawlEntireDomain: true });
     let status = await call('GET', started.url);
-    for (const deadline = Date.now() + TIMEOUT_MS; status.status === 'scraping' && Date.now() < deadline; status = await call('GET', started.url)) await sleep(10);
+    for (
+      const deadline = Date.now() + TIMEOUT_MS;
+      status.status === 'scraping' && Date.now() < deadline;
+      status = await call('GET', started.url)
+    )
+      await sleep(10);
     expect(status.status).toBe('completed');
-    expect(status.data.map((d: any) => d.metadata.url).sort()).toEqual([`${site.origin}/`, `${site.origin}/p1.html`, `${site.origin}/w.html`]);
+    expect(status.data.map((d: any) => d.metadata.url).sort()).toEqual([
+      `${site.origin}/`,
+      `${site.origin}/p1.html`,
+      `${site.origin}/w.html`,
+    ]);
     const asked = (path: string) => (site.asked.get(path) ?? 0) - (before.get(path) ?? 0);
     for (const file of ['index0', 'index1', 'index2', 'pages1', 'weird']) expect(asked(`/sm/${file}.xml`), file).toBe(1);
     for (const file of ['index3', 'pages2', 'pages3']) expect(asked(`/sm/${file}.xml`), file).toBe(0);
@@ -270,7 +309,7 @@ describe('sitemaps', () => {
 describe('fetches in flight', () => {
   const hangs = (n: number) => Array.from({ length: n }, (_, i) => `${site.origin}/hang?${i}`);
   const until = async (condition: () => boolean) => {
-    for (const deadline = Date.now() + TIMEOUT_MS; !condition(); ) {
+    for (const deadline = Date.now() + TIMEOUT_MS; !condition();) {
       if (Date.now() > deadline) throw new Error('never happened');
       await sleep(10);
     }
@@ -316,10 +355,18 @@ describe('fetches in flight', () => {
   it(`a job fetches at most ${MAX_PAGES_PER_JOB} pages: a crawl ends there, a batch does not fetch the rest`, async () => {
     const started = await call('POST', '/v2/crawl', { url: `${site.origin}/fan`, limit: 5000, maxConcurrency: 8, sitemap: 'skip' });
     let status = await call('GET', started.url);
-    for (const deadline = Date.now() + 60_000; status.status === 'scraping' && Date.now() < deadline; status = await call('GET', started.url)) await sleep(50);
+    for (
+      const deadline = Date.now() + 60_000;
+      status.status === 'scraping' && Date.now() < deadline;
+      status = await call('GET', started.url)
+    )
+      await sleep(50);
     expect(status).toMatchObject({ status: 'completed', completed: MAX_PAGES_PER_JOB, total: MAX_PAGES_PER_JOB });
 
-    const source = new BatchSource(['https://example.com/synthetic', ...Array.from({ length: MAX_PAGES_PER_JOB + 1 }, (_, i) => `${site.origin}/${i}`)], (url) => url.hostname === '127.0.0.1');
+    const source = new BatchSource(
+      ['https://example.com/synthetic', ...Array.from({ length: MAX_PAGES_PER_JOB + 1 }, (_, i) => `${site.origin}/${i}`)],
+      (url) => url.hostname === '127.0.0.1',
+    );
     const tasks = Array.from({ length: MAX_PAGES_PER_JOB + 2 }, () => source.next()!);
     expect(tasks.filter((t) => t.overCap).map((t) => t.url)).toEqual([`${site.origin}/${MAX_PAGES_PER_JOB}`]);
     expect(source.next()).toBeUndefined();

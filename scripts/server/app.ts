@@ -429,7 +429,12 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         ? effective['scrapeOptions']
         : (withDefaults(`${version}/ScrapeOptions`, {}) as Record<string, unknown>);
       const start = normalizeAddress(String(raw['url']))?.href ?? String(raw['url']);
-      const crawler = new Crawler({ settings: crawlSettings(version, raw, start), sourceURL: String(raw['url']), fetcher, signal: controller.signal });
+      const crawler = new Crawler({
+        settings: crawlSettings(version, raw, start),
+        sourceURL: String(raw['url']),
+        fetcher,
+        signal: controller.signal,
+      });
       const { url, webhook: _webhook, scrapeOptions: _scrapeOptions, ...crawlerOptions } = effective;
       const id = randomUUID();
       createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, {

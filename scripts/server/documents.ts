@@ -74,7 +74,22 @@ function extracted(schema: unknown, title: string, description: string): Record<
 }
 
 /** Metadata keys the server sets itself: a page's `<meta>` tag of that name is left out (it may not have their type). */
-const OWN_METADATA = new Set(['title', 'description', 'language', 'sourceURL', 'url', 'statusCode', 'scrapeId', 'proxyUsed', 'cacheState', 'cachedAt', 'creditsUsed', 'contentType', 'numPages', 'error']);
+const OWN_METADATA = new Set([
+  'title',
+  'description',
+  'language',
+  'sourceURL',
+  'url',
+  'statusCode',
+  'scrapeId',
+  'proxyUsed',
+  'cacheState',
+  'cachedAt',
+  'creditsUsed',
+  'contentType',
+  'numPages',
+  'error',
+]);
 
 /** A page as fetched and read: what its record is made of. */
 export interface FetchedDocument {

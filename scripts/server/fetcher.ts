@@ -153,7 +153,8 @@ function decompressed(response: IncomingMessage): Readable {
         : encoding === 'br'
           ? createBrotliDecompress()
           : undefined;
-  if (decoder === undefined && encoding !== 'identity' && encoding !== '') throw new Error(`the page uses content-encoding ${encoding}, which is not supported`);
+  if (decoder === undefined && encoding !== 'identity' && encoding !== '')
+    throw new Error(`the page uses content-encoding ${encoding}, which is not supported`);
   return decoder === undefined ? response : pipeline(response, decoder, () => {});
 }
 
@@ -164,7 +165,11 @@ async function networkGet(url: URL, reach: Reach, signal: AbortSignal, maxBytes:
       url,
       {
         method: 'GET',
-        headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' },
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+        },
         lookup: reach.lookup,
         signal,
         // One connection per fetch: nothing pooled outlives its job, and every connection is looked up anew.
@@ -212,7 +217,8 @@ function classify(error: unknown, url: URL, limits: { timeoutMs: number; maxByte
   if (error instanceof TooLarge) return failure('SCRAPE_SITE_ERROR', `${url.href} is larger than ${limits.maxBytes} bytes; it was cut off`);
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return failure('SCRAPE_DNS_RESOLUTION_ERROR', `${url.hostname} could not be resolved (${code})`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return failure('SCRAPE_DNS_RESOLUTION_ERROR', `${url.hostname} could not be resolved (${code})`);
   if (code === 'ECONNREFUSED') return failure('SCRAPE_SITE_ERROR', `the connection to ${url.host} was refused (ECONNREFUSED)`);
   if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted' || message === 'socket hang up')
     return failure('SCRAPE_SITE_ERROR', `the connection to ${url.host} was closed before ${url.href} was read (${code || message})`);

@@ -43,6 +43,7 @@ export interface JobPagesOptions {
 
 type Outcome = { readonly document: FetchedDocument } | { readonly code: string | undefined; readonly message: string };
 
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const HTML = /html/;
 const TEXT = /^text\/|json|xml|javascript/;
 
@@ -98,7 +99,7 @@ export class JobPages {
       if (task === undefined) return;
       this.#inFlight += 1;
       void this.#run(task).catch((error: unknown) => {
-        if (!this.#stopped) this.#options.events.error(task.url, 'UNKNOWN_ERROR', `${task.url} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+        if (!this.#stopped) this.#options.events.error(task.url, 'UNKNOWN_ERROR', `${task.url} failed unexpectedly: ${messageOf(error)}`);
       });
     }
   }
@@ -113,7 +114,8 @@ export class JobPages {
   }
 
   async #read(task: PageTask): Promise<Outcome> {
-    if (task.overCap === true) return { code: undefined, message: `Not fetched: a job of the reference server fetches at most ${MAX_PAGES_PER_JOB} pages` };
+    if (task.overCap === true)
+      return { code: undefined, message: `Not fetched: a job of the reference server fetches at most ${MAX_PAGES_PER_JOB} pages` };
     const { scrapeOptions, fetcher } = this.#options;
     const signal = this.#controller.signal;
     const timeoutMs = typeof scrapeOptions['timeout'] === 'number' ? scrapeOptions['timeout'] : undefined;
@@ -126,9 +128,17 @@ export class JobPages {
         : TEXT.test(type)
           ? readText(fetched.body)
           : undefined;
-    if (page === undefined) return { code: 'SCRAPE_UNSUPPORTED_FILE_ERROR', message: `${fetched.url} is ${type}, which the reference server does not read` };
+    if (page === undefined)
+      return { code: 'SCRAPE_UNSUPPORTED_FILE_ERROR', message: `${fetched.url} is ${type}, which the reference server does not read` };
     return {
-      document: { sourceURL: task.sourceURL, url: fetched.url, statusCode: fetched.status, contentType: fetched.contentType, rawHtml: fetched.body, page },
+      document: {
+        sourceURL: task.sourceURL,
+        url: fetched.url,
+        statusCode: fetched.status,
+        contentType: fetched.contentType,
+        rawHtml: fetched.body,
+        page,
+      },
     };
   }
 
@@ -140,10 +150,13 @@ export class JobPages {
       try {
         outcome = await this.#read(task);
       } catch (error) {
-        outcome = { code: 'UNKNOWN_ERROR', message: `${task.url} could not be read: ${error instanceof Error ? error.message : String(error)}` };
+        outcome = { code: 'UNKNOWN_ERROR', message: `${task.url} could not be read: ${messageOf(error)}` };
       }
       const document = 'document' in outcome ? outcome.document : undefined;
-      const settled = await this.#source.settle(task, document === undefined ? undefined : { url: document.url, links: document.page.links });
+      const settled = await this.#source.settle(
+        task,
+        document === undefined ? undefined : { url: document.url, links: document.page.links },
+      );
       if (this.#stopped) return;
       if (!('document' in outcome)) events.error(task.url, outcome.code, outcome.message);
       if (settled.error !== undefined) events.error(task.url, undefined, settled.error);
@@ -152,7 +165,7 @@ export class JobPages {
         const record = await buildDocument(version, document, scrapeOptions, base(), signal);
         if (!this.#stopped) events.page(record);
       } catch (error) {
-        if (!this.#stopped) events.error(task.url, 'UNKNOWN_ERROR', `${task.url} could not be made into a page: ${error instanceof Error ? error.message : String(error)}`);
+        if (!this.#stopped) events.error(task.url, 'UNKNOWN_ERROR', `${task.url} could not be made into a page: ${messageOf(error)}`);
       }
     } finally {
       this.#inFlight -= 1;

@@ -171,8 +171,10 @@ export const isSitePath = (path: string): boolean => path === '/robots.txt' || p
 export function siteResponse(path: string, base: string): SiteResponse {
   if (path === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: ROBOTS_TXT };
   if (path === '/site') return { status: 301, headers: { 'content-type': 'text/html; charset=utf-8', location: SITE_PREFIX }, body: '' };
-  if (path === BROKEN_PATH) return { status: 302, headers: { 'content-type': 'text/html; charset=utf-8', location: BROKEN_PATH }, body: '' };
-  if (path.startsWith(SITE_PREFIX) && path.endsWith('.svg')) return { status: 200, headers: { 'content-type': 'image/svg+xml' }, body: SVG_IMAGE };
+  if (path === BROKEN_PATH)
+    return { status: 302, headers: { 'content-type': 'text/html; charset=utf-8', location: BROKEN_PATH }, body: '' };
+  if (path.startsWith(SITE_PREFIX) && path.endsWith('.svg'))
+    return { status: 200, headers: { 'content-type': 'image/svg+xml' }, body: SVG_IMAGE };
   const p = sitePage(path);
   if (p === undefined) return html(404, '<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>Not found</h1></body></html>');
   return html(200, pageHtml(p, base));

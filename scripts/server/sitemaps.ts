@@ -18,7 +18,6 @@ export const MAX_SITEMAP_FILES = 8;
 export const SITEMAP_INDEX_DEPTH = 2;
 export const MAX_SITEMAP_PAGES = 10_000;
 
-
 interface SitemapFile {
   readonly pages: string[];
   readonly sitemaps: string[];
