@@ -7,7 +7,7 @@
  *   crawlspec defaults <schema> [file]             print a valid body with the interface's defaults filled in
  *   crawlspec migrate [file]                       print the v2 request asking for what a v1 request asks
  *   crawlspec examples                             check every example of the OpenAPI documents
- *   crawlspec serve [--port N] [--host H] [--token T | --no-auth]        run the reference server
+ *   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...   run the reference server
  *   crawlspec contract [--base-url URL] [--token T | --no-auth] [...]   test an implementation
  *   crawlspec site serve | export ...              the contract kit's test site
  *   crawlspec --version, crawlspec --help, crawlspec <command> --help

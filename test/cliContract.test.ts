@@ -223,4 +223,11 @@ describe.concurrent('crawlspec serve', () => {
     expect(run.stderr).toContain('--token and --no-auth exclude each other');
     expect(run.stdout).toBe('');
   });
+
+  it('--allow-host with no host in it: a usage error, exit 2', async () => {
+    const run = await cli(['serve', '--no-auth', '--allow-host', 'intranet.test', '--allow-host', 'http://x/']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--allow-host takes a host name or address, not "http://x/"');
+    expect(run.stdout).toBe('');
+  });
 });

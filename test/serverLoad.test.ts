@@ -99,7 +99,8 @@ describe('job expiry and memory', () => {
       }
       expect(app.stats()).toEqual({ jobs: 20, expiredIds: 0, idempotencyKeys: 5 });
 
-      vi.advanceTimersByTime(1000); // every job ends long before it expires
+      // Every job ends long before it expires; pages are fetched and read asynchronously, between timers.
+      await vi.advanceTimersByTimeAsync(1000);
       for (const job of jobs) {
         const answer = await request(app, 'GET', job.url);
         expect(answer.status).toBe(200);

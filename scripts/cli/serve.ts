@@ -1,7 +1,15 @@
 /** `crawlspec serve`: the reference server on a port, until SIGINT or SIGTERM. */
 import { parseCommand } from './args.js';
-import { authOption, listenError, listenHost, port as portOption } from './errors.js';
+import { isIP } from 'node:net';
+import { authOption, hostName, listenError, listenHost, port as portOption } from './errors.js';
 import { printable } from './terminal.js';
+
+/** `--allow-host NAME`: a host name or an IP address (brackets around an IPv6 one are dropped), lower-cased. */
+function allowHost(value: string): string {
+  const host = value.toLowerCase().replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return host;
+  return hostName(host, '--allow-host').toLowerCase();
+}
 
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseCommand(
@@ -12,6 +20,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true },
     },
     false,
   );
@@ -19,10 +28,13 @@ export async function serveCommand(args: string[]): Promise<number> {
   const port = portOption(values.port);
   const host = await listenHost(values.host);
   const auth = authOption(values);
+  // Hosts the jobs may fetch pages from besides loopback: names (connected to only where they resolve to
+  // loopback or to an address also allowed) and addresses.
+  const allowed = new Set((values['allow-host'] ?? []).map((host) => allowHost(host)));
   // The server (and the validators it answers with) is loaded once the options are known to be right.
   const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
   let publicUrl = '';
-  const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
+  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: (host) => allowed.has(host.toLowerCase()) });
   const server = await listen(app, { host, port }).catch((error: unknown) => {
     app.close();
     return listenError(error, host, port);

@@ -33,14 +33,17 @@ ${EXIT_DOCUMENTS}`,
   Validate every example the OpenAPI documents publish.
 
 exit status: 0 every example valid, 1 one is not`,
-  serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth]
+  serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
 
-  Run the reference server (an in-memory implementation of v1 and v2) until Ctrl-C.
+  Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl the pages of
+  loopback hosts over HTTP; any other host gets a made-up page, and the network is never touched.
 
-  --port N     0 to 65535 (default 0: any free port); the address is printed
-  --host H     an address of this machine to listen on (default 127.0.0.1)
-  --token T    the bearer token clients must send (default: a random one, printed)
-  --no-auth    no authentication
+  --port N          0 to 65535 (default 0: any free port); the address is printed
+  --host H          an address of this machine to listen on (default 127.0.0.1)
+  --token T         the bearer token clients must send (default: a random one, printed)
+  --no-auth         no authentication
+  --allow-host NAME a host name or address the jobs may also fetch pages from (repeatable); a name is
+                    connected to only where it resolves to loopback or to an address also allowed
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
@@ -97,7 +100,7 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
-  crawlspec serve [--port N] [--host H] [--token T | --no-auth]
+  crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
                                                  test an implementation against the interface; without
