@@ -93,7 +93,7 @@ export class ServerProcess {
         child.removeAllListeners('exit');
         child.stdout!.off('data', onData);
         child.stdout!.resume();
-        const server = new ServerProcess(child, url.replace(/\/+$/, ''));
+        const server = new ServerProcess(child, url.replace(/(?<!\/)\/+$/, ''));
         server.#stderr = err.slice(-4000);
         resolve(server);
       });
@@ -127,9 +127,9 @@ export class ServerProcess {
   memory(): Memory | undefined {
     try {
       const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-      const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? NaN);
-      const rss = kib('VmRSS');
-      const peak = kib('VmHWM');
+      const kib = (field: RegExp) => Number(field.exec(status)?.[1] ?? NaN);
+      const rss = kib(/^VmRSS:\s+(\d+)\s+kB/m);
+      const peak = kib(/^VmHWM:\s+(\d+)\s+kB/m);
       if (!Number.isFinite(rss)) return undefined;
       return { rssMiB: rss / 1024, peakMiB: (Number.isFinite(peak) ? peak : rss) / 1024 };
     } catch {
