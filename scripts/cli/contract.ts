@@ -15,7 +15,7 @@ import { printable, printableJson, quote } from './terminal.js';
  * checked: a usage error costs the command little.
  */
 async function loadKit() {
-  const [validation, options, run, checkTable, app, http, site] = await Promise.all([
+  const [validation, options, run, checkTable, app, http, site, testSite] = await Promise.all([
     import('../../schemas/validate.js'),
     import('../contract/options.js'),
     import('../contract/run.js'),
@@ -23,8 +23,9 @@ async function loadKit() {
     import('../server/app.js'),
     import('../server/http.js'),
     import('../server/site.js'),
+    import('../site/server.js'),
   ]);
-  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site };
+  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site, ...testSite };
 }
 type Kit = Awaited<ReturnType<typeof loadKit>>;
 
@@ -209,9 +210,14 @@ export async function contractCommand(args: string[]): Promise<number> {
   // Without a target, the built-in reference server is started on 127.0.0.1 for the run.
   let embedded: { close(): Promise<void> } | undefined;
   let target = baseUrl;
+  let builtIn: { siteHost: string } | Record<string, never> = {};
   if (target === undefined) {
     let publicUrl = '';
-    const app = kit.createReferenceApp({ auth, publicUrl: () => publicUrl });
+    // The test site is served under a host name the built-in server resolves to loopback, so that every
+    // behaviour check runs (allowSubdomains needs a subdomain), with no DNS set up.
+    const siteHost = options.siteHost ?? kit.BUILT_IN_SITE_HOST;
+    if (options.behaviour !== false && options.behaviourSite === undefined) builtIn = { siteHost };
+    const app = kit.createReferenceApp({ auth, publicUrl: () => publicUrl, resolveHosts: kit.siteNamesOnLoopback(siteHost) });
     const server = await kit.listen(app);
     publicUrl = server.url;
     target = server.url;
@@ -220,7 +226,7 @@ export async function contractCommand(args: string[]): Promise<number> {
   try {
     // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails.
     const ownSite = embedded && siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {};
-    const result = await kit.runContract({ ...options, baseUrl: target, ...ownSite });
+    const result = await kit.runContract({ ...options, baseUrl: target, ...ownSite, ...builtIn });
     if (report !== undefined)
       await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
