@@ -24,7 +24,7 @@
 import type { TSchema } from '@sinclair/typebox';
 
 /** Section of the interface document a definition comes from. */
-export type InterfaceSection = '§2.1' | '§2.2' | '§2.3' | '§2.4' | '§2.5' | '§2.6' | '§4' | '§5' | '§6' | '§7' | '§8' | '§9';
+export type InterfaceSection = '§1' | '§2.1' | '§2.2' | '§2.3' | '§2.4' | '§2.5' | '§2.6' | '§4' | '§5' | '§6' | '§7' | '§8' | '§9';
 
 export const SOURCE = 'x-crawlspec-source';
 export const EXTENSION = 'x-crawlspec-extension';

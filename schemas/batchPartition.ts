@@ -8,14 +8,12 @@
  *     start answer's `invalidURLs` lists the invalid ones as sent, in request order (empty when none).
  *     With no valid entry left the request fails (the service answers "No valid URLs provided").
  *
- * Validity is `crawlUrlProblem` (shared/crawlUrl.ts). The version defaults come from the definitions.
+ * Validity is `crawlUrlProblem` (shared/crawlUrl.ts). The version defaults come from the definitions (through
+ * `generated/fast/defaults.js`).
  */
-import type { TSchema } from '@sinclair/typebox';
+import { defaults } from '#generated/fast/defaults.js';
 import { denseArray, isRecord, field } from './codeRules/codeRule.js';
-import { objectOf } from './rule.js';
 import { crawlUrlProblem } from './shared/crawlUrl.js';
-import { BatchScrapeRequest as V1Batch } from './v1/batchScrapeRequest.js';
-import { BatchScrapeRequest as V2Batch } from './v2/batchScrapeRequest.js';
 
 export const NO_VALID_URLS = 'No valid URLs provided';
 
@@ -30,13 +28,14 @@ export type BatchPartition =
   | { readonly outcome: 'rejected'; readonly reason: 'invalid URLs' | 'no valid URLs'; readonly invalid: readonly InvalidUrl[] }
   | { readonly outcome: 'accepted'; readonly valid: readonly string[]; readonly invalidURLs: readonly unknown[] | undefined };
 
-const defaultOf = (definition: TSchema): boolean => {
-  const value = (objectOf(definition)?.properties['ignoreInvalidURLs'] as { default?: unknown } | undefined)?.default;
+/** The definition's default, as the generator wrote it down (no TypeBox definition is loaded with validate()). */
+const defaultOf = (version: 'v1' | 'v2'): boolean => {
+  const value = defaults[version]?.['BatchScrapeRequest']?.['ignoreInvalidURLs'];
   if (typeof value !== 'boolean') throw new Error('ignoreInvalidURLs has no boolean default');
   return value;
 };
 
-const IGNORE_BY_DEFAULT = { v1: defaultOf(V1Batch), v2: defaultOf(V2Batch) };
+const IGNORE_BY_DEFAULT = { v1: defaultOf('v1'), v2: defaultOf('v2') };
 
 /** Whether the request ignores invalid URLs: its own `ignoreInvalidURLs`, or the version's default. */
 export function ignoresInvalidUrls(version: 'v1' | 'v2', request: unknown): boolean {

@@ -6,9 +6,9 @@ import { TypeGuard, type TSchema } from '@sinclair/typebox';
 import { definitionMark } from './annotations.js';
 import * as v1 from './v1/index.js';
 import * as v2 from './v2/index.js';
+import { VERSIONS, type Version } from './versions.js';
 
-export const VERSIONS = ['v1', 'v2'] as const;
-export type Version = (typeof VERSIONS)[number];
+export { VERSIONS, type Version };
 
 /** A version is built from the definitions its module exports; every named definition they use is part of it. */
 const exported = (module: Record<string, unknown>): TSchema[] => Object.values(module).filter((v): v is TSchema => TypeGuard.IsSchema(v));

@@ -16,6 +16,8 @@ export interface RuleSpec {
   readonly message: string;
   /** Where the rule comes from: the interface section that states it, or `service`. */
   readonly source: Source;
+  /** For a rule the interface states: the names its section states it with (a citation names them). */
+  readonly stated?: readonly string[];
 }
 
 /** Marks `schema` with rules that its `keyword` failures stand for. */

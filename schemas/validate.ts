@@ -20,23 +20,22 @@
  *   - at most MAX_ISSUES issues are listed, then one (`moreProblems`) that says how many more there are.
  * Ajv advises against gathering every error of untrusted input for this reason: their number is unbounded.
  */
-import * as v1 from '#generated/validators/v1.js';
-import * as v2 from '#generated/validators/v2.js';
-import * as v1AllErrors from '#generated/validators/v1.all-errors.js';
-import * as v2AllErrors from '#generated/validators/v2.all-errors.js';
+import type * as v1 from '#generated/validators/v1.js';
+import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
+import { validators as loadValidators } from '#generated/load/validators.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
+import type { Version } from './versions.js';
 
 export type { ValidationIssue };
 export { formatIssue };
 
-const validators = { v1, v2 } as const;
-const allErrorValidators: Record<keyof typeof validators, object> = { v1: v1AllErrors, v2: v2AllErrors };
-const fastPaths: Record<keyof typeof validators, object> = { v1: v1FastPath, v2: v2FastPath };
+/** The decision functions by version: one per named definition, the same names as the validators'. */
+const fastPaths: Record<Version, object> = { v1: v1FastPath, v2: v2FastPath };
 
 /** At most this many issues are listed; one more issue then says how many were left out. */
 export const MAX_ISSUES = 100;
@@ -48,7 +47,7 @@ export const MAX_ISSUES = 100;
 export const REPORT_LIMIT = 500;
 
 /** `v1/CrawlRequest`, `v2/ScrapeOptions`, ...: every named definition of both versions. */
-export type SchemaName = { [V in keyof typeof validators]: `${V}/${keyof (typeof validators)[V] & string}` }[keyof typeof validators];
+export type SchemaName = { [V in Version]: `${V}/${keyof { v1: typeof v1; v2: typeof v2 }[V] & string}` }[Version];
 
 export type ValidationResult = { readonly valid: true } | { readonly valid: false; readonly errors: ValidationIssue[] };
 
@@ -65,49 +64,116 @@ export function isSchemaName(name: string): name is SchemaName {
 
 /** The precompiled validator of `name` (it stops at the first problem). */
 export function validatorFor(name: SchemaName): Validator<unknown> {
-  return entryOf(name).check;
+  return validatorsOf(entryOf(name)).check;
 }
 
 interface Entry {
+  readonly version: Version;
+  readonly definition: string;
   /** The fast path: whether the schema holds, nothing more. */
   readonly decide: (data: unknown) => boolean;
+  readonly rules: readonly PlacedRule[];
+  /** Whether `data`, which the fast path accepted, keeps every rule for sure (see `keeperOf`). */
+  readonly keeps: (data: unknown) => boolean;
+}
+
+/** The Ajv validators of a definition, which say why a body breaks the schema. */
+interface Validators {
   /** Stops at the first problem. */
   readonly check: Validator<unknown>;
   /** Gathers every problem. */
   readonly report: Validator<unknown>;
-  readonly rules: readonly PlacedRule[];
   /** The validators of the same version that gather every problem, by definition name (for the branches of a union). */
   readonly lookup: DefinitionLookup;
   /** The same, stopping at the first problem (for a body too big to look for every problem in). */
   readonly firstLookup: DefinitionLookup;
 }
 
-/** Looks names up in a plain copy of a module's exports (a module namespace object is slower to query). */
-function lookupIn(exports: Readonly<Record<string, Validator<unknown>>>): DefinitionLookup {
-  const byName = new Map(Object.entries(exports));
-  return (definition) => byName.get(definition);
-}
-
-/** Everything `validate` needs per name, looked up once (validation sits on servers' hot path). */
+/**
+ * Everything `validate` needs per name, looked up once (validation sits on servers' hot path). The names are the
+ * fast path's; the validators are not loaded here (see `validatorsOf`).
+ */
 const ENTRIES: ReadonlyMap<string, Entry> = new Map(
-  (Object.keys(validators) as (keyof typeof validators)[]).flatMap((version) => {
-    const byName = validators[version] as unknown as Readonly<Record<string, Validator<unknown>>>;
-    const allErrors = allErrorValidators[version] as Readonly<Record<string, Validator<unknown>>>;
-    const decisions = fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>;
-    const lookup = lookupIn(allErrors);
-    const firstLookup = lookupIn(byName);
-    return Object.entries(byName).map(([definition, check]) => {
+  (Object.keys(fastPaths) as Version[]).flatMap((version) => {
+    const decisions = Object.entries(fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>);
+    return decisions.map(([definition, decide]) => {
       const name = `${version}/${definition}` as SchemaName;
-      const decide = decisions[definition]!;
-      return [name, { decide, check, report: allErrors[definition]!, rules: CODE_RULES[name] ?? [], lookup, firstLookup }];
+      const rules = CODE_RULES[name] ?? [];
+      return [name, { version, definition, decide, rules, keeps: keeperOf(rules) }];
     });
   }),
 );
+
+/**
+ * The rules' cheap answers (`CodeRule.keeps`) for a definition, put together once: true only when `ruleIssues`
+ * would find nothing. The rules at one place share one read of the object there (places in the order the rules
+ * name them); a place that holds no object has nothing for its rules to look at.
+ */
+function keeperOf(rules: readonly PlacedRule[]): (data: unknown) => boolean {
+  type Keeps = (object: Readonly<Record<string, unknown>>) => boolean;
+  const places = new Map<string, { readonly at: PlacedRule['at']; readonly keeps: Keeps[] }>();
+  for (const { at, rule } of rules) {
+    const key = at.join('/');
+    const place = places.get(key) ?? { at, keeps: [] };
+    place.keeps.push(rule.keeps);
+    places.set(key, place);
+  }
+  const keepers = [...places.values()].map(({ at, keeps }): ((data: unknown) => boolean) => {
+    const all: Keeps =
+      keeps.length === 1
+        ? keeps[0]!
+        : (object) => {
+            for (let i = 0; i < keeps.length; i++) if (!keeps[i]!(object)) return false;
+            return true;
+          };
+    if (at.length === 0) return (data) => !isRecord(data) || all(data);
+    return (data) => {
+      let object: unknown = data;
+      for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
+      return !isRecord(object) || all(object);
+    };
+  });
+  if (keepers.length === 0) return () => true;
+  if (keepers.length === 1) return keepers[0]!;
+  return (data) => {
+    for (let i = 0; i < keepers.length; i++) if (!keepers[i]!(data)) return false;
+    return true;
+  };
+}
 
 function entryOf(name: SchemaName): Entry {
   const entry = ENTRIES.get(name);
   if (entry === undefined) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
   return entry;
+}
+
+/**
+ * A version's validators of both kinds, by definition name, loaded on first use: only a body the fast path
+ * refuses needs them. Where Node can `require()` an ES module, the loader (generated/load/validators*.js,
+ * picked by package.json's `imports`) loads them then, synchronously; elsewhere they were imported with this module.
+ */
+const loaded = new Map<
+  Version,
+  { readonly first: ByName; readonly all: ByName; readonly lookup: DefinitionLookup; readonly firstLookup: DefinitionLookup }
+>();
+
+/** A plain copy of a module's exports (a module namespace object is slower to query). */
+type ByName = ReadonlyMap<string, Validator<unknown>>;
+
+function validatorsOf({ version, definition }: Entry): Validators {
+  let modules = loaded.get(version);
+  if (modules === undefined) {
+    const first: ByName = new Map(Object.entries(loadValidators(version, 'first')));
+    const all: ByName = new Map(Object.entries(loadValidators(version, 'all')));
+    modules = { first, all, lookup: (name) => all.get(name), firstLookup: (name) => first.get(name) };
+    loaded.set(version, modules);
+  }
+  return {
+    check: modules.first.get(definition)!,
+    report: modules.all.get(definition)!,
+    lookup: modules.lookup,
+    firstLookup: modules.firstLookup,
+  };
 }
 
 /** Issues listed, and how many more were found but not listed. */
@@ -237,7 +303,7 @@ const bodyIssue = (rule: string, message: string, expected: string): ValidationI
 });
 
 /** The schema's problems in `data`, which broke it: every one in a body of bounded size, else the first. */
-function schemaIssues({ check, report, lookup, firstLookup }: Entry, data: unknown): ValidationIssue[] {
+function schemaIssues({ check, report, lookup, firstLookup }: Validators, data: unknown): ValidationIssue[] {
   if (holdsAtMost(data, REPORT_LIMIT)) {
     report(data);
     return toIssues(data, report.errors, lookup);
@@ -299,6 +365,8 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
   // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
   try {
     if (decided(entry, data)) {
+      // The common case: every rule kept, decided without building anything.
+      if (entry.keeps(data)) return VALID;
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
       return rules === NOTHING ? VALID : invalid([], rules);
     }
@@ -315,11 +383,12 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
           ),
         ],
       };
-    if (entry.check(data)) {
+    const validators = validatorsOf(entry);
+    if (validators.check(data)) {
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
       return rules === NOTHING ? VALID : invalid([], rules);
     }
-    const schema = schemaIssues(entry, data);
+    const schema = schemaIssues(validators, data);
     return invalid(schema, ruleIssues(entry.rules, data, MAX_ISSUES - Math.min(schema.length, MAX_ISSUES)));
   } catch (thrown) {
     return { valid: false, errors: [uncheckable(thrown)] };

@@ -6,6 +6,10 @@
  * level: it is reported there as a difference from the service, and the run is conformant. The correct
  * server, run the same way at both levels, is conformant. Every class of check is caught by some variant.
  *
+ * The crawler variants (BROKEN_CRAWLERS) each break one rule of a crawl; they are run on the crawl-behaviour
+ * checks only, and the other variants on every check but those (their defects are not about what a crawl
+ * returns, and crawling the test site for each of them would only repeat the correct run).
+ *
  * Every run is independent (its own app on its own port), so they all run at once in `beforeAll`; each
  * variant's assertions are then a test of their own.
  */
@@ -13,18 +17,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../scripts/server/app.js';
 import { checkNames, exitCode, runContract, type ContractReport } from '../scripts/contract/run.js';
 import type { Level } from '../scripts/contract/levels.js';
-import { BROKEN_SERVERS, BROKEN_SERVER_TOKEN, CHECK_CLASSES, type BrokenServer } from './support/brokenServers.js';
+import { BROKEN_CRAWLERS, BROKEN_SERVERS, BROKEN_SERVER_TOKEN, CHECK_CLASSES, type BrokenServer } from './support/brokenServers.js';
 import { kitTarget } from './support/kitTarget.js';
 
 const SEED = 7;
 const ALL_CHECKS = checkNames(['v1', 'v2']);
 
-/** The kit, run once at `level` against `wrap(reference server)`; everything is closed after. */
-async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp, level: Level): Promise<ContractReport> {
+type Scope = 'all' | 'behaviour' | 'notBehaviour';
+const BEHAVIOUR_CHECKS = '*.crawl.behaviour.*';
+
+/** The kit, run once at `level` against `wrap(reference server)`, on the checks of `scope`; everything is closed after. */
+async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp, level: Level, scope: Scope): Promise<ContractReport> {
   // Pages take long enough that a job is still running when the kit cancels it, even with every run at once.
   const target = await kitTarget({ token: BROKEN_SERVER_TOKEN, wrap, pageIntervalMs: 100 });
   try {
-    return await runContract(target.options({ seed: SEED, level }));
+    const only = scope === 'behaviour' ? { only: [BEHAVIOUR_CHECKS] } : scope === 'notBehaviour' ? { behaviour: false } : {};
+    return await runContract(target.options({ seed: SEED, level, ...only }));
   } finally {
     await target.close();
   }
@@ -39,7 +47,11 @@ const summary = (report: ContractReport): string =>
     .map((c) => `${c.name}: ${c.status} ${c.failures[0]?.message ?? c.detail ?? ''}`)
     .join('\n');
 
-const SERVICE_ONLY = BROKEN_SERVERS.filter((v) => v.level === 'service');
+const VARIANTS: readonly (BrokenServer & { readonly scope: Scope })[] = [
+  ...BROKEN_SERVERS.map((v) => ({ ...v, scope: 'notBehaviour' as const })),
+  ...BROKEN_CRAWLERS.map((v) => ({ ...v, scope: 'behaviour' as const })),
+];
+const SERVICE_ONLY = VARIANTS.filter((v) => v.level === 'service');
 const reports = new Map<string, ContractReport>();
 const atInterface = new Map<string, ContractReport>();
 let correct: ContractReport;
@@ -48,24 +60,24 @@ let correctAtService: ContractReport;
 beforeAll(async () => {
   const identity = (app: ReferenceApp) => app;
   const [plain, plainService, ...rest] = await Promise.all([
-    runAgainst(identity, 'interface'),
-    runAgainst(identity, 'service'),
-    ...BROKEN_SERVERS.map((variant) => runAgainst(variant.wrap, variant.level)),
-    ...SERVICE_ONLY.map((variant) => runAgainst(variant.wrap, 'interface')),
+    runAgainst(identity, 'interface', 'all'),
+    runAgainst(identity, 'service', 'all'),
+    ...VARIANTS.map((variant) => runAgainst(variant.wrap, variant.level, variant.scope)),
+    ...SERVICE_ONLY.map((variant) => runAgainst(variant.wrap, 'interface', variant.scope)),
   ]);
   correct = plain!;
   correctAtService = plainService!;
-  BROKEN_SERVERS.forEach((variant, i) => reports.set(variant.name, rest[i]!));
-  SERVICE_ONLY.forEach((variant, i) => atInterface.set(variant.name, rest[BROKEN_SERVERS.length + i]!));
+  VARIANTS.forEach((variant, i) => reports.set(variant.name, rest[i]!));
+  SERVICE_ONLY.forEach((variant, i) => atInterface.set(variant.name, rest[VARIANTS.length + i]!));
 }, 240_000);
 
 afterAll(() => reports.clear());
 
 describe('the variants themselves', () => {
   it('have unique names, one-sentence defects, and name only checks the kit has', () => {
-    const names = BROKEN_SERVERS.map((v) => v.name);
+    const names = VARIANTS.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const variant of BROKEN_SERVERS) {
+    for (const variant of VARIANTS) {
       expect(variant.defect, variant.name).toMatch(/^[A-Z][^]*\.$/);
       expect(variant.defect.replace(/\b(e\.g|i\.e)\./g, '').slice(0, -1), variant.name).not.toMatch(/\.\s/);
       expect(variant.expectedFailingChecks.length, variant.name).toBeGreaterThan(0);
@@ -75,7 +87,7 @@ describe('the variants themselves', () => {
   });
 
   it('catch every class of check between them', () => {
-    const caught = new Set(BROKEN_SERVERS.flatMap((v) => v.expectedFailingChecks));
+    const caught = new Set(VARIANTS.flatMap((v) => v.expectedFailingChecks));
     for (const cls of CHECK_CLASSES) expect([...caught].some((name) => cls.test(name)), String(cls)).toBe(true);
     for (const name of ALL_CHECKS) expect(CHECK_CLASSES.some((cls) => cls.test(name)), name).toBe(true);
   });
@@ -93,7 +105,7 @@ describe('the correct reference server', () => {
 });
 
 describe('each broken variant is caught at its level, precisely', () => {
-  it.each(BROKEN_SERVERS.map((variant) => [variant.name, variant] as const))('%s', (_name, variant: BrokenServer) => {
+  it.each(VARIANTS.map((variant) => [variant.name, variant] as const))('%s', (_name, variant: BrokenServer) => {
     const report = reports.get(variant.name)!;
     const shown = `${variant.defect}\nfailing checks:\n${summary(report)}`;
     expect(report.unreachable, shown).toBe(false);

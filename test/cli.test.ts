@@ -7,15 +7,20 @@
  * where that does not blur what is being tested. The check that every listed schema name is accepted is
  * done in-process with `schemaNames()` / `isSchemaName()` / `validate()`, the same calls the CLI makes.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { isSchemaName, schemaNames, validate, type SchemaName, type ValidationIssue } from '../schemas/validate.js';
-import { runCli, type CliRun as Run } from './support/runCli.js';
+import { DEFAULTS as CONTRACT_DEFAULTS } from '../scripts/cli/contract.js';
+import { schemaSuggestions } from '../scripts/cli/documents.js';
+import { DEFAULT_OPTIONS } from '../scripts/contract/options.js';
+import { COMMAND_USAGE } from '../scripts/cli/usage.js';
+import { ROOT, runCli, type CliRun as Run } from './support/runCli.js';
 
-/** Per spawn; a lone spawn takes ~0.4 s, so this only trips on a hang. */
-const SPAWN_TIMEOUT_MS = 8_000;
+/** Per spawn; a lone spawn takes 0.5 to 2 s (more with four at once on two cores), so this only trips on a hang. */
+const SPAWN_TIMEOUT_MS = 30_000;
 const MAX_PARALLEL = 4;
 
 // ---------------------------------------------------------------------------
@@ -330,55 +335,247 @@ describe.concurrent('crawlspec validate --jsonl', { timeout: 30_000 }, () => {
   });
 });
 
-describe.concurrent('crawlspec usage errors exit 2 with a message on stderr', { timeout: 30_000 }, () => {
-  it('no command', async ({ expect }) => {
-    const run = await cli([]);
-    expect(run.code).toBe(2);
-    // A usage error belongs on stderr, like every other usage error below; stdout stays clean.
-    expect(run.stderr).toContain('usage:');
-    expect(run.stdout).toBe('');
+/**
+ * A usage error is one line on stderr, `crawlspec: <what is wrong>; <what is expected> (<pointer>)`, exit 2:
+ * never the whole usage text, never a stack trace, nothing on stdout. What the line must say is matched.
+ */
+function expectUsageError(run: Run, said: RegExp, pointer: string, expect: ExpectStatic): void {
+  expect(outcome(run)).toMatchObject({ code: 2, signal: null, stdout: '' });
+  const [first, ...more] = lines(run.stderr);
+  expect(more, run.stderr).toEqual([]);
+  expect(first).toMatch(/^crawlspec: /);
+  expect(first!.endsWith(` (${pointer})`), first).toBe(true);
+  expect(first!.slice(0, -` (${pointer})`.length)).toMatch(said);
+  expect(run.stderr).not.toContain('usage:');
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+}
+
+/** What every option of every subcommand answers when it is wrong: [arguments, what the line says, the pointer]. */
+const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = [
+  [[], /no command given; expected one of validate, defaults, migrate, examples, serve, contract, site$/, 'crawlspec --help'],
+  [['check', 'v2/CrawlRequest'], /unknown command "check"; expected one of validate, .*, or --version$/, 'crawlspec --help'],
+  [['validate'], /validate needs a schema name, e.g\. v2\/CrawlRequest$/, 'crawlspec validate --help'],
+  [['validate', 'v2/CrawlRequest', 'a.json', 'b.json'], /unexpected argument "b\.json"; validate takes a schema name and at most one file$/, 'crawlspec validate --help'],
+  [['validate', '--strict', 'v2/CrawlRequest'], /unknown option "--strict"; validate takes --jsonl, --list$/, 'crawlspec validate --help'],
+  [['validate', '--jsonl=yes', 'v2/CrawlRequest'], /--jsonl takes no value$/, 'crawlspec validate --help'],
+  [['validate', '--list', 'v2/CrawlRequest'], /--list takes nothing else/, 'crawlspec validate --help'],
+  [['defaults'], /defaults needs a schema name/, 'crawlspec defaults --help'],
+  [['defaults', '--jsonl', 'v2/CrawlRequest'], /unknown option "--jsonl"; defaults takes no options$/, 'crawlspec defaults --help'],
+  [['migrate', 'a.json', 'b.json'], /unexpected argument "b\.json"; migrate takes at most one file$/, 'crawlspec migrate --help'],
+  [['examples', 'extra'], /unexpected argument "extra"; examples takes options only$/, 'crawlspec examples --help'],
+  [['serve', '--port', '99999'], /--port takes a whole number from 0 to 65535, not "99999"$/, 'crawlspec serve --help'],
+  [['serve', '--port', 'eighty'], /--port takes a whole number from 0 to 65535, not "eighty"$/, 'crawlspec serve --help'],
+  [['serve', '--port'], /--port needs a value$/, 'crawlspec serve --help'],
+  [['serve', '--host', 'nosuch.invalid'], /--host "nosuch\.invalid" does not resolve \(\w+\); expected an address of this machine/, 'crawlspec serve --help'],
+  [['serve', '--host', ''], /--host is empty; expected an address of this machine/, 'crawlspec serve --help'],
+  [['serve', '--token', ''], /--token is empty; expected the API token/, 'crawlspec serve --help'],
+  [['serve', '--token', 'two words'], /--token holds a space, a control character or a character beyond ASCII; expected a bearer token/, 'crawlspec serve --help'],
+  [['serve', '--token', 'a', '--no-auth'], /--token and --no-auth exclude each other$/, 'crawlspec serve --help'],
+  [['serve', 'extra'], /unexpected argument "extra"; serve takes options only$/, 'crawlspec serve --help'],
+  [['contract', '--base-url', 'notaurl', '--no-auth'], /--base-url takes an http or https address, e.g\. http:\/\/127\.0\.0\.1:3002, not "notaurl"$/, 'crawlspec contract --help'],
+  [['contract', '--base-url', 'ftp://example.com', '--no-auth'], /--base-url takes an http or https address/, 'crawlspec contract --help'],
+  [['contract', '--base-url', 'http://127.0.0.1:1'], /a target needs --token T \(or CRAWLSPEC_TOKEN\), or --no-auth/, 'crawlspec contract --help'],
+  [['contract', '--token', ''], /--token is empty; expected the API token the target expects/, 'crawlspec contract --help'],
+  [['contract', '--base-url', 'http://127.0.0.1:1', '--token', 'a\u001bb'], /--token holds a space, a control character/, 'crawlspec contract --help'],
+  [['contract', '--version', 'v3'], /--version takes v1, v2 or both, not "v3"$/, 'crawlspec contract --help'],
+  [['contract', '--level', 'strict'], /--level takes interface or service, not "strict"$/, 'crawlspec contract --help'],
+  [['contract', '--seed', 'x'], /--seed takes a whole number from 0 to 2147483647, not "x"$/, 'crawlspec contract --help'],
+  [['contract', '--runs', '0'], /--runs takes a whole number from 1 to 100000, not "0"$/, 'crawlspec contract --help'],
+  [['contract', '--max-requests', '-1'], /--max-requests needs a value/, 'crawlspec contract --help'],
+  [['contract', '--max-requests=1.5'], /--max-requests takes a whole number from 0 to 1000000000, not "1\.5"$/, 'crawlspec contract --help'],
+  [['contract', '--concurrency', '0'], /--concurrency takes a whole number from 1 to 64, not "0"$/, 'crawlspec contract --help'],
+  [['contract', '--max-response-bytes', '0'], /--max-response-bytes takes a whole number from 1 to 1073741824, not "0"$/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'http://localhost'], /--site-url "http:\/\/localhost" is not an address a v1 crawl may start at \(URL must have a valid top-level domain or be an IP address\); expected/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'example'], /--site-url takes an http or https address, e\.g\. https:\/\/example\.com, not "example"$/, 'crawlspec contract --help'],
+  [['contract', '--site-page', '/a', '--site-page', '/b'], /--site-page describes the site of --site-url; give --site-url too$/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'https://example.com', '--site-page', '/a'], /--site-page names one page; expected at least two/, 'crawlspec contract --help'],
+  [['contract', '--site-url', 'https://example.com', '--site-failing', 'reset'], /--site-failing "reset" is not a path of the site; expected one beginning with \/, e\.g\. \/about$/, 'crawlspec contract --help'],
+  [['contract', '--timeout', '0'], /--timeout takes a whole number from 1 to 3600, not "0"$/, 'crawlspec contract --help'],
+  [['contract', '--base-url', 'http://127.0.0.1:6000', '--no-auth'], /--base-url http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which fetch never connects to \(the Fetch standard's bad ports\); use another port$/, 'crawlspec contract --help'],
+  [['contract', '--only', 'nothing.matches'], /--only "nothing\.matches" names no check of v1 and v2; expected a name or pattern of crawlspec contract --list-checks$/, 'crawlspec contract --help'],
+  [['contract', '--only', ''], /--only is empty/, 'crawlspec contract --help'],
+  [['contract', '--behaviour', '--no-behaviour'], /--behaviour and --no-behaviour exclude each other$/, 'crawlspec contract --help'],
+  [['contract', '--site-host', 'not a host'], /--site-host takes a host name \(e\.g\. crawlspec\.test\), not "not a host"$/, 'crawlspec contract --help'],
+  [['contract', '--behaviour-site', 'https://site.example'], /--behaviour-site and --behaviour-external go together/, 'crawlspec contract --help'],
+  [['contract', '--behaviour-site', 'nope', '--behaviour-external', 'https://b.example'], /--behaviour-site takes an http or https address/, 'crawlspec contract --help'],
+  [['contract', '--behaviour-subdomain', 'https://sub.site.example'], /--behaviour-subdomain goes with --behaviour-site and --behaviour-external/, 'crawlspec contract --help'],
+  [['contract', '--report', '/nonexistent-dir/junit.xml'], /--report "\/nonexistent-dir\/junit\.xml": the directory "\/nonexistent-dir" does not exist/, 'crawlspec contract --help'],
+  [['contract', '--report', '.'], /--report "\." is a directory/, 'crawlspec contract --help'],
+  [['contract', '--json=1'], /--json takes no value$/, 'crawlspec contract --help'],
+  [['contract', '--bogus'], /unknown option "--bogus"; contract takes --base-url <value>, --token <value>, --no-auth, /, 'crawlspec contract --help'],
+  [['contract', 'extra'], /unexpected argument "extra"; contract takes options only$/, 'crawlspec contract --help'],
+  [['site'], /site needs serve or export$/, 'crawlspec site --help'],
+  [['site', 'publish'], /site takes serve or export, not "publish"$/, 'crawlspec site --help'],
+  [['site', 'serve', '--port', '70000'], /--port takes a whole number from 0 to 65535, not "70000"$/, 'crawlspec site --help'],
+  [['site', 'serve', '--host', 'bad host'], /--host takes a host name \(e\.g\. crawlspec\.test\), not "bad host"$/, 'crawlspec site --help'],
+  [['site', 'serve', '--bogus'], /unknown option "--bogus"; site serve takes --port <value>, --host <value>$/, 'crawlspec site serve --help'],
+  [['site', 'export'], /site export needs a directory to write to/, 'crawlspec site --help'],
+  [['site', 'export', '/tmp/x'], /site export needs --base-url, the address the site will be served at$/, 'crawlspec site --help'],
+  [['site', 'export', '/tmp/x', '--base-url', 'site.example'], /--base-url takes an http or https address, e\.g\. https:\/\/crawlspec-site\.example\.org, not "site\.example"$/, 'crawlspec site --help'],
+];
+
+describe.concurrent('crawlspec usage errors: one line on stderr, exit 2, before anything starts', { timeout: 60_000 }, () => {
+  it.for(USAGE_ERRORS)('crawlspec %j', async ([args, said, pointer], { expect }) => {
+    expectUsageError(await cli(args), said, pointer, expect);
   });
 
-  it('unknown command', async ({ expect }) => {
-    const run = await cli(['check', 'v2/CrawlRequest']);
-    expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain('unknown command "check"');
-    expect(run.stderr).toContain('usage:');
+  it('an unknown schema name suggests the name meant: another letter case, the version left out, a typo', async ({ expect }) => {
+    const [wrongCase, noVersion, typo, nothingClose] = await Promise.all([
+      cli(['validate', 'v2/crawlrequest'], line(BATCH)),
+      cli(['defaults', 'BatchScrapeRequest'], line(BATCH)),
+      cli(['validate', 'v1/CrawlRequst'], line(BATCH)),
+      cli(['validate', 'v9/Nothing'], line(BATCH)),
+    ]);
+    const pointer = 'crawlspec validate --list lists every name';
+    expectUsageError(wrongCase, /unknown schema "v2\/crawlrequest"; did you mean v2\/CrawlRequest\?$/, pointer, expect);
+    expectUsageError(noVersion, /unknown schema "BatchScrapeRequest"; did you mean v1\/BatchScrapeRequest or v2\/BatchScrapeRequest\?$/, pointer, expect);
+    expectUsageError(typo, /unknown schema "v1\/CrawlRequst"; did you mean v1\/CrawlRequest\?$/, pointer, expect);
+    expectUsageError(nothingClose, /unknown schema "v9\/Nothing"$/, pointer, expect);
   });
 
-  it('validate without a schema', async ({ expect }) => {
-    const run = await cli(['validate'], line(BATCH));
-    expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toMatch(/needs a schema name/);
-    expect(run.stderr).toContain('usage:');
+  it('the suggestions for every schema name, misspelt or in another case, name it', ({ expect }) => {
+    for (const name of schemaNames()) {
+      expect(schemaSuggestions(name.toLowerCase()), name).toEqual([name]);
+      expect(schemaSuggestions(name.toUpperCase()), name).toEqual([name]);
+      const typo = `${name.slice(0, -2)}${name.at(-1)}`; // one letter left out
+      expect(schemaSuggestions(typo), typo).toContain(name);
+    }
   });
 
-  it('unknown schema name (suggests --list)', async ({ expect }) => {
-    const run = await cli(['validate', 'v2/crawlRequest'], line(BATCH));
-    expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain('unknown schema "v2/crawlRequest"');
-    expect(run.stderr).toContain('--list');
+  it('CRAWLSPEC_TOKEN set but empty (an unset CI secret) is refused, and --no-auth ignores it', async ({ expect }) => {
+    const empty = await withSlot(() =>
+      runCli(['contract', '--base-url', 'http://127.0.0.1:1'], '', SPAWN_TIMEOUT_MS, { CRAWLSPEC_TOKEN: '' }),
+    );
+    expectUsageError(empty, /CRAWLSPEC_TOKEN is empty; expected the API token the target expects/, 'crawlspec contract --help', expect);
+    const ignored = await withSlot(() =>
+      runCli(['contract', '--no-auth', '--list-checks', '--version', 'v2'], '', SPAWN_TIMEOUT_MS, { CRAWLSPEC_TOKEN: 'set' }),
+    );
+    expect(ignored.code, ignored.stderr).toBe(0);
   });
 
-  it('extra positional arguments', async ({ expect }) => {
-    const run = await cli(['validate', 'v2/CrawlRequest', 'a.json', 'b.json']);
-    expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toMatch(/unexpected argument.*b\.json/);
-    expect(run.stderr).toContain('usage:');
-  });
-
-  it('unknown flag', async ({ expect }) => {
-    const run = await cli(['validate', '--strict', 'v2/CrawlRequest'], line(V2_CRAWL));
-    expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain('--strict');
-    expect(run.stderr).toContain('usage:');
-  });
-
-  it('unreadable file (names the path)', async ({ expect }) => {
+  it('unreadable file (names the path): one line, exit 2', async ({ expect }) => {
     const missing = join(dir, 'does-not-exist.json');
     const run = await cli(['validate', 'v2/CrawlRequest', missing]);
     expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain(`cannot read ${missing}`);
+    expect(lines(run.stderr)).toEqual([expect.stringMatching(new RegExp(`^crawlspec: cannot read "${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": ENOENT`))]);
+  });
+});
+
+describe.concurrent('crawlspec serve and site serve: an address that cannot be listened on is one line, exit 2', { timeout: 30_000 }, () => {
+  let taken: Server;
+  let port = 0;
+  beforeAll(async () => {
+    taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    port = (taken.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+
+  it.for([['serve', '--no-auth'], ['site', 'serve']])('crawlspec %s %s --port <a port in use>', async (command, { expect }) => {
+    const run = await cli([...command, '--port', String(port)]);
+    expect(outcome(run)).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(lines(run.stderr)).toEqual([
+      `crawlspec: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE); expected a free --port, or --port 0 for any free one`,
+    ]);
+  });
+
+  it('crawlspec serve --host <an address of another machine>', async ({ expect }) => {
+    const run = await cli(['serve', '--host', '192.0.2.1', '--no-auth']);
+    expect(outcome(run)).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(lines(run.stderr)).toEqual([expect.stringMatching(/^crawlspec: cannot listen on 192\.0\.2\.1:0: "192\.0\.2\.1" is not an address of this machine \(EADDRNOTAVAIL\); expected one/)]);
+  });
+});
+
+describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on stdout', { timeout: 30_000 }, () => {
+  it.for([
+    [['--help'], 'usage: crawlspec <command> [options]'],
+    [['-h'], 'usage: crawlspec <command> [options]'],
+    [['help', 'contract'], COMMAND_USAGE.contract],
+    [['validate', '--help'], COMMAND_USAGE.validate],
+    [['validate', 'v2/CrawlRequest', '-h'], COMMAND_USAGE.validate],
+    [['defaults', '--help'], COMMAND_USAGE.defaults],
+    [['migrate', '--help'], COMMAND_USAGE.migrate],
+    [['examples', '--help'], COMMAND_USAGE.examples],
+    [['serve', '--help'], COMMAND_USAGE.serve],
+    [['serve', '--port', '99999', '--help'], COMMAND_USAGE.serve],
+    [['contract', '--help'], COMMAND_USAGE.contract],
+    [['contract', '--base-url', 'notaurl', '--help'], COMMAND_USAGE.contract],
+    [['site', '--help'], COMMAND_USAGE.site],
+    [['site', 'serve', '--help'], COMMAND_USAGE.site],
+    [['site', 'export', '--help'], COMMAND_USAGE.site],
+  ] as const)('crawlspec %j', async ([args, usage], { expect }) => {
+    const run = await cli(args);
+    expect(outcome(run)).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(run.stdout.startsWith(usage), run.stdout).toBe(true);
+  });
+
+  it("contract's defaults, said before the kit is loaded, are the kit's", ({ expect }) => {
+    expect(CONTRACT_DEFAULTS).toEqual({
+      version: 'both',
+      level: DEFAULT_OPTIONS.level,
+      runs: DEFAULT_OPTIONS.runs,
+      concurrency: DEFAULT_OPTIONS.concurrency,
+      siteUrl: DEFAULT_OPTIONS.siteUrl,
+      maxResponseBytes: DEFAULT_OPTIONS.maxResponseBytes,
+    });
+    for (const [option, value] of Object.entries({ runs: 10, concurrency: 2, 'max-response-bytes': 16777216 }))
+      expect(COMMAND_USAGE.contract).toMatch(new RegExp(`--${option} .*\\(default ${value}\\)`));
+  });
+
+  it('every subcommand usage names each option its parser takes', ({ expect }) => {
+    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--json'])
+      expect(COMMAND_USAGE.contract).toContain(option);
+    for (const option of ['--port', '--host', '--token', '--no-auth']) expect(COMMAND_USAGE.serve).toContain(option);
+    for (const option of ['--port', '--host', '--base-url', '--external-url', '--subdomain-url']) expect(COMMAND_USAGE.site).toContain(option);
+  });
+
+  it('--version prints the version of package.json', async ({ expect }) => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const [long, short] = await Promise.all([cli(['--version']), cli(['-V'])]);
+    for (const run of [long, short]) expect(outcome(run)).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+describe.concurrent('crawlspec writes no control character to the terminal', { timeout: 30_000 }, () => {
+  const ESC = '\u001b';
+  const hostile = `${ESC}]0;owned${'\u0007'}${ESC}[2J\r\u009b31m\u202e`;
+
+  it('malformed input quoted by the JSON parser: escaped in the problem line, and in --jsonl', async ({ expect }) => {
+    const [text, jsonl] = await Promise.all([
+      cli(['validate', 'v2/CrawlRequest'], `${hostile}{`),
+      cli(['validate', '--jsonl', 'v2/CrawlRequest'], `{"url": "${hostile}`),
+    ]);
+    expect(outcome(text)).toMatchObject({ code: 1, stderr: '' });
+    expect(text.stdout).toContain(`'\\u001b', "\\u001b]0;owned\\u0007"`);
+    expect(jsonl.code).toBe(1);
+    for (const out of [text.stdout, jsonl.stdout]) expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    // The JSON lines stay JSON, saying the same.
+    expect(JSON.parse(jsonl.stdout)).toMatchObject({ valid: false, errors: [{ rule: 'json' }] });
+  });
+
+  it('values sent, printed back: escaped in problem lines; JSON output keeps the same strings', async ({ expect }) => {
+    const body = { url: 'https://example.com', limit: hostile };
+    const [text, defaults] = await Promise.all([
+      cli(['validate', 'v2/CrawlRequest'], line(body)),
+      cli(['defaults', 'v2/CrawlRequest'], line({ url: 'https://example.com', scrapeOptions: { headers: { x: hostile } } })),
+    ]);
+    expect(text.code).toBe(1);
+    expect(defaults.code, defaults.stderr).toBe(0);
+    for (const out of [text.stdout, defaults.stdout]) expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(defaults.stdout).scrapeOptions.headers.x).toBe(hostile);
+  });
+
+  it('arguments and file names in messages', async ({ expect }) => {
+    const [schema, file, option] = await Promise.all([
+      cli(['validate', `v2/${hostile}`]),
+      cli(['validate', 'v2/CrawlRequest', join(dir, hostile)]),
+      cli(['serve', `--${hostile}`]),
+    ]);
+    for (const run of [schema, file, option]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      expect(run.stderr).toContain('\\u001b]0;owned');
+    }
   });
 });
 

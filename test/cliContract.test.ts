@@ -162,8 +162,10 @@ describe.concurrent('crawlspec contract', () => {
   it('--base-url without a token (nor --no-auth): a usage error naming --token, exit 2', async () => {
     const run = await cli(['contract', '--base-url', 'http://127.0.0.1:1']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--token');
-    expect(run.stderr).toContain('usage:');
+    // One line, not the whole usage (test/cli.test.ts checks every usage error so).
+    expect(run.stderr).toBe(
+      'crawlspec: a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication (crawlspec contract --help)\n',
+    );
     expect(run.stdout).toBe('');
   });
 
@@ -219,6 +221,13 @@ describe.concurrent('crawlspec serve', () => {
     const run = await cli(['serve', '--token', 'a', '--no-auth']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--token and --no-auth exclude each other');
+    expect(run.stdout).toBe('');
+  });
+
+  it('--allow-host with no host in it: a usage error, exit 2', async () => {
+    const run = await cli(['serve', '--no-auth', '--allow-host', 'intranet.test', '--allow-host', 'http://x/']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--allow-host takes a host name or address, not "http://x/"');
     expect(run.stdout).toBe('');
   });
 });

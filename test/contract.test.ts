@@ -16,6 +16,10 @@ import { escapeXml } from '../scripts/contract/junit.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/run.js';
 import { toCurl } from '../scripts/contract/curl.js';
 import { redact } from '../scripts/contract/redact.js';
+import { WRONG_TOKEN } from '../scripts/contract/checks/auth.js';
+import { fieldPlan } from '../scripts/contract/checks/fields.js';
+import { TEST_SITE_PROFILE } from '../scripts/site/testSite.js';
+import { REFERENCE_SITE_PROFILE } from '../scripts/server/site.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { isStart, kitTarget, startedAndCancelled, type Handler, type KitTarget, type Logged } from './support/kitTarget.js';
 
@@ -133,8 +137,8 @@ describe('the same seed sends the same request bodies', () => {
   async function digests(seed: number): Promise<Map<string, string>> {
     const server = await kitTarget({ token: TOKEN });
     try {
-      // One site address for every run (the digests hash the bodies, which name the site).
-      const report = await runContract(server.options({ seed, versions: ['v2'], siteUrl: 'https://example.com', site: UNKNOWN_SITE }));
+      // Each run has a target and a test site on ports of their own: the digests put the run's addresses in words.
+      const report = await runContract(server.options({ seed, versions: ['v2'] }));
       expect(failing(report)).toEqual([]);
       return new Map(report.checks.map((c) => [c.name, c.digest]));
     } finally {
@@ -148,6 +152,7 @@ describe('the same seed sends the same request bodies', () => {
     expect([...first.values()].every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
     expect(other.get('v2.crawl.start.valid')).not.toBe(first.get('v2.crawl.start.valid'));
     expect(other.get('v2.crawl.start.fieldAlone')).toBe(first.get('v2.crawl.start.fieldAlone'));
+    expect(other.get('v2.crawl.behaviour.default')).toBe(first.get('v2.crawl.behaviour.default'));
   });
 });
 
@@ -447,6 +452,142 @@ describe('a hostile target', () => {
     }
   });
 
+  it('a start answered 201 with a numeric id is still a job the kit cancels; a cancel answered 204 counts as done', async () => {
+    let n = 0;
+    const odd: Handler = async (request, next) => {
+      const answer = await next(request);
+      if (request.method === 'DELETE' && answer.status === 200) return { ...answer, status: 204, body: '' };
+      if (!(isStart({ ...request, status: 0, answer: '', authorization: undefined }) && answer.status === 200)) return answer;
+      n += 1;
+      // Every other start: its real id as 201; the rest: a number the target does not know.
+      return n % 2 === 0 ? { ...answer, status: 201 } : { ...answer, body: JSON.stringify({ ...(JSON.parse(answer.body) as object), id: 1000 + n }) };
+    };
+    const server = await kitTarget({ token: TOKEN, deviate: odd });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], only: ['v2.crawl.start.valid'] }));
+      const deletes = server.log.filter((e) => e.method === 'DELETE').map((e) => e.url);
+      // Each numeric id was recorded as a job (as its digits) and a cancel sent for it.
+      for (let i = 1; i <= n; i += 2) expect(deletes).toContain(`/v2/crawl/${1000 + i}`);
+      // Each real job (answered 201) was cancelled once: a 204 is a cancel, not a failure to retry.
+      const { started, cancelled } = startedAndCancelled(server.log.map((e) => (e.status === 201 ? { ...e, status: 200 } : e)));
+      const real = started.filter((id) => typeof id === 'string');
+      expect(real.length).toBeGreaterThan(0);
+      for (const id of real) expect(cancelled.has(id), id).toBe(true);
+      for (const id of real) expect(deletes.filter((u) => u.endsWith(`/${id}`)), id).toHaveLength(1);
+      const check = byName(report).get('v2.crawl.start.valid')!;
+      expect(check.failures.some((f) => f.level === 'interface' && /^201 where the interface accepts/.test(f.message))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a token the target echoes where a failure body is cut is cleaned before the cut: no part of it is left', async () => {
+    const echo: Handler = async (request, next) => {
+      const answer = await next(request);
+      const token = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
+      if (answer.status < 400) return answer;
+      // 422, not the service's 400: a failure at service level, whose body the report shows cut at 600
+      // characters, which fall inside the token (it stands at 586 to 612).
+      return { ...answer, status: 422, body: JSON.stringify({ success: false, error: `${'x'.repeat(560)}${token}${'y'.repeat(100)}` }) };
+    };
+    const server = await kitTarget({ token: TOKEN, deviate: echo });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], level: 'service', only: ['v2.rule.*', 'json.malformed'] }));
+      const bodies = report.checks.flatMap((c) => c.failures).map((f) => f.got?.body ?? '');
+      expect(bodies.some((b) => b.includes('x***y'))).toBe(true);
+      for (const text of [JSON.stringify(report), formatText(report), formatJunit(report)]) expect(text).not.toContain(TOKEN.slice(0, 10));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a job url on another origin: the job is read at its own address, and only the service level is left undecided', async () => {
+    const elsewhere = rewriteStart((answer) => ({ ...answer, url: `https://elsewhere.example/v2/crawl/${String(answer.id)}` }));
+    const server = await kitTarget({ token: TOKEN, deviate: elsewhere });
+    try {
+      const only = ['v2.crawl.start.valid'];
+      const atInterface = byName(await runContract(server.options({ versions: ['v2'], only }))).get('v2.crawl.start.valid')!;
+      expect(atInterface.status).toBe('pass');
+      expect(atInterface.notes?.join('\n')).toMatch(/the job url https:\/\/elsewhere\.example\/v2\/crawl\/\S+ is not on the target; not followed/);
+      const atService = byName(await runContract(server.options({ versions: ['v2'], only, level: 'service' }))).get('v2.crawl.start.valid')!;
+      expect(atService.status).toBe('inconclusive');
+      // The status was read at the job's own address, never elsewhere.
+      expect(server.log.some((e) => e.method === 'GET' && /^\/v2\/crawl\/[0-9a-f-]{36}$/.test(e.url))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a wrong token answered 403: refused as the interface asks (pass at interface level); the service\'s 401 is left undecided', async () => {
+    const forbidden: Handler = async (request, next) =>
+      request.headers['authorization'] === `Bearer ${WRONG_TOKEN}`
+        ? { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, error: 'Forbidden' }) }
+        : next(request);
+    const server = await kitTarget({ token: TOKEN, deviate: forbidden });
+    try {
+      const only = ['auth.wrongToken'];
+      const atInterface = byName(await runContract(server.options({ versions: ['v2'], only }))).get('auth.wrongToken')!;
+      expect(atInterface.status).toBe('pass');
+      expect(atInterface.notes?.join('\n')).toMatch(/403 from POST \/v2\/crawl: depends on the account/);
+      const atService = byName(await runContract(server.options({ versions: ['v2'], only, level: 'service' }))).get('auth.wrongToken')!;
+      expect(atService.status).toBe('inconclusive');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a target lost mid-run: not "unreachable" (exit 2); what ran before decides, what came after is skipped', async () => {
+    let seen = 0;
+    let server: KitTarget | undefined;
+    const dying: Handler = async (request, next) => {
+      seen += 1;
+      if (seen === 12) setImmediate(() => void server?.close());
+      return next(request);
+    };
+    server = await kitTarget({ token: TOKEN, deviate: dying });
+    const report = await runContract(server.options({ versions: ['v2'], concurrency: 1, only: ['auth.*', 'json.malformed', 'v2.rule.*'] }));
+    expect(report.unreachable).toBe(false);
+    expect(report.unreachableReason).toMatch(/ECONNREFUSED/);
+    expect(report.checks.filter((c) => c.inScope && c.status === 'pass').length).toBeGreaterThan(0);
+    expect(report.checks.some((c) => c.status === 'skipped' && /target unreachable/.test(c.detail ?? ''))).toBe(true);
+    // Incomplete (3), or deviations found (1) when the request in flight as it went down got no answer.
+    const lostInFlight = report.checks.some((c) => c.failures.some((f) => f.kind === 'network'));
+    expect(exitCode(report)).toBe(lostInFlight ? 1 : 3);
+    expect(formatText(report)).toMatch(/target lost during the run: .*ECONNREFUSED/);
+  });
+
+  it('extra keys in a start answer break interface §1 ("carries only success, id, url")', async () => {
+    const server = await kitTarget({ token: TOKEN, deviate: rewriteStart((answer) => ({ ...answer, queued: true })) });
+    try {
+      const check = byName(await runContract(server.options({ versions: ['v2'], only: ['v2.crawl.start.valid'] }))).get('v2.crawl.start.valid')!;
+      expect(check.status).toBe('fail');
+      expect(check.failures.map((f) => `${f.level} ${f.section}: ${f.message}`)).toContainEqual(expect.stringMatching(/^interface interface §1: .*queued/));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('page records nested deeper than JSON.stringify can go crash nothing', async () => {
+    const text = `${'['.repeat(20_000)}"bottom"${']'.repeat(20_000)}`;
+    const nested: Handler = async (request, next) => {
+      const answer = await next(request);
+      if (request.method !== 'GET' || !/^\/v2\/batch\/scrape\/[0-9a-f-]{36}/.test(request.url) || answer.status !== 200) return answer;
+      const body = JSON.parse(answer.body) as { data: Record<string, unknown>[] };
+      // The nesting goes in as text, so that the target's own JSON writer does not have to walk it.
+      const marked = JSON.stringify({ ...body, data: body.data.map((d) => ({ ...d, deep: '@@DEEP@@' })) });
+      return { ...answer, body: marked.replaceAll('"@@DEEP@@"', text) };
+    };
+    const server = await kitTarget({ token: TOKEN, deviate: nested });
+    try {
+      const report = await runContract(server.options({ versions: ['v2'], level: 'service', only: ['v2.status.pagination'] }));
+      const check = byName(report).get('v2.status.pagination')!;
+      expect(check.detail ?? '').not.toMatch(/contract kit failed/);
+      expect(check.status).toBe('pass');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers longer than maxResponseBytes are not read whole: their checks are inconclusive, saying how to judge them', async () => {
     const huge = 'x'.repeat(4 * 1024 * 1024);
     const big: Handler = async (request, next) => {
@@ -491,13 +632,57 @@ describe('pieces', () => {
 
   it('a site that is no valid crawl address is refused before anything is sent', async () => {
     await expect(
-      runContract({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, versions: ['v1'], seed: 1, runs: 1, concurrency: 1, siteUrl: 'http://localhost:8080' }),
+      runContract({ baseUrl: 'http://127.0.0.1:4', token: TOKEN, versions: ['v1'], seed: 1, runs: 1, concurrency: 1, siteUrl: 'http://localhost:8080' }),
     ).rejects.toThrow(/siteUrl http:\/\/localhost:8080 is not a valid v1 crawl address: URL must have a valid top-level domain/);
+  });
+
+  it('a target on a port fetch never connects to is refused before anything is sent, every other port is taken', async () => {
+    const run = (port: number) => runContract({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, versions: ['v1'], seed: 1, runs: 1, concurrency: 1, only: ['none'] });
+    await expect(run(6000)).rejects.toThrow(/baseUrl http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which fetch never connects to/);
+    await expect(run(1)).rejects.toThrow(/uses port 1,/);
+    await expect(run(6001)).resolves.toMatchObject({ checks: expect.any(Array) });
+  });
+
+  it('every field and enum value the interface states is sent on the kit\'s sites and on a deep site address', () => {
+    const sites = [
+      { siteUrl: 'http://127.0.0.1:4000', site: TEST_SITE_PROFILE },
+      { siteUrl: 'http://127.0.0.1:4000/site', site: REFERENCE_SITE_PROFILE },
+      { siteUrl: 'https://example.com/a/b/c/d', site: UNKNOWN_SITE },
+    ];
+    for (const site of sites)
+      for (const version of ['v1', 'v2'] as const)
+        for (const kind of ['crawl', 'batch'] as const) {
+          const plan = fieldPlan(version, kind, site);
+          expect(plan.unsent, `${site.siteUrl} ${version} ${kind}`).toEqual({ alone: [], enumValues: [] });
+          // Each optional member of an object field stands alone in one body (location: country, then languages).
+          const location = plan.alone.filter((b) => b.field.endsWith('location')).map((b) => Object.keys(b.value as object));
+          expect(location).toEqual([['country'], ['languages']]);
+        }
   });
 
   it('redaction: a token in every spelling, wherever it stands; a short one only as a word of its own', () => {
     expect(redact({ a: `x${TOKEN}y`, b: [encodeURIComponent(`${TOKEN}/`)], [TOKEN]: 1 }, TOKEN)).toEqual({ a: 'x***y', b: ['***%2F'], '***': 1 });
     expect(redact('a "quote\\"d" token', 'quote"d')).toBe('a "***" token');
+    const token = 'fc-Sec/ret+To<ken>&"9';
+    const base64 = (text: string, alphabet: BufferEncoding = 'base64') => Buffer.from(text).toString(alphabet);
+    const spellings = [
+      token.toUpperCase(),
+      encodeURIComponent(token).toLowerCase(),
+      encodeURIComponent(encodeURIComponent(token)),
+      JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/'),
+      JSON.stringify(token).slice(1, -1).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
+      token.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+    ];
+    for (const spelling of spellings) expect(redact(`<${spelling}>`, token), spelling).toBe('<***>');
+    // Base64 at each alignment: only the characters the token alone determines can be recognised.
+    for (const prefix of ['', 'u', 'us', 'user:']) {
+      for (const alphabet of ['base64', 'base64url'] as const) {
+        const encoded = base64(`${prefix}${token}!`, alphabet);
+        const cleaned = redact(encoded, token);
+        expect(cleaned, `${alphabet} after ${JSON.stringify(prefix)}`).toContain('***');
+        expect(cleaned.length, 'at most 4 characters left of the encoding on either side').toBeLessThanOrEqual(3 + 4 + 4 + Math.ceil((prefix.length * 4) / 3));
+      }
+    }
     expect(redact('auth.missing: t, Bearer t', 't')).toBe('auth.missing: ***, Bearer ***');
     expect(redact({ n: 5 }, undefined)).toEqual({ n: 5 });
   });

@@ -3,8 +3,12 @@
  * from the tarball into a scratch project outside the repository, and used from there the way a consumer
  * would, through the `exports` map only:
  *
- *   - what is shipped: every target of the exports map, the bin, and nothing that is not needed (no tests,
- *     no generator, no HTML docs);
+ *   - what is shipped: every target of the exports map, the bin, the LICENSE, the manifest's links and
+ *     engines, and nothing that is not needed (no tests, no generator, no HTML docs);
+ *   - three consumer projects in it, each its own package.json: a TypeScript ES module project compiled by
+ *     tsc under `module: nodenext` and run; a TypeScript project for a bundler (`moduleResolution: bundler`),
+ *     type-checked, bundled with esbuild and run; a plain CommonJS project that `require()`s the package
+ *     (Node >= 20.19 loads ES modules with require) and decides every conformance vector with it;
  *   - a plain ES module run with `node`: the API (`crawlspec`), the TypeBox definitions (`crawlspec/typebox`),
  *     a precompiled validator, a JSON Schema and an OpenAPI document, the reference server and the contract
  *     kit run against it; paths outside the exports map are refused;
@@ -38,6 +42,7 @@ const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update
 const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 
 interface Manifest {
+  readonly license: string;
   readonly exports: Record<string, unknown>;
   readonly bin: Record<string, string>;
   readonly scripts: Record<string, string>;
@@ -106,6 +111,18 @@ describe('the packed package', () => {
       }
     }
     for (const bin of Object.values(manifest.bin)) expect(existsSync(join(installed, bin)), bin).toBe(true);
+    // The license it declares, and where it lives.
+    expect(await readFile(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 The crawlspec authors\n/);
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      homepage: 'https://github.com/crawlspec/crawlspec#readme',
+      repository: { type: 'git', url: 'git+https://github.com/crawlspec/crawlspec.git' },
+      bugs: { url: 'https://github.com/crawlspec/crawlspec/issues' },
+      // require() of an ES module, which the package is, needs Node 20.19.
+      engines: { node: '>=20.19' },
+    });
+    // The vectors are shipped and exported.
+    expect(manifest.exports['./vectors/*']).toBe('./generated/vectors/*');
     for (const absent of ['test', 'generated/docs', 'scripts/emit', 'dist/scripts/emit', 'dist/scripts/generate.js', 'dist/test']) {
       expect(existsSync(join(installed, absent)), absent).toBe(false);
     }
@@ -120,8 +137,10 @@ describe('the packed package', () => {
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { Value } from '@sinclair/typebox/value';
-import { validate, withDefaults, migrateToV2, partitionBatch, validationErrorBody, schemaNames, v2 } from 'crawlspec';
+import { validate, partitionBatch, validationErrorBody, schemaNames } from 'crawlspec';
 import * as typebox from 'crawlspec/typebox';
+// The TypeBox definitions and what needs them are at crawlspec/typebox (the main entry loads no TypeBox).
+import { withDefaults, migrateToV2, v2 } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import * as v1Validators from 'crawlspec/validators/v1';
@@ -197,8 +216,8 @@ console.log(JSON.stringify({
 
   it('type-checks from TypeScript under moduleResolution node16 and bundler', async () => {
     const consumer = `
-import { validate, withDefaults, v2, definitions, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
-import { v1 } from 'crawlspec/typebox';
+import { validate, type SchemaName, type ValidationResult, type Validator } from 'crawlspec';
+import { v1, withDefaults, v2, definitions } from 'crawlspec/typebox';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
@@ -248,6 +267,142 @@ export { check, checkAll, result, name, asGenerated, wrong, batch, v1Request, re
         expect(checked.stdout, file).toBe('');
       }),
     );
+  });
+
+  /** A TypeScript module of a consumer: the API, a validator narrowing to its type, the JSON documents and vectors. */
+  const TYPESCRIPT_APP = `
+import { validate, type SchemaName, type ValidationResult } from 'crawlspec';
+import { withDefaults } from 'crawlspec/typebox';
+import { CrawlRequest } from 'crawlspec/validators/v2';
+import type { CrawlRequest as CrawlRequestBody } from 'crawlspec/types/v2';
+import schema from 'crawlspec/schemas/v2/CrawlRequest.json' with { type: 'json' };
+import vectors from 'crawlspec/vectors/v2/Action.json' with { type: 'json' };
+import rules from 'crawlspec/vectors/rules.json' with { type: 'json' };
+
+const body: unknown = JSON.parse('{"url":"https://example.com","limit":10}');
+let url = '';
+if (CrawlRequest(body)) {
+  const request: CrawlRequestBody = body; // narrowed to the generated type
+  url = request.url;
+}
+const refused: ValidationResult = validate('v2/CrawlRequest', { url: 'ftp://example.com' });
+let agree = 0;
+let total = 0;
+for (const group of vectors)
+  for (const test of group.tests) {
+    total += 1;
+    if (validate(group.schema as SchemaName, test.data).valid === test.valid) agree += 1;
+  }
+console.log(JSON.stringify({
+  url,
+  refused: refused.valid ? [] : refused.errors.map((issue) => issue.path),
+  limit: (withDefaults('v2/CrawlRequest', { url: 'https://example.com' }) as CrawlRequestBody).limit,
+  schemaId: schema.$id,
+  vectors: { agree, total },
+  rules: rules.rules.length > 0,
+}));
+`;
+  const APP_OUTPUT = {
+    url: 'https://example.com',
+    refused: ['$.url'],
+    limit: 10000,
+    schemaId: 'https://crawlspec.dev/schemas/v2/CrawlRequest.json',
+    rules: true,
+  };
+
+  /** A consumer project in `name/` of the scratch project (whose node_modules it resolves from). */
+  async function consumer(name: string, manifest: object, files: Record<string, string>): Promise<string> {
+    const dir = join(project, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
+    for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
+    return dir;
+  }
+
+  const tsc = (dir: string) =>
+    sh(BIN('tsc'), ['-p', 'tsconfig.json'], dir, 90_000).catch((e: { stdout?: string; stderr?: string }) => ({
+      stdout: `${e.stdout ?? ''}${e.stderr ?? String(e)}`,
+      stderr: '',
+    }));
+
+  const checkOutput = (stdout: string) => {
+    const out = JSON.parse(stdout) as typeof APP_OUTPUT & { vectors: { agree: number; total: number } };
+    expect(out).toMatchObject(APP_OUTPUT);
+    expect(out.vectors.total).toBeGreaterThan(10);
+    expect(out.vectors.agree).toBe(out.vectors.total);
+  };
+
+  /** What the two TypeScript consumers share; each adds its module system. */
+  const CONSUMER_OPTIONS = { target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, resolveJsonModule: true, skipLibCheck: true, types: [] };
+
+  it('a TypeScript ES module project (module nodenext): compiles with tsc and runs', async () => {
+    const compilerOptions = { ...CONSUMER_OPTIONS, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' };
+    const dir = await consumer('nodenext', { type: 'module' }, {
+      'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
+      'app.ts': TYPESCRIPT_APP,
+    });
+    expect((await tsc(dir)).stdout).toBe('');
+    const { stdout, stderr } = await sh(process.execPath, [join('out', 'app.js')], dir, 60_000);
+    expect(stderr).toBe('');
+    checkOutput(stdout);
+  });
+
+  it('a TypeScript project for a bundler (moduleResolution bundler): type-checks, bundles with esbuild and runs', async () => {
+    const compilerOptions = { ...CONSUMER_OPTIONS, module: 'esnext', moduleResolution: 'bundler', noEmit: true };
+    const dir = await consumer('bundler', { type: 'module' }, {
+      'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
+      'app.ts': TYPESCRIPT_APP,
+    });
+    expect((await tsc(dir)).stdout).toBe('');
+    await build({ entryPoints: [join(dir, 'app.ts')], bundle: true, format: 'esm', platform: 'node', outfile: join(dir, 'app.bundle.mjs'), logLevel: 'silent' });
+    const { stdout, stderr } = await sh(process.execPath, ['app.bundle.mjs'], dir, 60_000);
+    expect(stderr).toBe('');
+    checkOutput(stdout);
+  });
+
+  it('a plain CommonJS project: require() of the API, validators, kit and JSON documents; every vector decided alike', async () => {
+    const script = `
+'use strict';
+const assert = require('node:assert/strict');
+const { readdirSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { validate, schemaNames } = require('crawlspec');
+const { CrawlRequest } = require('crawlspec/validators/v2');
+const { runContract } = require('crawlspec/contract');
+const { createReferenceApp } = require('crawlspec/server');
+const openapi = require('crawlspec/openapi/v2.json');
+const rules = require('crawlspec/vectors/rules.json');
+const vectorsDir = dirname(require.resolve('crawlspec/vectors/rules.json'));
+let agree = 0;
+let total = 0;
+const disagree = [];
+for (const version of ['v1', 'v2'])
+  for (const file of readdirSync(join(vectorsDir, version))) {
+    for (const group of require('crawlspec/vectors/' + version + '/' + file))
+      for (const test of group.tests) {
+        total += 1;
+        if (validate(group.schema, test.data).valid === test.valid) agree += 1;
+        else disagree.push(test.description);
+      }
+  }
+assert.equal(typeof runContract, 'function');
+assert.equal(typeof createReferenceApp, 'function');
+console.log(JSON.stringify({
+  module: typeof module, // CommonJS
+  names: schemaNames().includes('v2/CrawlRequest'),
+  validator: [CrawlRequest({ url: 'https://example.com' }), CrawlRequest({ url: 1 })],
+  openapi: openapi.openapi,
+  rules: rules.rules.length > 0,
+  vectors: { agree, total, disagree: disagree.slice(0, 5) },
+}));
+`;
+    const dir = await consumer('commonjs', {}, { 'index.js': script });
+    const { stdout, stderr } = await sh(process.execPath, ['index.js'], dir, 60_000);
+    expect(stderr).toBe('');
+    const out = JSON.parse(stdout) as { vectors: { agree: number; total: number; disagree: string[] } };
+    expect(out).toMatchObject({ module: 'object', names: true, validator: [true, false], openapi: '3.1.0', rules: true });
+    expect(out.vectors.disagree).toEqual([]);
+    expect(out.vectors.total).toBeGreaterThan(1000);
   });
 
   it('lets a bundler drop the validators that are not imported', async () => {

@@ -436,14 +436,16 @@ describe.each(VERSIONS)('reference server %s', (version) => {
 });
 
 describe('reference server, beyond one version', () => {
-  it('serves the synthetic site without auth', async () => {
+  it('serves the demo site and its robots.txt without auth', async () => {
     const home = await call('GET', '/site/', { authorization: null });
     expect(home.status).toBe(200);
     expect(home.contentType).toMatch(/^text\/html/);
     expect(home.body).toContain(`href="${site('/docs/')}"`);
-    const robots = await call('GET', '/site/robots.txt', { authorization: null });
+    const robots = await call('GET', '/robots.txt', { authorization: null });
     expect(robots.body).toContain('Disallow: /site/private');
-    expect((await call('GET', '/site/broken', { authorization: null })).status).toBe(500);
+    const broken = await fetch(site('/broken'), { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    expect(broken.status).toBe(302);
+    expect(broken.headers.get('location')).toBe('/site/broken');
   });
 
   it('lists the running crawls of every version, each in the words of the version asked, and no batch', async () => {

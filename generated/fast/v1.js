@@ -482,6 +482,14 @@ function isBatchScrapeStartResponse(x) {
   if (v4 !== undefined) {
     if (!(s11(v4) || (v4 === null))) return false;
   }
+  for (const k5 in x) {
+    switch (k5) {
+      case "success": case "id": case "url": case "invalidURLs":
+        break;
+      default:
+        return false;
+    }
+  }
   return true;
 }
 function isCancelErrorResponse(x) {
@@ -703,6 +711,14 @@ function isCrawlStartResponse(x) {
   if (v3 === undefined) return false;
   if (!(typeof v3 === "string")) return false;
   if (!format3(v3)) return false;
+  for (const k4 in x) {
+    switch (k4) {
+      case "success": case "id": case "url":
+        break;
+      default:
+        return false;
+    }
+  }
   return true;
 }
 function isDocument(x) {

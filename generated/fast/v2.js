@@ -497,6 +497,14 @@ function isBatchScrapeStartResponse(x) {
   if (v4 !== undefined) {
     if (!(s11(v4) || (v4 === null))) return false;
   }
+  for (const k5 in x) {
+    switch (k5) {
+      case "success": case "id": case "url": case "invalidURLs":
+        break;
+      default:
+        return false;
+    }
+  }
   return true;
 }
 function isCancelErrorResponse(x) {
@@ -757,6 +765,14 @@ function isCrawlStartResponse(x) {
   const v5 = x.finalCrawlerOptions;
   if (v5 !== undefined) {
     if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
+  }
+  for (const k6 in x) {
+    switch (k6) {
+      case "success": case "id": case "url": case "promptGeneratedOptions": case "finalCrawlerOptions":
+        break;
+      default:
+        return false;
+    }
   }
   return true;
 }

@@ -702,7 +702,6 @@ export interface BatchScrapeStartResponse {
    * With `ignoreInvalidURLs` true: the entries of `urls` that were invalid, as sent (empty when none were). Absent when `ignoreInvalidURLs` is false.
    */
   invalidURLs?: string[] | null;
-  [k: string]: unknown;
 }
 /**
  * Error answer of the cancel endpoint (no `success` field).
@@ -1001,7 +1000,6 @@ export interface CrawlStartResponse {
    * Address of the crawl job (its status endpoint).
    */
   url: string;
-  [k: string]: unknown;
 }
 /**
  * A scraped page.

@@ -962,7 +962,6 @@ export interface BatchScrapeStartResponse {
    * With `ignoreInvalidURLs` true: the entries of `urls` that were invalid, as sent (empty when none were). Absent when `ignoreInvalidURLs` is false.
    */
   invalidURLs?: string[] | null;
-  [k: string]: unknown;
 }
 /**
  * Error answer of the cancel endpoint (no `success` field).
@@ -1330,7 +1329,6 @@ export interface CrawlStartResponse {
   finalCrawlerOptions?: {
     [k: string]: unknown;
   };
-  [k: string]: unknown;
 }
 /**
  * A scraped page.

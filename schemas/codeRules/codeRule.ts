@@ -28,6 +28,12 @@ export interface CodeRule {
   readonly fields: readonly string[];
   /** The problems found: `NO_PROBLEMS` (shared, nothing allocated) when there are none. */
   readonly check: (object: Readonly<Record<string, unknown>>) => readonly RuleProblem[];
+  /**
+   * The common case, cheaply: true only when `check` finds no problem, decided without allocating anything;
+   * false when `check` may find one (it then decides). `validate()` asks it of every body the fast path
+   * accepts, so a body that keeps every rule builds nothing at all.
+   */
+  readonly keeps: (object: Readonly<Record<string, unknown>>) => boolean;
 }
 
 /** What a rule answers for an object that keeps it (one frozen array: a body that keeps every rule allocates nothing). */

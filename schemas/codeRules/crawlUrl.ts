@@ -1,5 +1,5 @@
 /** The crawl's start address must be a valid crawl URL, and (v1) no deeper than `maxDepth`. */
-import { crawlUrlProblem, isPlainCrawlUrl, isUnparseableUrl, normalizeCrawlUrl } from '../shared/crawlUrl.js';
+import { crawlUrlProblem, isPlainCrawlUrl, isUnparseableUrl, normalizeCrawlUrl, plainOriginEnd } from '../shared/crawlUrl.js';
 import { field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
 
 export const crawlUrlValid: CodeRule = {
@@ -14,6 +14,11 @@ export const crawlUrlValid: CodeRule = {
     const problem = typeof url === 'string' ? crawlUrlProblem(url) : undefined;
     if (problem === undefined) return NO_PROBLEMS;
     return [{ at: ['url'], message: problem, ...(isUnparseableUrl(url as string) ? { source: 'interface §2.1' as const } : {}) }];
+  },
+  keeps(request) {
+    // A plain address is valid (crawlUrlProblem asks the same first); anything else is for `check`.
+    const url = field(request, 'url');
+    return typeof url !== 'string' || plainOriginEnd(url) >= 0;
   },
 };
 
@@ -52,6 +57,47 @@ export function writtenPath(url: string): string | undefined {
   return REWRITTEN_PATH.test(path) ? undefined : path;
 }
 
+/**
+ * `pathDepth(writtenPath(url))` in one pass, allocating nothing: the depth of a plain address whose path WHATWG
+ * keeps as written; -1 for any other address (`writtenPath` is then undefined).
+ */
+export function writtenPathDepth(url: string): number {
+  const end = plainOriginEnd(url);
+  if (end < 0) return -1;
+  const n = url.length;
+  // What ends the host: a `/`, `?` or `#` just before `end`, or nothing (the host ends the address).
+  const separator = end > 0 ? url.charCodeAt(end - 1) : 0;
+  const inPath = separator === 0x2f;
+  if (!inPath && separator !== 0x3f && separator !== 0x23 && end !== n) return -1;
+  let slashes = inPath ? 1 : 0;
+  let last = separator; // the path's last character so far
+  let segment = 0; // characters of the current segment, while they are dots only; -1 once another shows up
+  let path = inPath;
+  for (let i = end; i < n; i++) {
+    const c = url.charCodeAt(i);
+    // isPlainCrawlUrl: visible ASCII after the host.
+    if (c < 0x21 || c > 0x7e) return -1;
+    if (!path) continue;
+    if (c === 0x3f || c === 0x23) {
+      // The path ends: a `.` or `..` segment ending it is rewritten.
+      if (segment === 1 || segment === 2) return -1;
+      path = false;
+      continue;
+    }
+    // REWRITTEN_PATH: a `\`, a `%`, or a `.` or `..` segment.
+    if (c === 0x5c || c === 0x25) return -1;
+    if (c === 0x2f) {
+      if (segment === 1 || segment === 2) return -1;
+      slashes += 1;
+      segment = 0;
+    } else segment = c === 0x2e && segment >= 0 ? segment + 1 : -1;
+    last = c;
+  }
+  if (path && (segment === 1 || segment === 2)) return -1;
+  if (!inPath) return 0;
+  return last === 0x2f ? slashes - 1 : slashes;
+}
+
 /** `defaultMaxDepth`: the definition's default for an absent `maxDepth`. */
 export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
   return {
@@ -70,6 +116,13 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
       return path !== undefined && pathDepth(path) > maxDepth
         ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }]
         : NO_PROBLEMS;
+    },
+    keeps(request) {
+      const url = field(request, 'url');
+      if (typeof url !== 'string') return true;
+      const given = field(request, 'maxDepth');
+      const depth = writtenPathDepth(url);
+      return depth >= 0 && !(depth > (typeof given === 'number' ? given : defaultMaxDepth));
     },
   };
 }

@@ -1,7 +1,6 @@
 /** Which code rules apply to which definition, and at which object inside it. */
 
-import { objectOf } from '../rule.js';
-import { CrawlRequest as V1Crawl } from '../v1/crawlRequest.js';
+import { defaults } from '#generated/fast/defaults.js';
 import type { SchemaName } from '../validate.js';
 import { batchUrlsUsable } from './batchUrls.js';
 import type { CodeRule, Segments } from './codeRule.js';
@@ -13,7 +12,8 @@ import { webhookSignatureHeader } from './webhookHeaders.js';
 
 export type { CodeRule, RuleProblem, Segments } from './codeRule.js';
 
-const V1_DEFAULT_MAX_DEPTH = (objectOf(V1Crawl)?.properties['maxDepth'] as { default?: number } | undefined)?.default;
+// The definition's default, as the generator wrote it down (no TypeBox definition is loaded with validate()).
+const V1_DEFAULT_MAX_DEPTH = defaults['v1']?.['CrawlRequest']?.['maxDepth'];
 if (typeof V1_DEFAULT_MAX_DEPTH !== 'number') throw new Error('v1 maxDepth has no default');
 
 export interface PlacedRule {

@@ -187,11 +187,14 @@ const freeFormMessage = (where: string) =>
 
 type Version = 'v1' | 'v2';
 
+/** The v1 scrape options that hold a `schema`. */
+const V1_SCHEMA_HOLDERS = ['jsonOptions', 'extract', 'changeTrackingOptions'] as const;
+
 /** Where the schemas stand in a set of scrape options, and each schema. */
 function schemasOf(version: Version, options: Readonly<Record<string, unknown>>): [Segments, unknown][] {
   const found: [Segments, unknown][] = [];
   if (version === 'v1') {
-    for (const key of ['jsonOptions', 'extract', 'changeTrackingOptions']) {
+    for (const key of V1_SCHEMA_HOLDERS) {
       const holder = field(options, key);
       if (isRecord(holder) && field(holder, 'schema') !== undefined) found.push([[key, 'schema'], field(holder, 'schema')]);
     }
@@ -206,6 +209,26 @@ function schemasOf(version: Version, options: Readonly<Record<string, unknown>>)
       found.push([['formats', i, 'schema'], field(format, 'schema')]);
   }
   return found;
+}
+
+/** Whether a set of scrape options gives any schema (as `schemasOf` finds them, without gathering them). */
+function holdsSchema(version: Version, options: Readonly<Record<string, unknown>>): boolean {
+  if (version === 'v1') {
+    for (const key of V1_SCHEMA_HOLDERS) {
+      const holder = field(options, key);
+      if (isRecord(holder) && field(holder, 'schema') !== undefined) return true;
+    }
+    return false;
+  }
+  const formats = denseArray(field(options, 'formats'));
+  if (formats === undefined) return false;
+  for (let i = 0; i < formats.length; i++) {
+    const format = formats[i];
+    if (!isRecord(format)) continue;
+    const type = field(format, 'type');
+    if ((type === 'json' || type === 'changeTracking') && field(format, 'schema') !== undefined) return true;
+  }
+  return false;
 }
 
 /** What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object. */
@@ -227,7 +250,7 @@ function schemaProblem(version: Version, schema: unknown): { rule: 'compile' | '
 export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): CodeRule[] {
   const schemas = (object: Readonly<Record<string, unknown>>): [Segments, unknown][] =>
     place === 'options' ? schemasOf(version, object) : [[['schema'], field(object, 'schema')]];
-  const fields = place === 'holder' ? ['schema'] : version === 'v1' ? ['jsonOptions', 'extract', 'changeTrackingOptions'] : ['formats'];
+  const fields = place === 'holder' ? ['schema'] : version === 'v1' ? [...V1_SCHEMA_HOLDERS] : ['formats'];
   const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => ({
     id,
     source: 'service',
@@ -241,6 +264,8 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
       }
       return problems ?? NO_PROBLEMS;
     },
+    // Bodies without a schema (nearly all) keep it for sure; one that gives a schema is for `check` (its verdicts are cached).
+    keeps: (object) => (place === 'options' ? !holdsSchema(version, object) : field(object, 'schema') === undefined),
   });
   const freeForm = rule(
     'freeForm',

@@ -9,7 +9,7 @@
  * JavaScript patterns without the `u` flag (with its Annex B legacy), and agrees with a parser on every
  * pattern that compiles (test/pathPatterns.test.ts compares them).
  */
-import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/requestFields.js';
+import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/pathPatternBounds.js';
 import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 /**
@@ -165,5 +165,22 @@ export const pathPatternsCompile: CodeRule = {
       }
     }
     return problems ?? NO_PROBLEMS;
+  },
+  keeps(request) {
+    // As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit).
+    let count = 0;
+    let characters = 0;
+    for (let f = 0; f < PATTERN_FIELDS.length; f++) {
+      const patterns = boundedPatterns(field(request, PATTERN_FIELDS[f]!));
+      if (patterns === undefined) continue;
+      count += patterns.length;
+      for (let i = 0; i < patterns.length; i++) {
+        const pattern = patterns[i];
+        if (typeof pattern !== 'string') continue;
+        characters += pattern.length;
+        if (verdicts.get(pattern) !== null) return false;
+      }
+    }
+    return count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
   },
 };

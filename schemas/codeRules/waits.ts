@@ -15,19 +15,23 @@ export const waitForWithinTimeout: CodeRule = {
   // The service compares the two only when both are sent (and waitFor is not 0); the interface's default timeout
   // of 30000 ms is not used in its place: `{"waitFor": 20000}` alone is accepted.
   description: 'When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.',
-  check(options) {
-    const waitFor = field(options, 'waitFor');
-    const timeout = field(options, 'timeout');
-    return typeof waitFor === 'number' && typeof timeout === 'number' && waitFor > 0 && waitFor > timeout / 2
-      ? [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]
-      : NO_PROBLEMS;
-  },
+  check: (options) => (waitForKept(options) ? NO_PROBLEMS : [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]),
+  keeps: (options) => waitForKept(options),
 };
+
+function waitForKept(options: Readonly<Record<string, unknown>>): boolean {
+  const waitFor = field(options, 'waitFor');
+  const timeout = field(options, 'timeout');
+  return !(typeof waitFor === 'number' && typeof timeout === 'number' && waitFor > 0 && waitFor > timeout / 2);
+}
 
 /** The milliseconds the wait actions add up to. */
 function waitActionsTotal(actions: unknown): number {
+  const list = denseArray(actions);
+  if (list === undefined) return 0;
   let total = 0;
-  for (const action of denseArray(actions) ?? []) {
+  for (let i = 0; i < list.length; i++) {
+    const action = list[i];
     if (typeof action !== 'object' || action === null || (action as { type?: unknown }).type !== 'wait') continue;
     const { milliseconds, selector } = action as { milliseconds?: unknown; selector?: unknown };
     if (typeof milliseconds === 'number') total += milliseconds;
@@ -48,10 +52,12 @@ export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
       version === 'v1'
         ? '`waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.'
         : 'The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.',
-    check(options) {
-      const waitFor = field(options, 'waitFor');
-      const total = waitActionsTotal(field(options, 'actions')) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
-      return total > MAX_TOTAL_WAIT ? [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }] : NO_PROBLEMS;
-    },
+    check: (options) => (kept(options) ? NO_PROBLEMS : [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }]),
+    keeps: (options) => kept(options),
   };
+  function kept(options: Readonly<Record<string, unknown>>): boolean {
+    const waitFor = field(options, 'waitFor');
+    const total = waitActionsTotal(field(options, 'actions')) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
+    return !(total > MAX_TOTAL_WAIT);
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * Job endpoints' answers (start, status, cancel, errors, active jobs) and webhook event payloads. The
- * interface gives the start answers (§4); the rest is "not shown" there and follows the service.
- * Answers are open objects: a client must tolerate keys added later.
+ * interface gives the start answers (§4), and says they carry only their fields (§1: "only `success`, `id`,
+ * `url` (and `invalidURLs` for batch)"), so those are closed (the service's extension fields aside). The rest
+ * is "not shown" there and follows the service; those answers are open objects: a client must tolerate keys
+ * added later.
  */
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Named, fromInterface, fromService, keywordSources } from '../annotations.js';
@@ -29,7 +31,12 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
         url: jobUrl('Address of the crawl job (its status endpoint).'),
         ...crawlStartExtras,
       },
-      { description: 'Answer to starting a crawl.', ...fromInterface('§4'), ...keywordSources({ required: 'interface §4' }) },
+      {
+        description: 'Answer to starting a crawl.',
+        additionalProperties: false,
+        ...fromInterface('§4'),
+        ...keywordSources({ required: 'interface §4', additionalProperties: 'interface §1' }),
+      },
     ),
   );
 
@@ -48,7 +55,12 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
           }),
         ),
       },
-      { description: 'Answer to starting a batch scrape.', ...fromInterface('§4'), ...keywordSources({ required: 'interface §4' }) },
+      {
+        description: 'Answer to starting a batch scrape.',
+        additionalProperties: false,
+        ...fromInterface('§4'),
+        ...keywordSources({ required: 'interface §4', additionalProperties: 'interface §1' }),
+      },
     ),
   );
 

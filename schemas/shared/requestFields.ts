@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { Named, defaultUnless, fromInterface, extension, keywordSources, serviceDefault, use } from '../annotations.js';
 import { Literals } from '../literals.js';
 import { ruleMarks } from '../rule.js';
+import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from './pathPatternBounds.js';
 import { Url } from './url.js';
 import { Webhook } from './webhook.js';
 
@@ -57,9 +58,7 @@ export function jobRequestFields(kind: 'crawl' | 'batch') {
   };
 }
 
-/** The service's bounds on path patterns (its newer code): each pattern, and the patterns of one field. */
-export const PATH_PATTERN_MAX_LENGTH = 2000;
-export const PATH_PATTERNS_PER_FIELD = 1000;
+export { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD };
 
 const pathPatterns = (description: string) =>
   Type.Optional(

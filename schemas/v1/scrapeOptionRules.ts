@@ -25,7 +25,13 @@ export const scrapeOptionRulesV1 = [
     'formats',
     SchemaRule(
       // Interface §2.3 (changeTrackingOptions): "markdown must then also be among formats".
-      { id: 'changeTrackingNeedsMarkdown', keyword: 'anyOf', message: CHANGE_TRACKING_NEEDS_MARKDOWN, source: 'interface §2.3' },
+      {
+        id: 'changeTrackingNeedsMarkdown',
+        keyword: 'anyOf',
+        message: CHANGE_TRACKING_NEEDS_MARKDOWN,
+        source: 'interface §2.3',
+        stated: ['changeTrackingOptions', 'changeTracking', 'formats', 'markdown'],
+      },
       Type.Union([Type.Not(containing(Type.Literal('changeTracking'))), containing(Type.Literal('markdown'))]),
       'With `changeTracking` among the formats, `markdown` must be among them too.',
     ),

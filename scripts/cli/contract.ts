@@ -1,30 +1,102 @@
 /**
  * `crawlspec contract`: the contract kit against a target (`--base-url`), or against the built-in reference
- * server started for the run.
+ * server started for the run. Every option is checked before anything is started or sent: a wrong one is a
+ * usage error (exit 2), one line naming the option and what it takes.
  */
-import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { checkTable } from '../contract/checkTable.js';
-import { DEFAULT_OPTIONS, exitCode, formatJunit, formatText, runContract } from '../contract/run.js';
-import { createReferenceApp } from '../server/app.js';
-import { listen } from '../server/http.js';
-import { REFERENCE_SITE_PROFILE } from '../server/site.js';
-import { authOption, integer, UsageError } from './errors.js';
+import { access, constants, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { ContractOptions } from '../contract/options.js';
+import { parseCommand } from './args.js';
+import { authOption, hostName, httpAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
+import { printable, printableJson, quote } from './terminal.js';
+
+/**
+ * The kit, the validators and the reference server, loaded once the options that need none of them are
+ * checked: a usage error costs the command little.
+ */
+async function loadKit() {
+  const [validation, options, run, checkTable, app, http, site, testSite] = await Promise.all([
+    import('../../schemas/validate.js'),
+    import('../contract/options.js'),
+    import('../contract/run.js'),
+    import('../contract/checkTable.js'),
+    import('../server/app.js'),
+    import('../server/http.js'),
+    import('../server/site.js'),
+    import('../site/server.js'),
+  ]);
+  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site, ...testSite };
+}
+type Kit = Awaited<ReturnType<typeof loadKit>>;
+
+/** What `crawlspec contract --help` says the defaults are; the kit's own (DEFAULT_OPTIONS) where it has one. */
+export const DEFAULTS = { version: 'both', level: 'interface', runs: 10, concurrency: 2, siteUrl: 'https://example.com', maxResponseBytes: 16 * 1024 * 1024 };
+
+/** Bounds of the numeric options (what `crawlspec contract --help` says). */
+const LIMITS = {
+  seed: [0, 2 ** 31 - 1],
+  runs: [1, 100_000],
+  maxRequests: [0, 1_000_000_000],
+  concurrency: [1, 64],
+  maxResponseBytes: [1, 2 ** 30],
+  // An hour: longer is no use to a contract run, and timers cannot wait much past 24 days anyway.
+  timeoutSeconds: [1, 3600],
+} as const;
+
+/** A path of the site (`/about`): it must begin with `/`. */
+function sitePath(path: string, option: string): string {
+  if (!path.startsWith('/')) throw new UsageError(`${option} ${quote(path)} is not a path of the site; expected one beginning with /, e.g. /about`);
+  return path;
+}
+
+/** `--option-name` of a ContractOptions key named in a RangeError of the kit (`siteUrl ...` → `--site-url ...`). */
+const asOption = (message: string) => message.replace(/^(\w+)/, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+
+/** The site valid requests point at: an address a crawl of each version may start at. */
+function siteUrlOption(kit: Kit, value: string, versions: readonly ('v1' | 'v2')[]): string {
+  for (const version of versions) {
+    const result = kit.validate(`${version}/CrawlRequest`, { url: value });
+    if (!result.valid)
+      throw new UsageError(
+        `--site-url ${quote(value)} is not an address a ${version} crawl may start at (${result.errors[0]!.message}); expected an http or https address with a top-level domain or an IP address, e.g. https://example.com`,
+      );
+  }
+  return value;
+}
+
+/** `--report FILE`: a file that can be written, checked before the run so that a long run is not lost. */
+async function reportOption(file: string): Promise<string> {
+  if (file === '') throw new UsageError('--report is empty; expected a file to write JUnit XML to, e.g. junit.xml');
+  const path = resolve(file);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`--report ${quote(file)} is a directory; expected a file to write JUnit XML to`);
+  const folder = dirname(path);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UsageError(`--report ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`);
+  await access(existing ? path : folder, constants.W_OK).catch(() => {
+    throw new UsageError(`--report ${quote(file)} cannot be written (no permission); expected a file you may write`);
+  });
+  return file;
+}
 
 export async function contractCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values } = parseCommand(
+    'contract',
     args,
-    options: {
+    {
       'base-url': { type: 'string' },
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
-      version: { type: 'string', default: 'both' },
-      level: { type: 'string', default: DEFAULT_OPTIONS.level },
+      version: { type: 'string', default: DEFAULTS.version },
+      level: { type: 'string', default: DEFAULTS.level },
       seed: { type: 'string' },
       runs: { type: 'string' },
       'max-requests': { type: 'string' },
       concurrency: { type: 'string' },
       'site-url': { type: 'string' },
+      'site-page': { type: 'string', multiple: true },
+      'site-failing': { type: 'string' },
+      timeout: { type: 'string' },
       'max-response-bytes': { type: 'string' },
       'only-no-job': { type: 'boolean', default: false },
       'list-checks': { type: 'boolean', default: false },
@@ -38,83 +110,129 @@ export async function contractCommand(args: string[]): Promise<number> {
       report: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
-    allowPositionals: false,
-  });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
+    false,
+  );
   const versions = ({ v1: ['v1'], v2: ['v2'], both: ['v1', 'v2'] } as const)[values.version as 'v1' | 'v2' | 'both'];
-  if (!versions) throw new UsageError(`--version takes v1, v2 or both, not "${values.version}"`);
+  if (!Object.hasOwn({ v1: 1, v2: 1, both: 1 }, values.version)) throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
   if (values['list-checks']) {
-    process.stdout.write(checkTable(versions));
+    process.stdout.write((await import('../contract/checkTable.js')).checkTable(versions));
     return 0;
   }
-  if (values.level !== 'interface' && values.level !== 'service')
-    throw new UsageError(`--level takes interface or service, not "${values.level}"`);
+  if (values.level !== 'interface' && values.level !== 'service') throw new UsageError(`--level takes interface or service, not ${quote(values.level)}`);
   const level = values.level;
-  // A token may come from the environment, so it stays out of shell history and CI logs.
-  const token = values.token ?? process.env.CRAWLSPEC_TOKEN;
-  if (values['base-url'] !== undefined && token === undefined && !values['no-auth']) {
+
+  // A token may come from the environment, so it stays out of shell history and CI logs; --no-auth ignores it.
+  const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
+  const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN'));
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined) httpAddress(baseUrl, '--base-url');
+  if (baseUrl !== undefined && given === undefined && !values['no-auth'])
     throw new UsageError('a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication');
-  }
-  const auth = authOption({ token, 'no-auth': values['no-auth'] });
+  const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token');
+
+  const seed = integer(values.seed, '--seed', Date.now() % 2 ** 31, ...LIMITS.seed);
+  const runs = integer(values.runs, '--runs', DEFAULTS.runs, ...LIMITS.runs);
+  const maxRequests = values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0, ...LIMITS.maxRequests);
+  const concurrency = integer(values.concurrency, '--concurrency', DEFAULTS.concurrency, ...LIMITS.concurrency);
+  const maxResponseBytes = integer(values['max-response-bytes'], '--max-response-bytes', DEFAULTS.maxResponseBytes, ...LIMITS.maxResponseBytes);
+  const timeoutSeconds = values.timeout === undefined ? undefined : integer(values.timeout, '--timeout', 0, ...LIMITS.timeoutSeconds);
+  if (values['site-url'] !== undefined) httpAddress(values['site-url'], '--site-url', 'https://example.com');
+  // --site-page and --site-failing tell what the site of --site-url has, so that jobs have something to show.
+  const pages = values['site-page']?.map((page) => sitePath(page, '--site-page'));
+  const failing = values['site-failing'] === undefined ? undefined : sitePath(values['site-failing'], '--site-failing');
+  if ((pages !== undefined || failing !== undefined) && values['site-url'] === undefined)
+    throw new UsageError(`${pages !== undefined ? '--site-page' : '--site-failing'} describes the site of --site-url; give --site-url too`);
+  if (pages !== undefined && pages.length < 2)
+    throw new UsageError('--site-page names one page; expected at least two (--site-page /a --site-page /b), so that pagination has two results');
+  for (const pattern of values.only ?? [])
+    if (pattern === '') throw new UsageError('--only is empty; expected a check name or pattern, e.g. v2.crawl.behaviour.*');
+
   if (values.behaviour && values['no-behaviour']) throw new UsageError('--behaviour and --no-behaviour exclude each other');
-  const behaviourSite = values['behaviour-site'];
-  const behaviourExternal = values['behaviour-external'];
+  const siteHost = values['site-host'] === undefined ? undefined : hostName(values['site-host'], '--site-host');
+  const copy = (name: 'behaviour-site' | 'behaviour-external' | 'behaviour-subdomain') => {
+    const value = values[name];
+    if (value !== undefined) httpAddress(value, `--${name}`, 'https://crawlspec-site.example.org');
+    return value;
+  };
+  const [behaviourSite, behaviourExternal, behaviourSubdomain] = [copy('behaviour-site'), copy('behaviour-external'), copy('behaviour-subdomain')];
   if ((behaviourSite === undefined) !== (behaviourExternal === undefined))
     throw new UsageError('--behaviour-site and --behaviour-external go together: the addresses of a deployed copy of the test site (crawlspec site export)');
-  const behaviour = {
+  if (behaviourSubdomain !== undefined && behaviourSite === undefined)
+    throw new UsageError('--behaviour-subdomain goes with --behaviour-site and --behaviour-external: the subdomain of that deployed copy');
+  if (values['no-behaviour'] && (behaviourSite !== undefined || siteHost !== undefined))
+    throw new UsageError(`--no-behaviour leaves out the crawl-behaviour checks; ${siteHost === undefined ? '--behaviour-site' : '--site-host'} is for them`);
+  const report = values.report === undefined ? undefined : await reportOption(values.report);
+
+  // What needs the kit to be checked.
+  const kit = await loadKit();
+  const siteUrl = values['site-url'] === undefined ? undefined : siteUrlOption(kit, values['site-url'], versions);
+  const names = kit.checkNames(versions);
+  for (const pattern of values.only ?? [])
+    if (!names.some((name) => kit.matchesGlob(pattern, name)))
+      throw new UsageError(`--only ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`);
+
+  const options: Omit<ContractOptions, 'baseUrl'> = {
+    token: auth === 'none' ? undefined : auth.token,
+    versions: [...versions],
+    level,
+    seed,
+    runs,
+    ...(maxRequests === undefined ? {} : { maxRequests }),
+    concurrency,
+    // Without --site-url, the kit's default: its test site on a loopback target, else https://example.com.
+    ...(siteUrl === undefined
+      ? {}
+      : { siteUrl, ...(pages === undefined && failing === undefined ? {} : { site: { pages: pages ?? kit.UNKNOWN_SITE.pages, ...(failing === undefined ? {} : { failing }) } }) }),
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+    maxResponseBytes,
+    onlyNoJob: values['only-no-job'],
+    ...(values.only === undefined ? {} : { only: values.only }),
     ...(values.behaviour ? { behaviour: true } : values['no-behaviour'] ? { behaviour: false } : {}),
-    ...(values['site-host'] === undefined ? {} : { siteHost: values['site-host'] }),
+    ...(siteHost === undefined ? {} : { siteHost }),
     ...(behaviourSite === undefined || behaviourExternal === undefined
       ? {}
       : {
           behaviourSite: {
             main: behaviourSite,
             external: behaviourExternal,
-            ...(values['behaviour-subdomain'] === undefined ? {} : { subdomain: values['behaviour-subdomain'] }),
+            ...(behaviourSubdomain === undefined ? {} : { subdomain: behaviourSubdomain }),
           },
         }),
   };
+  // What the kit itself checks, asked before anything starts (a placeholder stands for the built-in target).
+  try {
+    kit.resolveOptions({ ...options, baseUrl: baseUrl ?? 'http://127.0.0.1:8080' });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(asOption(error.message));
+    throw error;
+  }
+
   // Without a target, the built-in reference server is started on 127.0.0.1 for the run.
   let embedded: { close(): Promise<void> } | undefined;
-  let baseUrl = values['base-url'];
-  if (baseUrl === undefined) {
+  let target = baseUrl;
+  let builtIn: { siteHost: string } | Record<string, never> = {};
+  if (target === undefined) {
     let publicUrl = '';
-    const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
-    const server = await listen(app);
+    // The test site is served under a host name the built-in server resolves to loopback, so that every
+    // behaviour check runs (allowSubdomains needs a subdomain), with no DNS set up.
+    const siteHost = options.siteHost ?? kit.BUILT_IN_SITE_HOST;
+    if (options.behaviour !== false && options.behaviourSite === undefined) builtIn = { siteHost };
+    const app = kit.createReferenceApp({ auth, publicUrl: () => publicUrl, resolveHosts: kit.siteNamesOnLoopback(siteHost) });
+    const server = await kit.listen(app);
     publicUrl = server.url;
-    baseUrl = server.url;
+    target = server.url;
     embedded = { close: async () => (await server.close(), app.close()) };
   }
   try {
-    const maxRequests = values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0);
     // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails.
-    const site = embedded && values['site-url'] === undefined ? { siteUrl: `${baseUrl}/site`, site: REFERENCE_SITE_PROFILE } : undefined;
-    let report;
-    try {
-      report = await runContract({
-        baseUrl,
-        token: auth === 'none' ? undefined : auth.token,
-        versions: [...versions],
-        level,
-        seed: integer(values.seed, '--seed', Date.now() % 2 ** 31),
-        runs: integer(values.runs, '--runs', DEFAULT_OPTIONS.runs),
-        ...(maxRequests === undefined ? {} : { maxRequests }),
-        concurrency: integer(values.concurrency, '--concurrency', DEFAULT_OPTIONS.concurrency),
-        siteUrl: site?.siteUrl ?? values['site-url'] ?? DEFAULT_OPTIONS.siteUrl,
-        ...(site ? { site: site.site } : {}),
-        maxResponseBytes: integer(values['max-response-bytes'], '--max-response-bytes', DEFAULT_OPTIONS.maxResponseBytes),
-        onlyNoJob: values['only-no-job'],
-        ...(values.only === undefined ? {} : { only: values.only }),
-        ...behaviour,
+    const ownSite = embedded && siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {};
+    const result = await kit.runContract({ ...options, baseUrl: target, ...ownSite, ...builtIn });
+    if (report !== undefined)
+      await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
+        throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
       });
-    } catch (error) {
-      // The options are checked before anything is sent: a bad one is a usage error.
-      if (error instanceof RangeError) throw new UsageError(error.message.replace(/^(\w+)/, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`));
-      throw error;
-    }
-    if (values.report !== undefined) await writeFile(values.report, formatJunit(report));
-    console.log(values.json ? JSON.stringify(report, null, 2) : formatText(report));
-    return exitCode(report);
+    console.log(values.json ? printableJson(JSON.stringify(result, null, 2)) : printable(kit.formatText(result)));
+    return kit.exitCode(result);
   } finally {
     await embedded?.close();
   }

@@ -4,7 +4,6 @@
  * OpenAPI documents publish).
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { withDefaults } from '../../schemas/defaults.js';
 import { migrateToV2 } from '../../schemas/migrate.js';
 import { parseJson } from '../../schemas/parseJson.js';
@@ -18,8 +17,15 @@ import {
   type ValidationResult,
 } from '../../schemas/validate.js';
 import { specExamples } from '../examples.js';
+import { parseCommand } from './args.js';
 import { InputError, UsageError } from './errors.js';
-import { USAGE } from './usage.js';
+import { printable, printableJson, quote } from './terminal.js';
+
+/** A line for a person (control characters escaped), on stdout or stderr. */
+const say = (line: string) => console.log(printable(line));
+const warn = (line: string) => console.error(printable(line));
+/** JSON text, on stdout: the characters a terminal acts on escaped, the document unchanged. */
+const sayJson = (json: string) => console.log(printableJson(json));
 
 async function readInput(file: string | undefined): Promise<string> {
   try {
@@ -28,7 +34,7 @@ async function readInput(file: string | undefined): Promise<string> {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
-    throw new InputError(`cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
+    throw new InputError(`cannot read ${file === undefined ? 'stdin' : quote(file)}: ${(error as Error).message}`);
   }
 }
 
@@ -83,12 +89,53 @@ function check(schema: SchemaName, text: string): ValidationResult {
   return parsed.ok ? validate(schema, parsed.value) : { valid: false, errors: [parsed.issue] };
 }
 
+/** The edit distance of `a` and `b` (insertions, deletions, substitutions), or `limit + 1` once it exceeds `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The schema names a user who wrote `name` most likely meant: the same name in another letter case
+ * (`v2/crawlrequest`), the name in each version when the version is left out (`CrawlRequest`), else the
+ * names at the smallest edit distance, up to 3 (`v2/CrawlRequst`), ignoring case.
+ */
+export function schemaSuggestions(name: string): SchemaName[] {
+  const wanted = name.toLowerCase();
+  const names = schemaNames();
+  const sameCase = names.filter((n) => n.toLowerCase() === wanted);
+  if (sameCase.length > 0) return sameCase;
+  const anyVersion = names.filter((n) => n.slice(n.indexOf('/') + 1).toLowerCase() === wanted);
+  if (anyVersion.length > 0) return anyVersion;
+  const limit = Math.min(3, Math.floor(wanted.length / 3));
+  let best = limit + 1;
+  let found: SchemaName[] = [];
+  for (const n of names) {
+    const d = distance(wanted, n.toLowerCase(), Math.min(limit, best));
+    if (d < best) [best, found] = [d, [n]];
+    else if (d === best && d <= limit) found.push(n);
+  }
+  return best <= limit ? found : [];
+}
+
 /** `<schema> [file]` positionals, checked. */
 function schemaAndFile(command: string, positionals: string[]): { schema: SchemaName; file: string | undefined } {
   const [schema, file, ...extra] = positionals;
   if (schema === undefined) throw new UsageError(`${command} needs a schema name, e.g. v2/CrawlRequest`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
-  if (!isSchemaName(schema)) throw new UsageError(`unknown schema "${schema}"; \`crawlspec validate --list\` lists them`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; ${command} takes a schema name and at most one file`);
+  if (!isSchemaName(schema)) {
+    const suggestions = schemaSuggestions(schema);
+    const meant = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
+    throw new UsageError(`unknown schema ${quote(schema)}${meant}`, command, 'crawlspec validate --list lists every name');
+  }
   return { schema, file };
 }
 
@@ -98,20 +145,14 @@ function printProblems(schema: string, errors: readonly ValidationIssue[], print
 }
 
 export async function validateCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommand(
+    'validate',
     args,
-    options: {
-      jsonl: { type: 'boolean', default: false },
-      list: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+    { jsonl: { type: 'boolean', default: false }, list: { type: 'boolean', default: false } },
+    true,
+  );
   if (values.list) {
+    if (positionals.length > 0 || values.jsonl) throw new UsageError('--list takes nothing else: it lists every schema name');
     console.log(schemaNames().join('\n'));
     return 0;
   }
@@ -123,55 +164,55 @@ export async function validateCommand(args: string[]): Promise<number> {
       if (line.trim() === '') continue;
       const result = check(schema, line);
       allValid &&= result.valid;
-      console.log(JSON.stringify(result));
+      sayJson(JSON.stringify(result));
     }
     return allValid ? 0 : 1;
   }
   const result = check(schema, text);
   if (result.valid) {
-    console.log(`valid ${schema}`);
+    say(`valid ${schema}`);
     return 0;
   }
-  printProblems(schema, result.errors, console.log);
+  printProblems(schema, result.errors, say);
   return 1;
 }
 
 export async function defaultsCommand(args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  const { positionals } = parseCommand('defaults', args, {}, true);
   const { schema, file } = schemaAndFile('defaults', positionals);
   const parsed = parseJson(await readInput(file));
   const result = parsed.ok ? validate(schema, parsed.value) : { valid: false as const, errors: [parsed.issue] };
   if (!parsed.ok || !result.valid) {
     // Defaults complete a valid body; those of an invalid one would hide its problems.
-    printProblems(schema, result.valid ? [] : result.errors, console.error);
+    printProblems(schema, result.valid ? [] : result.errors, warn);
     return 1;
   }
-  console.log(jsonText(withDefaults(schema, parsed.value)));
+  sayJson(jsonText(withDefaults(schema, parsed.value)));
   return 0;
 }
 
 export async function migrateCommand(args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  const { positionals } = parseCommand('migrate', args, {}, true);
   const [file, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; migrate takes at most one file`);
   const parsed = parseJson(await readInput(file));
   if (!parsed.ok) {
-    console.error(formatIssue(parsed.issue));
+    warn(formatIssue(parsed.issue));
     return 1;
   }
   const migrated = migrateToV2(parsed.value);
-  for (const warning of migrated.warnings) console.error(`warning: ${warning}`);
+  for (const warning of migrated.warnings) warn(`warning: ${warning}`);
   if (migrated.kind === 'unknown') return 1;
-  console.log(jsonText(migrated.request));
+  sayJson(jsonText(migrated.request));
   const schema = migrated.kind === 'crawl' ? 'v2/CrawlRequest' : 'v2/BatchScrapeRequest';
   const result = validate(schema, migrated.request);
   if (result.valid) return 0;
-  printProblems(schema, result.errors, console.error);
+  printProblems(schema, result.errors, warn);
   return 1;
 }
 
 export async function examplesCommand(args: string[]): Promise<number> {
-  if (args.length > 0) throw new UsageError(`examples takes no arguments, got ${args.join(' ')}`);
+  parseCommand('examples', args, {}, false);
   let failed = 0;
   let total = 0;
   for (const version of ['v1', 'v2'] as const) {
@@ -179,14 +220,14 @@ export async function examplesCommand(args: string[]): Promise<number> {
       total += 1;
       const result = validate(example.schema, example.value);
       if (result.valid) {
-        console.log(`ok    ${example.label} (${example.schema})`);
+        say(`ok    ${example.label} (${example.schema})`);
       } else {
         failed += 1;
-        console.log(`FAIL  ${example.label} (${example.schema})`);
-        for (const issue of result.errors) console.log(`        ${formatIssue(issue)}`);
+        say(`FAIL  ${example.label} (${example.schema})`);
+        for (const issue of result.errors) say(`        ${formatIssue(issue)}`);
       }
     }
   }
-  console.log(`${total - failed} passed, ${failed} failed`);
+  say(`${total - failed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

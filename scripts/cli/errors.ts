@@ -1,23 +1,116 @@
 /**
- * What the command's subcommands share: the two errors that end a command with exit status 2 (a usage error,
- * input that could not be read), and the parsing of options every command checks up front.
+ * What the command's subcommands share: the errors that end a command with exit status 2 (a usage error,
+ * input that could not be read), and the checking of options every command does up front, before it starts
+ * anything, so that a wrong option is one line saying what is wrong and what is expected.
  */
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { quote } from './terminal.js';
 
-/** A usage error: the command was called wrongly. Exit status 2. */
-export class UsageError extends Error {}
-/** Input that could not be read. Exit status 2. */
+/**
+ * A usage error: the command was called wrongly. Exit status 2, the message on one line, followed by a
+ * pointer in parentheses: `pointer` when given, else the usage of `command` (e.g. `contract`, `site serve`;
+ * '' for the whole command), else of the subcommand that was running.
+ */
+export class UsageError extends Error {
+  command: string | undefined;
+  pointer: string | undefined;
+  constructor(message: string, command?: string, pointer?: string) {
+    super(message);
+    this.command = command;
+    this.pointer = pointer;
+  }
+}
+/** Input that could not be read, or a server that could not be started where it was asked to. Exit status 2. */
 export class InputError extends Error {}
 
-/** `--token T` or `--no-auth` (not both); neither gives a fresh random token. */
-export function authOption(values: { token?: string | undefined; 'no-auth'?: boolean | undefined }): { token: string } | 'none' {
+/**
+ * `--token T` or `--no-auth` (not both); neither gives a fresh random token. `source` names where the token
+ * came from, for the message when it is unusable (`--token`, or `CRAWLSPEC_TOKEN`).
+ */
+export function authOption(
+  values: { token?: string | undefined; 'no-auth'?: boolean | undefined },
+  source = '--token',
+): { token: string } | 'none' {
   if (values['no-auth'] && values.token !== undefined) throw new UsageError('--token and --no-auth exclude each other');
   if (values['no-auth']) return 'none';
-  return { token: values.token ?? `fc-${randomBytes(16).toString('hex')}` };
+  if (values.token === undefined) return { token: `fc-${randomBytes(16).toString('hex')}` };
+  return { token: token(values.token, source) };
 }
 
-export const integer = (value: string | undefined, name: string, fallback: number): number => {
+/**
+ * A bearer token as the command line or the environment gives it: not empty (an unset CI secret is often an
+ * empty variable, and would be sent as `Bearer `), and visible ASCII only (RFC 6750's b64token is letters,
+ * digits and `-._~+/=`; a space, a control character or a character beyond ASCII cannot go in the header).
+ */
+export function token(value: string, source: string): string {
+  if (value === '') throw new UsageError(`${source} is empty; expected the API token the target expects (or --no-auth for a target without authentication)`);
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new UsageError(`${source} holds a space, a control character or a character beyond ASCII; expected a bearer token (letters, digits and -._~+/=)`);
+  return value;
+}
+
+/** A whole number within [min, max], or a usage error naming the option and the range. */
+export function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${value}"`);
-  return Number(value);
-};
+  const number = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max))
+    throw new UsageError(`${name} takes a whole number from ${min} to ${max}, not ${quote(value)}`);
+  return number;
+}
+
+/** A port number: 0 (any free port) to 65535. */
+export const port = (value: string | undefined, name = '--port'): number => integer(value, name, 0, 0, 65535);
+
+/** `value` as an http or https address (a URL object), or a usage error naming the option. */
+export function httpAddress(value: string, name: string, example = 'http://127.0.0.1:3002'): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // said below
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`${name} takes an http or https address, e.g. ${example}, not ${quote(value)}`);
+  return url;
+}
+
+/** A DNS host name (letters, digits and hyphens in dot-separated labels), or a usage error naming the option. */
+export function hostName(value: string, name: string): string {
+  const labels = value.split('.');
+  const label = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+  if (value.length > 253 || labels.some((l) => !label.test(l)))
+    throw new UsageError(`${name} takes a host name (e.g. crawlspec.test), not ${quote(value)}`);
+  return value;
+}
+
+/**
+ * A host to listen on: an IP address, or a name that resolves here. Looked up before anything is started,
+ * so that a name that does not resolve is a usage error rather than a failure of the server.
+ */
+export async function listenHost(value: string, name = '--host'): Promise<string> {
+  if (value === '') throw new UsageError(`${name} is empty; expected an address of this machine, e.g. 127.0.0.1`);
+  try {
+    await lookup(value);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'no address';
+    throw new UsageError(`${name} ${quote(value)} does not resolve (${code}); expected an address of this machine, e.g. 127.0.0.1 or localhost`);
+  }
+  return value;
+}
+
+/**
+ * The one-line message for a server that could not listen (`listen` rejected): the address in use, not an
+ * address of this machine, a port that needs privileges. Anything else is not a usage problem: rethrown.
+ */
+export function listenError(error: unknown, host: string, portNumber: number): never {
+  const code = (error as { code?: string }).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${portNumber}`;
+  if (code === 'EADDRINUSE')
+    throw new InputError(`cannot listen on ${where}: the port is in use (EADDRINUSE); expected a free --port, or --port 0 for any free one`);
+  if (code === 'EADDRNOTAVAIL')
+    throw new InputError(`cannot listen on ${where}: ${quote(host)} is not an address of this machine (EADDRNOTAVAIL); expected one, e.g. 127.0.0.1`);
+  if (code === 'EACCES' || code === 'EPERM')
+    throw new InputError(`cannot listen on ${where}: not permitted (${code}; ports below 1024 need privileges); expected --port 1024 or above, or 0`);
+  throw error;
+}

@@ -1,31 +1,52 @@
 /** `crawlspec serve`: the reference server on a port, until SIGINT or SIGTERM. */
-import { parseArgs } from 'node:util';
-import { createReferenceApp } from '../server/app.js';
-import { listen } from '../server/http.js';
-import { authOption, integer, UsageError } from './errors.js';
+import { parseCommand } from './args.js';
+import { isIP } from 'node:net';
+import { authOption, hostName, listenError, listenHost, port as portOption } from './errors.js';
+import { printable } from './terminal.js';
+
+/** `--allow-host NAME`: a host name or an IP address (brackets around an IPv6 one are dropped), lower-cased. */
+function allowHost(value: string): string {
+  const host = value.toLowerCase().replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return host;
+  return hostName(host, '--allow-host').toLowerCase();
+}
 
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values } = parseCommand(
+    'serve',
     args,
-    options: {
+    {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true },
     },
-    allowPositionals: false,
-  });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
+    false,
+  );
+  // Every option is checked before the server starts.
+  const port = portOption(values.port);
+  const host = await listenHost(values.host);
   const auth = authOption(values);
+  // Hosts the jobs may fetch pages from besides loopback: names (connected to only where they resolve to
+  // loopback or to an address also allowed) and addresses.
+  const allowed = new Set((values['allow-host'] ?? []).map((host) => allowHost(host)));
+  // The server (and the validators it answers with) is loaded once the options are known to be right.
+  const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
   let publicUrl = '';
-  const app = createReferenceApp({ auth, publicUrl: () => publicUrl });
-  const server = await listen(app, { host: values.host, port: integer(values.port, '--port', 0) });
+  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: (host) => allowed.has(host.toLowerCase()) });
+  const server = await listen(app, { host, port }).catch((error: unknown) => {
+    app.close();
+    return listenError(error, host, port);
+  });
   publicUrl = server.url;
-  console.log(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`);
-  await new Promise<void>((resolve) => {
+  // Listened for before the address is printed: whoever reads it may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(printable(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`));
+  await stopped;
   await server.close();
   app.close();
   return 0;

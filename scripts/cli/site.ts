@@ -7,54 +7,54 @@
  *   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
  *                                                  write it as static files to deploy at those addresses
  */
-import { parseArgs } from 'node:util';
 import { exportSite } from '../site/export.js';
 import { serveSite } from '../site/server.js';
-import { integer, UsageError } from './errors.js';
+import { parseCommand } from './args.js';
+import { hostName, httpAddress, InputError, listenError, port as portOption, UsageError } from './errors.js';
+import { printable, quote } from './terminal.js';
 
 /** The origin of an address option, or a usage error naming it. */
 function origin(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
-  } catch {
-    // said below
-  }
-  throw new UsageError(`${name} takes an http or https address, not "${value}"`);
+  return value === undefined ? undefined : httpAddress(value, name, 'https://crawlspec-site.example.org').origin;
 }
 
 async function serve(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' } }, allowPositionals: false });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-  const port = integer(values.port, '--port', 0);
-  if (port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${port}`);
-  const site = await serveSite({ port, ...(values.host === undefined ? {} : { host: values.host }) });
+  const { values } = parseCommand('site serve', args, { port: { type: 'string' }, host: { type: 'string' } }, false);
+  const port = values.port === undefined ? undefined : portOption(values.port);
+  const host = values.host === undefined ? undefined : hostName(values.host, '--host');
+  const site = await serveSite({ ...(port === undefined ? {} : { port }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) =>
+    listenError(error, '127.0.0.1', port ?? 0),
+  );
   const { main, external, subdomain } = site.origins;
-  console.log(`test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`);
-  await new Promise<void>((resolve) => {
+  // Listened for before the address is printed: whoever reads it may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(printable(`test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`));
+  await stopped;
   await site.close();
   return 0;
 }
 
 async function exportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommand(
+    'site export',
     args,
-    options: { 'base-url': { type: 'string' }, 'external-url': { type: 'string' }, 'subdomain-url': { type: 'string' } },
-    allowPositionals: true,
-  });
+    { 'base-url': { type: 'string' }, 'external-url': { type: 'string' }, 'subdomain-url': { type: 'string' } },
+    true,
+  );
   const [dir, ...extra] = positionals;
-  if (dir === undefined) throw new UsageError('site export needs a directory to write to');
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.join(' ')}`);
+  if (dir === undefined) throw new UsageError('site export needs a directory to write to, e.g. ./site');
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; site export takes one directory`);
   const main = origin(values['base-url'], '--base-url');
   if (main === undefined) throw new UsageError('site export needs --base-url, the address the site will be served at');
   const external = origin(values['external-url'], '--external-url') ?? `${main.replace(/\/\/([^/:]+)/, '//external.$1')}`;
   const subdomain = origin(values['subdomain-url'], '--subdomain-url');
-  const files = await exportSite(dir, { main, external, ...(subdomain === undefined ? {} : { subdomain }) });
-  console.log(`wrote ${files.length} files to ${dir}; SERVING.md says where to serve them`);
+  const files = await exportSite(dir, { main, external, ...(subdomain === undefined ? {} : { subdomain }) }).catch((error: unknown) => {
+    throw new InputError(`cannot write the site to ${quote(dir)}: ${(error as Error).message}`);
+  });
+  console.log(printable(`wrote ${files.length} files to ${dir}; SERVING.md says where to serve them`));
   return 0;
 }
 
@@ -62,5 +62,5 @@ export async function siteCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'serve') return serve(rest);
   if (sub === 'export') return exportCommand(rest);
-  throw new UsageError(sub === undefined ? 'site needs serve or export' : `site takes serve or export, not "${sub}"`);
+  throw new UsageError(sub === undefined ? 'site needs serve or export' : `site takes serve or export, not ${quote(sub)}`);
 }

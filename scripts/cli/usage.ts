@@ -1,29 +1,116 @@
-/** The command's usage text, printed by `crawlspec help` and after a usage error. */
-export const USAGE = `usage:
+/**
+ * The command's usage texts: one per subcommand (`crawlspec <command> --help`), and the whole of them
+ * (`crawlspec --help`). A usage error prints one line and points at the usage of its command.
+ */
+
+const EXIT_DOCUMENTS = `exit status: 0 valid, 1 invalid, 2 usage error or unreadable input`;
+
+export const COMMAND_USAGE = {
+  validate: `usage: crawlspec validate [--jsonl] <schema> [file]
+       crawlspec validate --list
+
+  Validate a JSON document from file (or stdin, also as "-") against a schema and its rules, e.g.
+  crawlspec validate v2/CrawlRequest body.json. Each problem: its JSON path, what is wrong, what is expected.
+
+  --jsonl   one JSON document per line (blank lines skipped); prints one JSON result per line
+  --list    list the schema names (e.g. v2/CrawlRequest), one a line
+
+${EXIT_DOCUMENTS}`,
+  defaults: `usage: crawlspec defaults <schema> [file]
+
+  Print the body (from file, or stdin) with the interface's defaults filled in; an invalid body is
+  refused with its problems on stderr.
+
+${EXIT_DOCUMENTS}`,
+  migrate: `usage: crawlspec migrate [file]
+
+  Turn a v1 crawl or batch scrape request (from file, or stdin) into the v2 request asking for the same
+  thing; what v2 cannot say is a warning on stderr.
+
+${EXIT_DOCUMENTS}`,
+  examples: `usage: crawlspec examples
+
+  Validate every example the OpenAPI documents publish.
+
+exit status: 0 every example valid, 1 one is not`,
+  serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
+
+  Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl the pages of
+  loopback hosts over HTTP; any other host gets a made-up page, and the network is never touched.
+
+  --port N          0 to 65535 (default 0: any free port); the address is printed
+  --host H          an address of this machine to listen on (default 127.0.0.1)
+  --token T         the bearer token clients must send (default: a random one, printed)
+  --no-auth         no authentication
+  --allow-host NAME a host name or address the jobs may also fetch pages from (repeatable); a name is
+                    connected to only where it resolves to loopback or to an address also allowed
+
+exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
+  contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
+
+  Test an implementation of the interface over HTTP and report where it deviates. Without --base-url the
+  built-in reference server is started and tested (what npm start does).
+
+  --base-url URL              the implementation, without the version segment (e.g. http://127.0.0.1:3002)
+  --token T | --no-auth       its bearer token (also from CRAWLSPEC_TOKEN), or none; one is needed with --base-url
+  --version v1|v2|both        the versions to test (default both)
+  --level interface|service   what decides the verdict (default interface: what the interface document states)
+  --seed N                    0 to 2147483647: the same seed sends the same bodies (default: from the clock)
+  --runs N                    1 to 100000 generated requests per generated check (default 10)
+  --max-requests N            0 or more: cap on the requests sent (default: what every check needs)
+  --concurrency N             1 to 64 requests in flight at once (default 2)
+  --site-url URL              the only site valid requests point at (default: the kit's test site on a
+                              loopback target, else https://example.com)
+  --site-page PATH            a page of --site-url (repeatable, at least two; default its usual paths)
+  --site-failing PATH         an address of --site-url whose scrape fails (for the errors check)
+  --timeout SECONDS           1 to 3600: how long a request may wait for its answer (default 30)
+  --max-response-bytes N      longest answer read (default 16777216)
+  --only-no-job               only the checks that start no job
+  --only PATTERN              only the checks a pattern names (* for any run of characters); repeatable
+  --list-checks               print every check (name, level, citation) and exit
+  --behaviour | --no-behaviour          crawl-behaviour checks (default: on a loopback target only)
+  --site-host NAME                      serve the test site under NAME and sub.NAME (both resolving to 127.0.0.1)
+  --behaviour-site URL --behaviour-external URL [--behaviour-subdomain URL]
+                                        a deployed copy of the test site (crawlspec site export) to crawl
+  --report FILE               also write the report as JUnit XML
+  --json                      print the report as JSON
+
+exit status: 0 conformant, 1 deviations found, 2 target never reached or usage error,
+             3 incomplete (a check that decides the verdict was skipped or inconclusive)`,
+  site: `usage: crawlspec site serve [--port N] [--host NAME]
+       crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
+
+  The contract kit's test site. serve: on 127.0.0.1 and 127.0.0.2 (the other site), one port, until
+  Ctrl-C; under the host name NAME (and sub.NAME) when given, which must resolve to 127.0.0.1.
+  export: as static files in <dir>, to deploy at those addresses (SERVING.md in <dir> says how).
+
+exit status: 0 done (serve: stopped by Ctrl-C), 2 usage error or the port cannot be listened on`,
+} as const;
+
+export type CommandName = keyof typeof COMMAND_USAGE;
+
+export const COMMAND_NAMES = Object.keys(COMMAND_USAGE) as CommandName[];
+
+/** The whole usage, printed by `crawlspec --help`. */
+export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <command> --help for one command)
+
   crawlspec validate [--jsonl] <schema> [file]   validate a JSON document (from file, or stdin): schema and rules
   crawlspec validate --list                      list the schema names (e.g. v2/CrawlRequest)
   crawlspec defaults <schema> [file]             print the body with the interface's defaults filled in
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
-  crawlspec serve [--port N] [--host H] [--token T | --no-auth]
+  crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
                                                  run the reference server (127.0.0.1 unless told otherwise)
-  crawlspec contract [--base-url URL] [--token T | --no-auth] [--version v1|v2|both] [--level interface|service]
-                     [--seed N] [--runs N] [--max-requests N] [--concurrency N] [--site-url URL]
-                     [--max-response-bytes N] [--only-no-job] [--only PATTERN]... [--report junit.xml] [--json] [--list-checks]
-                                                 test an implementation against the interface (token also from
-                                                 CRAWLSPEC_TOKEN); without --base-url, the built-in reference
-                                                 server is the target
-                     [--behaviour | --no-behaviour] [--site-host NAME]
-                     [--behaviour-site URL --behaviour-external URL [--behaviour-subdomain URL]]
-                                                 crawl-behaviour checks: on a loopback target by default, on the
-                                                 kit's test site; elsewhere on a deployed copy (site export)
+  crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
+                                                 test an implementation against the interface; without
+                                                 --base-url, the built-in reference server is the target
   crawlspec site serve [--port N] [--host NAME]  serve the kit's test site on 127.0.0.1 and 127.0.0.2
   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
                                                  write the test site as static files, to deploy at those addresses
-
-  --jsonl   one JSON document per line; prints one JSON result per line
+  crawlspec --version                            print the version
 
 exit status: 0 valid (contract: conformant), 1 invalid (contract: deviations found),
              2 usage error, unreadable input (contract: target unreachable),
-             3 (contract only) incomplete: a check that decides the verdict was skipped or inconclusive`;
+             3 (contract only) incomplete: a check that decides the verdict was skipped or inconclusive,
+             4 the command failed: a bug of crawlspec (the message says so)`;

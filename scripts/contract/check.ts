@@ -6,21 +6,37 @@
  */
 import { createHash } from 'node:crypto';
 import { Attempt, type Env } from './context.js';
-import type { Level } from './levels.js';
+import { decides, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { CheckStatus, Failure } from './report.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
 
+/** Something a check could not judge, and the level at which that matters (signals.ts). */
+export interface Undecided {
+  readonly reason: string;
+  readonly level: Level;
+}
+
 export interface CheckOutcome {
   failures: Failure[];
   skipped?: string;
-  inconclusive?: string;
+  /** What could not be judged, first met first, each reason once. */
+  undecided: Undecided[];
   requests: number;
   /** Hash of the attempts' body digests, in order. */
   digest: ReturnType<typeof createHash>;
 }
 
-export const newOutcome = (): CheckOutcome => ({ failures: [], requests: 0, digest: createHash('sha256') });
+export const newOutcome = (): CheckOutcome => ({ failures: [], undecided: [], requests: 0, digest: createHash('sha256') });
+
+/** Records that `reason` could not be judged at `level` (once per reason). */
+export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level): void {
+  if (!outcome.undecided.some((u) => u.reason === reason && u.level === level)) outcome.undecided.push({ reason, level });
+}
+
+/** The first thing left undecided that matters at `runLevel`. */
+export const undecidedAt = (outcome: Pick<CheckOutcome, 'undecided'>, runLevel: Level): Undecided | undefined =>
+  outcome.undecided.find((u) => decides(u.level, runLevel));
 
 /**
  * Where what a check proves comes from: `interface §2.4` with the fields, values or rules of that section it
@@ -56,6 +72,9 @@ export interface Check extends CheckInfo {
 /** Requests of one start that must be cancelled: the POST and the DELETE reserved for it. */
 export const START = 2;
 
+/** An error of the kit in one line: its name and message (a stack would bury the report; --json keeps it short too). */
+const kitError = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
 /**
  * Runs `body` in `attempt`, turning control-flow signals into the outcome, and cancels what the attempt
  * started. Returns without throwing: an error of the kit itself makes the check inconclusive, with the error.
@@ -65,14 +84,13 @@ export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => P
     await body(attempt);
   } catch (error) {
     if (error instanceof Skip) outcome.skipped ??= error.message;
-    else if (error instanceof Inconclusive) outcome.inconclusive ??= error.message;
-    else if (!(error instanceof Stop))
-      outcome.inconclusive ??= `the contract kit failed, so the check could not be judged: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    else if (error instanceof Inconclusive) leaveUndecided(outcome, error.message, error.level);
+    else if (!(error instanceof Stop)) leaveUndecided(outcome, `the contract kit failed, so the check could not be judged: ${kitError(error)}`, 'interface');
   } finally {
     for (const job of attempt.started) await attempt.cancelQuietly(job);
     outcome.requests += attempt.requests;
     outcome.digest.update(attempt.digest());
-    if (attempt.note !== undefined) outcome.inconclusive ??= attempt.note;
+    for (const { reason, level } of attempt.notes) leaveUndecided(outcome, reason, level);
   }
 }
 
@@ -87,7 +105,7 @@ export function simpleCheck(
     cost: typeof cost === 'number' ? () => cost : cost,
     async run(env) {
       const outcome = newOutcome();
-      const attempt = new Attempt(info.name, env);
+      const attempt = new Attempt(info, env);
       await runAttempt(attempt, body, outcome);
       outcome.failures.push(...attempt.failures);
       return outcome;
@@ -95,10 +113,10 @@ export function simpleCheck(
   };
 }
 
-/** fail beats skipped beats inconclusive beats pass. */
-export function statusOf(failures: readonly Failure[], outcome: Pick<CheckOutcome, 'skipped' | 'inconclusive'>): CheckStatus {
+/** At `runLevel`: fail beats skipped beats inconclusive (something undecided that matters there) beats pass. */
+export function statusOf(failures: readonly Failure[], outcome: Pick<CheckOutcome, 'skipped' | 'undecided'>, runLevel: Level): CheckStatus {
   if (failures.length > 0) return 'fail';
   if (outcome.skipped !== undefined) return 'skipped';
-  if (outcome.inconclusive !== undefined) return 'inconclusive';
+  if (undecidedAt(outcome, runLevel) !== undefined) return 'inconclusive';
   return 'pass';
 }

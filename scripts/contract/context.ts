@@ -12,9 +12,11 @@ import { AnswerTooLarge, NetworkFailure, TargetUnreachable, type Auth, type Exch
 import { unusableJobId, type Job, type JobTracker } from './jobs.js';
 import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
+import type { Undecided } from './check.js';
 import type { Failure, FailureKind } from './report.js';
+import { redactor } from './redact.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
-import { KIND_PATH, locate, type JobKind } from './spec.js';
+import { KIND_PATH, locate, sameOrigin, type JobKind } from './spec.js';
 import type { SiteModel } from '../../schemas/crawl/site.js';
 import type { SiteOrigins } from '../site/testSite.js';
 
@@ -66,23 +68,44 @@ export function jobOperationId(version: Version, kind: JobKind, op: 'start' | 'g
         : `get${noun}Errors${v}`;
 }
 
+/** The check an attempt belongs to: its name, and the level it decides from. */
+export interface AttemptOf {
+  readonly name: string;
+  readonly level: Level;
+}
+
 export class Attempt {
   readonly failures: Failure[] = [];
   /** Jobs this attempt started (each is cancelled before the attempt ends). */
   readonly started: Job[] = [];
-  /** Set when the attempt learnt something that makes the check inconclusive without stopping it. */
-  note: string | undefined;
+  /** What the attempt could not judge, without stopping (see `leaveUndecided`). */
+  readonly notes: Undecided[] = [];
   requests = 0;
   /** The request bodies sent, in order, hashed: the same seed gives the same digest. */
   private readonly bodies = createHash('sha256');
+  private readonly clean: (text: string) => string;
 
   constructor(
-    readonly check: string,
+    readonly of: AttemptOf,
     readonly env: Env,
-  ) {}
+  ) {
+    this.clean = redactor(env.options.token);
+  }
+
+  get check(): string {
+    return this.of.name;
+  }
 
   get options(): ResolvedOptions {
     return this.env.options;
+  }
+
+  /**
+   * Notes that something could not be judged, without stopping the attempt; it matters at `level` (by
+   * default the check's own: what the check proves rests on it) and above.
+   */
+  leaveUndecided(reason: string, level: Level = this.of.level): void {
+    this.notes.push({ reason, level });
   }
 
   /** `{base}/{version}{path}`. */
@@ -95,18 +118,45 @@ export class Attempt {
     return this.bodies.copy().digest('hex');
   }
 
+  /** Records a failure, cleaned of the token (the body before it is cut, so that no cut leaves half a token). */
   fail(failure: FailureInput): void {
-    const { exchange, ...rest } = failure;
+    const { exchange, message, expected, request, ...rest } = failure;
+    const clean = this.clean;
     this.failures.push({
       check: this.check,
       ...rest,
-      ...(exchange ? { request: toCurl(exchange.request), got: { status: exchange.status, body: truncate(exchange.text) } } : {}),
+      message: clean(message),
+      expected: clean(expected),
+      ...(request === undefined ? {} : { request: clean(request) }),
+      ...(exchange ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } } : {}),
     });
+  }
+
+  /**
+   * What a request body contributes to the digest: the body with the run's own addresses (the target's, the
+   * site's, the test site's, which a built-in target or a served site gets on a port of its own) in words, so
+   * that the same seed gives the same digest on every run.
+   */
+  private digestText(text: string): string {
+    const { baseUrl, siteUrl } = this.options;
+    const origins = this.env.behaviour?.origins;
+    const places: [string, string][] = [
+      [baseUrl, '{target}'],
+      [siteUrl, '{site}'],
+      ...(origins === undefined
+        ? []
+        : ([
+            [origins.main, '{test site}'],
+            [origins.external, '{test site: external}'],
+            ...(origins.subdomain === undefined ? [] : [[origins.subdomain, '{test site: subdomain}']]),
+          ] as [string, string][])),
+    ];
+    return places.sort((a, b) => b[0].length - a[0].length).reduce((out, [place, word]) => out.split(place).join(word), text);
   }
 
   /** Sends one request; budget and reachability problems skip the check, a missing answer fails it. */
   async send(request: OutgoingRequest, payment?: Reservation | 'prepaid'): Promise<Exchange> {
-    if (request.body !== undefined) this.bodies.update(`${request.method} ${'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json)}\n`);
+    if (request.body !== undefined) this.bodies.update(`${request.method} ${this.digestText('raw' in request.body ? request.body.raw : JSON.stringify(request.body.json))}\n`);
     try {
       const exchange = await this.env.client.send(request, this.env.budget, payment);
       this.requests += exchange.retried ? 2 : 1;
@@ -116,7 +166,7 @@ export class Attempt {
       if (error instanceof TargetUnreachable) throw new Skip(error.message);
       if (error instanceof AnswerTooLarge) {
         this.requests += 1;
-        throw new Inconclusive(`${error.message}: raise --max-response-bytes to judge it`);
+        throw new Inconclusive(`${error.message}: raise --max-response-bytes to judge it`, this.of.level);
       }
       if (error instanceof NetworkFailure) {
         this.requests += 1;
@@ -152,8 +202,9 @@ export class Attempt {
   }
 
   /**
-   * POSTs to a start endpoint, with a budget unit held for the cancel. Any 200 answer with an id is a job
-   * to cancel (even when the body was meant to be refused); the caller cancels it, or the run does at the end.
+   * POSTs to a start endpoint, with a budget unit held for the cancel. Any 2xx answer with an id (a string,
+   * or a number, taken as its digits) is a job to cancel, even when the body was meant to be refused or the
+   * status is not the 200 the service answers; the caller cancels it, or the run does at the end.
    */
   async start(
     version: Version,
@@ -177,9 +228,9 @@ export class Attempt {
       throw error;
     }
     const answer = exchange.json as { id?: unknown; url?: unknown } | undefined;
-    const id = answer?.id;
+    const id = typeof answer?.id === 'number' && Number.isFinite(answer.id) ? String(answer.id) : answer?.id;
     let job: Job | undefined;
-    if (exchange.status === 200 && typeof id === 'string' && id.length > 0) {
+    if (exchange.status >= 200 && exchange.status < 300 && typeof id === 'string' && id.length > 0) {
       job = this.env.jobs.add(version, kind, id, answer?.url, this.env.budget, reservation);
       this.started.push(job);
       const unusable = unusableJobId(id);
@@ -254,14 +305,10 @@ export class Attempt {
       // Interface §4: the start answer's url is "url (string, URI)" of the job; that it is the status endpoint is the service's.
       this.fail({ kind: 'jobUrl', level: 'service', message, expected, section: 'service', exchange: startExchange });
     if (!located) {
-      let sameOrigin = false;
-      try {
-        sameOrigin = new URL(given).origin === new URL(this.options.baseUrl).origin;
-      } catch {
-        sameOrigin = false;
-      }
-      if (sameOrigin) fail(`the job url ${given} is not a status endpoint`);
-      else this.note = `the job url ${given} is not on the target; not followed (the token stays with the target)`;
+      if (sameOrigin(given, this.options.baseUrl)) fail(`the job url ${given} is not a status endpoint`);
+      // The interface asks only for a URI; the job is read at its own address, and only the service's claim
+      // (the url is the status endpoint) is left unjudged.
+      else this.leaveUndecided(`the job url ${given} is not on the target; not followed (the token stays with the target)`, 'service');
       return own;
     }
     const wantedOp = jobOperationId(job.version, job.kind, 'get');
@@ -278,10 +325,18 @@ export class Attempt {
     return given;
   }
 
-  /** GETs a status page; the body when it is a valid 200 status answer. */
+  /**
+   * GETs a status page and holds it to the service's status answer. The body is returned whenever it can be
+   * read (a 200 JSON object with a `status` and a `data` array), even when it breaks the service's schema
+   * elsewhere: a check at interface level (a crawl's behaviour) still judges what it rests on. When it cannot
+   * be read, what rests on it is left undecided at the check's level.
+   */
   async status(url: string): Promise<{ exchange: Exchange; body: JobStatusBody | undefined }> {
-    const { exchange, ok } = await this.call({ method: 'GET', url }, { service: { status: 200 } });
-    return { exchange, body: ok ? (exchange.json as JobStatusBody) : undefined };
+    const { exchange } = await this.call({ method: 'GET', url }, { service: { status: 200 } });
+    const json = exchange.json as Partial<JobStatusBody> | null | undefined;
+    const readable = exchange.status === 200 && typeof json === 'object' && json !== null && typeof json.status === 'string' && Array.isArray(json.data);
+    if (!readable) this.leaveUndecided(`the job status at ${url} could not be read (${exchange.status}); what rests on it was not judged`);
+    return { exchange, body: readable ? (json as JobStatusBody) : undefined };
   }
 }
 

@@ -8,7 +8,8 @@
  *   - `service`: what the public service answers: the exact statuses, each with the body its operation
  *     documents (`schemas/operations.ts`): e.g. 400 with the error envelope.
  *
- * Order: an account-dependent answer (402, 403, 429) nobody expects makes the check inconclusive; a 5xx is a
+ * Order: an account-dependent answer (402, 403, 429) nobody expects leaves undecided what it was to show (a
+ * 403 to bad credentials is the refusal the interface asks for: only the service's 401 is undecided); a 5xx is a
  * failure at interface level whatever was sent; then the interface part; then the service part: a status
  * the operation does not document, a status other than the ones expected, and the body, each of whose
  * problems is reported at the level of the constraint it breaks (a start answer's `id` is the interface's,
@@ -32,6 +33,8 @@ export interface InterfaceExpectation {
   readonly why: string;
   /** The section that says so, e.g. `interface §2.4`. */
   readonly section: string;
+  /** A refusal of the credentials (interface §5): a 403 refuses them as well as a 401 does. */
+  readonly credentials?: boolean;
 }
 
 export interface ServiceExpectation {
@@ -45,6 +48,11 @@ export interface Expectation {
   /** The interface's requirement; absent where the interface says nothing of this exchange (§4 rule 3). */
   readonly interface?: InterfaceExpectation;
   readonly service: ServiceExpectation;
+  /**
+   * Nothing else the check judges rests on this answer, so an account-dependent answer to it leaves only
+   * its own (service) claim undecided. Otherwise what the check proves is left undecided, at its level.
+   */
+  readonly standsAlone?: boolean;
 }
 
 const statusList = (e: ServiceExpectation): readonly number[] => (typeof e.status === 'number' ? [e.status] : e.status);
@@ -67,10 +75,25 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
   const { request, status } = exchange;
   const wanted = statusList(expectation.service);
   const path = new URL(request.url).pathname;
-  if (ACCOUNT_DEPENDENT.has(status) && !wanted.includes(status))
-    throw new Inconclusive(`${status} from ${request.method} ${path}: depends on the account`);
-  const located = locate(attempt.options.baseUrl, request.method, request.url);
   const spec = expectation.interface;
+  if (ACCOUNT_DEPENDENT.has(status) && !wanted.includes(status)) {
+    const reason = `${status} from ${request.method} ${path}: depends on the account`;
+    // A 403 to bad credentials refuses them, as the interface asks; only the service's exact answer is unjudged.
+    // A 402 or 429 (and a 403 to anything else) says nothing of the request itself.
+    if (spec?.outcome === 'refused' && spec.credentials === true && status === 403) {
+      attempt.leaveUndecided(reason, 'service');
+      return false;
+    }
+    if (!spec && expectation.standsAlone === true) {
+      attempt.leaveUndecided(reason, 'service');
+      return false;
+    }
+    // Otherwise what the check proves rests on the answer: undecided at the interface's level when the
+    // interface says what it must be, else at the check's (a behaviour check cannot judge a crawl whose
+    // status it could not read).
+    throw new Inconclusive(reason, spec ? 'interface' : attempt.of.level);
+  }
+  const located = locate(attempt.options.baseUrl, request.method, request.url);
   if (status >= 500 && !wanted.includes(status)) {
     attempt.fail({
       kind: 'serverError',

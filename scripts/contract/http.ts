@@ -161,6 +161,8 @@ export class HttpClient {
   private readonly slots: Semaphore;
   /** Requests that went out (retries included). */
   sent = 0;
+  /** HTTP answers that came back: once there is one, an unreachable target was lost mid-run, not missed. */
+  answered = 0;
   /** Why the target is unreachable, once a request found it so. */
   unreachable: string | undefined;
   /** 429 answers to retries, in a row; from RATE_LIMITED_AFTER on, a 429 is returned without waiting. */
@@ -231,6 +233,7 @@ export class HttpClient {
         }
         throw new NetworkFailure(sent, reason);
       }
+      this.answered += 1;
       let text: string | undefined;
       try {
         text = await readAtMost(response, this.options.maxResponseBytes);

@@ -62,10 +62,13 @@ export class JobTracker {
     return `${this.baseUrl}/${job.version}${KIND_PATH[job.kind]}/${encodeURIComponent(job.id)}`;
   }
 
-  /** Records what a DELETE answered: 200 cancelled, 409 already completed; anything else leaves it open. */
+  /**
+   * Records what a DELETE answered: a 2xx cancelled (the service answers 200; a 202 or 204 cancels as well,
+   * and the kit must not cancel twice), 409 already completed; anything else leaves it open.
+   */
   settle(job: Job, status: number | undefined): void {
     job.cancelAttempts += 1;
-    if (status === 200) job.state = 'cancelled';
+    if (status !== undefined && status >= 200 && status < 300) job.state = 'cancelled';
     else if (status === 409) job.state = 'completed';
   }
 

@@ -1,7 +1,8 @@
 /**
  * The contract report as JUnit XML: one test suite, one test case per check. A failed check has a
  * `<failure>` per failure; a skipped or inconclusive one is `<skipped>`; differences from the service are
- * written to the test case's `<system-out>`, so they show in CI without failing it.
+ * written to the test case's `<system-out>`, with what was not judged above the run's level, so they show in
+ * CI without failing it.
  */
 import { totals, verdict, type ContractReport, type Failure } from './report.js';
 
@@ -57,7 +58,8 @@ export function formatJunit(report: ContractReport): string {
   for (const check of report.checks) {
     const classname = check.name.split('.').slice(0, -1).join('.') || check.name;
     const open = `    <testcase classname="${escapeXml(`crawlspec.${classname}`)}" name="${escapeXml(check.name)}" time="${seconds(check.durationMs)}"`;
-    if (check.status === 'pass' && check.differences.length === 0) {
+    const notes = check.notes ?? [];
+    if (check.status === 'pass' && check.differences.length === 0 && notes.length === 0) {
       out.push(`${open}/>`);
       continue;
     }
@@ -69,12 +71,13 @@ export function formatJunit(report: ContractReport): string {
       const message = check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped');
       out.push(`      <skipped message="${escapeXml(message)}"/>`);
     }
-    if (check.differences.length > 0)
-      out.push(
-        `      <system-out>${escapeXml(
-          [`differs from the service (${check.differences.length}; does not decide the verdict at ${report.level} level):`, ...check.differences.map(failureText)].join('\n\n'),
-        )}</system-out>`,
-      );
+    const systemOut = [
+      ...(check.differences.length > 0
+        ? [`differs from the service (${check.differences.length}; does not decide the verdict at ${report.level} level):`, ...check.differences.map(failureText)]
+        : []),
+      ...notes.map((note) => `not judged above ${report.level} level: ${note}`),
+    ];
+    if (systemOut.length > 0) out.push(`      <system-out>${escapeXml(systemOut.join('\n\n'))}</system-out>`);
     out.push('    </testcase>');
   }
   out.push('  </testsuite>');

@@ -30,37 +30,62 @@ function keywordSource(schema: Schema, keyword: string, source: string, property
 const isStringLiteralUnion = (schema: Schema) =>
   schema[Kind] === 'Union' && (schema.anyOf as Schema[]).every((b) => b[Kind] === 'Literal' && typeof b.const === 'string');
 
-export function mutationLevels(definition: TSchema, kind: InvalidKind, dropped: ReadonlySet<string>): Set<Level> {
-  const found = new Set<Level>();
+/** A property of a request: its name and the section that states it. */
+interface Field {
+  readonly name: string;
+  readonly declared: string;
+}
+
+/** Where the mutations of one kind reach: the levels, and per interface section the fields whose constraint they break. */
+export interface MutationReach {
+  readonly levels: Set<Level>;
+  /** `interface §2.3` → `timeout`, `formats`, ...: the interface's constraints a mutation of the kind breaks. */
+  readonly interfaceSites: Map<string, Set<string>>;
+}
+
+export function mutationLevels(definition: TSchema, kind: InvalidKind, dropped: ReadonlySet<string>): MutationReach {
+  const levels = new Set<Level>();
+  const interfaceSites = new Map<string, Set<string>>();
+  /**
+   * A constraint of `source` broken at `field` (undefined: the body itself), which the section `declared` of
+   * the field states (a batch's `urls` in §2.2, though each entry is checked as the URL of §2.1).
+   */
+  const reach = (source: string, at: Field | undefined) => {
+    const level = levelOf(source);
+    levels.add(level);
+    if (level !== 'interface' || at === undefined) return;
+    const cite = levelOf(at.declared) === 'interface' ? at.declared : source;
+    interfaceSites.set(cite, (interfaceSites.get(cite) ?? new Set()).add(at.name));
+  };
   if (kind === 'otherVersionField') {
     // A field of the other version is an unknown key here: refusing unknown keys is the service's.
-    found.add('service');
-    return found;
+    levels.add('service');
+    return { levels, interfaceSites };
   }
   const seen = new Set<Schema>();
-  const walk = (node: Schema, inherited: string): void => {
+  /** `field`: the property `node` stands for (or stands in, for an item or a branch). */
+  const walk = (node: Schema, inherited: string, field: Field | undefined): void => {
     if (seen.has(node)) return;
     seen.add(node);
     const source = typeof node[SOURCE] === 'string' ? (node[SOURCE] as string) : inherited;
-    if (kind === 'wrongType' && TYPED_KINDS.has(String(node[Kind])) && !isStringLiteralUnion(node)) found.add(levelOf(source));
-    if (kind === 'outOfRange') for (const k of RANGE_KEYWORDS) if (k in node) found.add(levelOf(keywordSource(node, k, source)));
-    if (kind === 'outsideEnum' && (isStringLiteralUnion(node) || (node[Kind] === 'Literal' && typeof node.const === 'string')))
-      found.add(levelOf(source));
+    if (kind === 'wrongType' && TYPED_KINDS.has(String(node[Kind])) && !isStringLiteralUnion(node)) reach(source, field);
+    if (kind === 'outOfRange') for (const k of RANGE_KEYWORDS) if (k in node) reach(keywordSource(node, k, source), field);
+    if (kind === 'outsideEnum' && (isStringLiteralUnion(node) || (node[Kind] === 'Literal' && typeof node.const === 'string'))) reach(source, field);
     const object = node[Kind] === 'Intersect' ? (objectOf(node) as Schema | undefined) : node[Kind] === 'Object' ? node : undefined;
     if (object) {
       const objectSource = typeof object[SOURCE] === 'string' ? (object[SOURCE] as string) : source;
-      if (kind === 'unknownKey' && object.additionalProperties === false)
-        found.add(levelOf(keywordSource(object, 'additionalProperties', objectSource)));
+      if (kind === 'unknownKey' && object.additionalProperties === false) reach(keywordSource(object, 'additionalProperties', objectSource), field);
       for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, Schema>)) {
         if (dropped.has(name) || property[EXTENSION] === true) continue;
         const required = ((object.required as string[] | undefined) ?? []).includes(name);
-        if (kind === 'missingRequired' && required) found.add(levelOf(keywordSource(object, 'required', objectSource, name)));
-        walk(property, objectSource);
+        const at = { name, declared: typeof property[SOURCE] === 'string' ? (property[SOURCE] as string) : objectSource };
+        if (kind === 'missingRequired' && required) reach(keywordSource(object, 'required', objectSource, name), at);
+        walk(property, objectSource, at);
       }
     }
-    if (node[Kind] === 'Array') walk(node.items as Schema, source);
-    if (node[Kind] === 'Union' && !isStringLiteralUnion(node)) for (const branch of node.anyOf as Schema[]) walk(branch, source);
+    if (node[Kind] === 'Array') walk(node.items as Schema, source, field);
+    if (node[Kind] === 'Union' && !isStringLiteralUnion(node)) for (const branch of node.anyOf as Schema[]) walk(branch, source, field);
   };
-  walk(definition as Schema, 'service');
-  return found;
+  walk(definition as Schema, 'service', undefined);
+  return { levels, interfaceSites };
 }

@@ -38,8 +38,11 @@ export interface ContractOptions {
   maxRequests?: number;
   /** Requests in flight at once (and checks run at once). */
   concurrency: number;
-  /** The only site valid requests point at. */
-  siteUrl: string;
+  /**
+   * The only site valid requests point at. By default the kit's test site when the kit serves it for the run
+   * (a loopback target: its pages and its failing page are known), else `https://example.com`.
+   */
+  siteUrl?: string;
   /** What the kit knows of that site; by default nothing beyond its usual paths. */
   site?: SiteProfile;
   /** Run only the checks that start no job on a conformant target. */
@@ -72,6 +75,9 @@ export const DEFAULT_OPTIONS = {
   // The service cuts a status page at 10 MiB of JSON; room above that, and bounded memory however the target answers.
   maxResponseBytes: 16 * 1024 * 1024,
 } as const;
+
+/** The longest per-request timeout taken (an hour); a longer one is cut to it. */
+export const MAX_TIMEOUT_MS = 3_600_000;
 
 /** The options with every default applied and the addresses normalised (no trailing slash). */
 export interface ResolvedOptions {
@@ -139,6 +145,18 @@ const positive = (value: number, name: string, min = 1): number => {
   return value;
 };
 
+/**
+ * The ports fetch refuses to connect to (the Fetch standard's "bad port" list, which Node's fetch applies):
+ * a target there could never be reached, so it is a usage error rather than a run that reports it unreachable.
+ * Written out because undici does not export its copy.
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697,
+  10080,
+]);
+
 /** `url` as an http(s) address, or a RangeError naming the option. */
 function httpUrl(url: string, name: string): URL {
   let parsed: URL;
@@ -149,6 +167,8 @@ function httpUrl(url: string, name: string): URL {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new RangeError(`${name} must be an http or https address, not ${JSON.stringify(url)}`);
+  if (parsed.port !== '' && BAD_PORTS.has(Number(parsed.port)))
+    throw new RangeError(`${name} ${parsed.href} uses port ${parsed.port}, which fetch never connects to (the Fetch standard's bad ports); use another port`);
   return parsed;
 }
 
@@ -158,7 +178,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const level = options.level ?? DEFAULT_OPTIONS.level;
   if (level !== 'interface' && level !== 'service') throw new RangeError(`level must be interface or service, not ${JSON.stringify(level)}`);
   const base = httpUrl(options.baseUrl, 'baseUrl');
-  const site = httpUrl(options.siteUrl, 'siteUrl');
+  const site = httpUrl(options.siteUrl ?? DEFAULT_OPTIONS.siteUrl, 'siteUrl');
   const siteUrl = `${site.origin}${site.pathname.replace(/(?<!\/)\/+$/, '')}`;
   const profile = options.site ?? UNKNOWN_SITE;
   if (profile.pages.length < 2) throw new RangeError('site.pages must name at least two pages (pagination needs two results)');
@@ -168,7 +188,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     for (const path of ['', ...profile.pages]) {
       const result = validate(`${version}/CrawlRequest`, minimalRequest('crawl', siteUrl, path));
       if (!result.valid)
-        throw new RangeError(`siteUrl ${options.siteUrl} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
+        throw new RangeError(`siteUrl ${siteUrl}${path} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
     }
   return {
     baseUrl: base.href.replace(/(?<!\/)\/+$/, ''),
@@ -182,7 +202,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     siteUrl,
     site: profile,
     onlyNoJob: options.onlyNoJob ?? false,
-    timeoutMs: positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'),
+    timeoutMs: Math.min(positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'), MAX_TIMEOUT_MS),
     maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
     behaviour: options.behaviour ?? (options.behaviourSite !== undefined || isLoopbackUrl(base)),
     siteHost: options.siteHost,

@@ -6,12 +6,14 @@
  * class, each with its minimal counterexample: one failing field cannot hide another.
  *
  * An attempt's result is kept by its value, so replaying and shrinking never send a value twice. Shrinking
- * costs requests: at most SHRINK_LIMIT attempts per class, and no more than the check's share of the budget
- * (a class whose shrinking is cut keeps the smallest counterexample found so far).
+ * costs requests: at most SHRINK_LIMIT attempts per class (the free replay of its first value among them),
+ * and no more than the check's share of the budget (a class whose shrinking is cut keeps the smallest
+ * counterexample found so far). Only classes that decide at the run's level are shrunk.
  */
 import fc from 'fast-check';
 import { Attempt, type Env } from './context.js';
-import { newOutcome, runAttempt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
+import { newOutcome, runAttempt, undecidedAt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
+import { decides } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Failure } from './report.js';
 
@@ -43,13 +45,13 @@ export function generatedCheck<T>(spec: GeneratedCheckSpec<T>): Check {
     async run(env) {
       const outcome: CheckOutcome = newOutcome();
       const tried = new Map<string, Tried>();
-      /** The attempt for `value`, run once; undefined once the check cannot go on (skipped or inconclusive). */
+      /** The attempt for `value`, run once; undefined once the check cannot go on (skipped, or undecided at the run's level). */
       const attemptOn = async (value: T): Promise<Tried | undefined> => {
         const key = JSON.stringify(value);
         const known = tried.get(key);
         if (known !== undefined) return known;
-        if (outcome.skipped !== undefined || outcome.inconclusive !== undefined) return undefined;
-        const attempt = new Attempt(info.name, env);
+        if (outcome.skipped !== undefined || undecidedAt(outcome, env.options.level) !== undefined) return undefined;
+        const attempt = new Attempt(info, env);
         await runAttempt(attempt, (a) => body(a, value), outcome);
         const result = { failures: attempt.failures };
         tried.set(key, result);
@@ -76,14 +78,19 @@ export function generatedCheck<T>(spec: GeneratedCheckSpec<T>): Check {
         { seed, numRuns: runs },
       );
 
-      // Then each class, shrunk from where it was first met.
+      // Then each class that decides at the run's level, shrunk from where it was first met; one above it (a
+      // difference from the service in an interface run) is reported as met, so as not to spend the share on it.
       for (const [cls, { at, failures: first }] of firstSeen) {
+        if (!first.some((f) => decides(f.level, env.options.level))) {
+          outcome.failures.push(...first.map((f) => ({ ...f, counterexample: { seed, path: String(at), shrinks: 0 } })));
+          continue;
+        }
         let attempts = 0;
         let smallest: { value: T; failures: Failure[] } | undefined;
         const inClass = (failures: readonly Failure[], value: T) => failures.filter((f) => classOf(f, value) === cls);
         const details = await fc.check(
           fc.asyncProperty(arb, async (value) => {
-            if (attempts++ > SHRINK_LIMIT) return true;
+            if (attempts++ >= SHRINK_LIMIT) return true;
             const result = await attemptOn(value);
             const found = inClass(result?.failures ?? [], value);
             if (found.length === 0) return true;

@@ -1,44 +1,88 @@
 /**
  * The token never leaves the kit in anything it writes: a target may echo it (in an error message, a
- * job's url, a page record), so every string of the report is cleaned of it before it is printed or saved
- * (text, JSON, JUnit), in every spelling a target might echo: as sent, percent-encoded, JSON-escaped. A
- * token of at least MIN_SUBSTRING characters is cleaned wherever it stands; a shorter one (a test token such
- * as `t`) only where it stands as a word of its own, so that it does not eat into every other word.
+ * job's url, a page record, an HTML error page), so every string of the report is cleaned of it before it
+ * is printed or saved (text, JSON, JUnit), and a failure's body before it is cut to length (so that a cut
+ * never leaves half a token). The spellings cleaned, in any letter case (`%2f` and `%2F`, a token echoed
+ * upper-cased):
+ *
+ *   - as sent; JSON-escaped (also with `\/`, and HTML-safe as Go writes it: `\u003c`), non-ASCII as `\uXXXX`;
+ *   - percent-encoded (as a path segment and as a form value, `+` for a space), and percent-encoded twice;
+ *   - HTML-escaped (`&amp;`, `&lt;`, `&quot;`, `&#39;`);
+ *   - base64 and base64url, wherever the token stands in the encoded text: the characters that only the
+ *     token's bytes determine, at each of the three alignments (so `Basic base64(user:token)` is caught).
+ *
+ * A token of at least MIN_SUBSTRING characters is cleaned wherever it stands; a shorter one (a test token such
+ * as `t`) only where it stands as a word of its own, so that it does not eat into every other word, and not
+ * in base64 (whose few characters would stand in any encoded text). Other spellings (every character `\u`-escaped, encodings nested otherwise) are
+ * not looked for.
  */
 export const REDACTED = '***';
 export const MIN_SUBSTRING = 8;
 
-const isWordCharacter = (c: string | undefined) => c !== undefined && /[\w-]/.test(c);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `text` with each occurrence of `form` replaced by `***`; with `whole`, only those not inside a longer word. */
-function replaceEach(text: string, form: string, whole: boolean): string {
-  let out = '';
-  let from = 0;
-  for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + form.length)) {
-    if (whole && (isWordCharacter(text[at - 1]) || isWordCharacter(text[at + form.length]))) continue;
-    out += `${text.slice(from, at)}${REDACTED}`;
-    from = at + form.length;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
-
-/** The spellings of `token` a target might echo, longest first. */
-function spellings(token: string): string[] {
-  const forms = new Set([token, JSON.stringify(token).slice(1, -1)]);
+/** Percent-encoding, or undefined for a token with a lone surrogate (which has none). */
+function percent(text: string): string | undefined {
   try {
-    forms.add(encodeURIComponent(token));
+    return encodeURIComponent(text);
   } catch {
-    // A token with a lone surrogate has no percent-encoded spelling.
+    return undefined;
   }
-  return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
-/** `value` with every occurrence of `token` in its strings replaced by `***` (arrays and plain objects copied). */
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** The spellings of JSON and HTML a target might echo the token in. */
+function textSpellings(token: string): string[] {
+  const json = JSON.stringify(token).slice(1, -1);
+  const encoded = percent(token);
+  return [
+    token,
+    json,
+    json.replace(/\//g, '\\/'),
+    json.replace(/[<>&]/g, unicodeEscape),
+    json.replace(/[^\x20-\x7e]/g, unicodeEscape),
+    token.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!),
+    ...(encoded === undefined ? [] : [encoded, encoded.replace(/%20/g, '+'), percent(encoded)!]),
+  ];
+}
+
+/**
+ * The base64 and base64url characters that the token's bytes alone determine, for the token standing at
+ * byte 0, 1 or 2 of a 3-byte group of the encoded text.
+ */
+function base64Spellings(token: string): string[] {
+  const bytes = Buffer.from(token, 'utf8');
+  const forms: string[] = [];
+  for (let at = 0; at < 3; at += 1) {
+    const padded = Buffer.concat([Buffer.alloc(at), bytes, Buffer.alloc(2)]);
+    const first = Math.ceil((8 * at) / 6);
+    const end = Math.floor((8 * (at + bytes.length)) / 6);
+    for (const alphabet of ['base64', 'base64url'] as const) forms.push(padded.toString(alphabet).slice(first, end));
+  }
+  return forms;
+}
+
+/** A matcher of every spelling of `token`, longest first; null when there is nothing to clean. */
+function matcher(token: string): RegExp | null {
+  const long = token.length >= MIN_SUBSTRING;
+  const forms = [...new Set([...textSpellings(token), ...(long ? base64Spellings(token) : [])])].filter((f) => f.length > 0);
+  if (forms.length === 0) return null;
+  const alternatives = forms.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  // A short token only as a word of its own: not next to a letter, digit, `_` or `-`.
+  return new RegExp(long ? `(?:${alternatives})` : `(?<![\\w-])(?:${alternatives})(?![\\w-])`, 'giu');
+}
+
+/** `text` cleaned of `token`: a function, so that one matcher serves a whole report. */
+export function redactor(token: string | undefined): (text: string) => string {
+  const pattern = token === undefined || token === '' ? null : matcher(token);
+  return pattern === null ? (text) => text : (text) => text.replace(pattern, REDACTED);
+}
+
+/** `value` with every spelling of `token` in its strings (and keys) replaced by `***` (arrays and plain objects copied). */
 export function redact<T>(value: T, token: string | undefined): T {
   if (token === undefined || token === '') return value;
-  const forms = spellings(token);
-  const whole = token.length < MIN_SUBSTRING;
-  const clean = (text: string) => forms.reduce((out, form) => replaceEach(out, form, whole), text);
+  const clean = redactor(token);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);
     if (Array.isArray(node)) return node.map(walk);

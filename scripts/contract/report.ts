@@ -6,7 +6,8 @@
  * or below. Its failures at the run's level or below decide its status; the others are differences from the
  * service, reported apart, and decide nothing. The verdict:
  *
- *   - `unreachable` (exit 2): the target could not be reached at all;
+ *   - `unreachable` (exit 2): the target could not be reached at all (one lost mid-run leaves the checks after
+ *     it skipped: the run is incomplete, or has deviations if some were found before);
  *   - `deviations found` (exit 1): an in-scope check failed;
  *   - `incomplete` (exit 3): no in-scope check failed, but one was skipped or inconclusive, so not everything
  *     the run is meant to prove was proven;
@@ -66,6 +67,8 @@ export interface CheckResult {
   readonly differences: readonly Failure[];
   /** Why a check was skipped or inconclusive. */
   readonly detail?: string;
+  /** What the check could not judge above the run's level (e.g. a service-only claim): it decides nothing. */
+  readonly notes?: readonly string[];
   readonly requests: number;
   /** SHA-256 of the request bodies the check sent, in order: the same seed gives the same digest. */
   readonly digest: string;
@@ -85,7 +88,9 @@ export interface ContractReport {
   readonly requests: number;
   readonly durationMs: number;
   readonly requestsPerSecond: number;
+  /** The target never answered. */
   readonly unreachable: boolean;
+  /** Why it could not be reached: from the start (`unreachable`), or since some point in the run. */
   readonly unreachableReason?: string;
   /** Jobs the run started, those it cancelled (or found completed), and the ones it could not cancel. */
   readonly jobs: { readonly started: number; readonly cancelled: number; readonly notCancelled: readonly string[] };

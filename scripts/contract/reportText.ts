@@ -27,11 +27,13 @@ export function formatText(report: ContractReport): string {
     `crawlspec contract: ${report.target} (${report.versions.join(', ')}), level ${report.level}, seed ${report.seed}, ${report.runs} runs per generated check`,
   );
   if (report.unreachable) lines.push(`target unreachable: ${report.unreachableReason ?? 'no connection'}`);
+  else if (report.unreachableReason !== undefined) lines.push(`target lost during the run: ${report.unreachableReason}`);
   lines.push('');
   for (const check of report.checks) {
     const scope = check.inScope ? '' : `  [${check.level} level: informs, does not decide]`;
     lines.push(`${LABEL[check.status].padEnd(WIDTH)}  ${check.name}${check.detail ? `  (${check.detail})` : ''}${scope}`);
     for (const failure of check.failures) lines.push(...failureLines(failure));
+    for (const note of check.notes ?? []) lines.push(`${PAD}· not judged above ${report.level} level: ${note}`);
   }
   const found = differences(report);
   if (found.length > 0) {

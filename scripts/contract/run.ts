@@ -7,7 +7,7 @@
  */
 import type { Version } from '../../schemas/registry.js';
 import { RequestBudget } from './budget.js';
-import { statusOf, type Check } from './check.js';
+import { statusOf, undecidedAt, type Check } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { behaviourChecks } from './checks/behaviour.js';
 import { fieldChecks } from './checks/fields.js';
@@ -20,7 +20,7 @@ import { ruleChecks } from './checks/rules.js';
 import { undocumentedStatusCheck } from './checks/undocumented.js';
 import type { BehaviourSite, Env } from './context.js';
 import { serveSite } from '../site/server.js';
-import { testSiteModel } from '../site/testSite.js';
+import { TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../site/testSite.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides } from './levels.js';
@@ -96,8 +96,9 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     return { ...base, inScope, status: 'skipped', failures: [], detail: `target unreachable: ${env.client.unreachable}` };
   const outcome = await check.run({ ...env, budget: new RequestBudget(share) });
   const failures = outcome.failures.filter((f) => decides(f.level, level));
-  const status = statusOf(failures, outcome);
-  const detail = status === 'skipped' ? outcome.skipped : status === 'inconclusive' ? outcome.inconclusive : undefined;
+  const status = statusOf(failures, outcome, level);
+  const detail = status === 'skipped' ? outcome.skipped : status === 'inconclusive' ? undecidedAt(outcome, level)?.reason : undefined;
+  const notes = outcome.undecided.filter((u) => !decides(u.level, level)).map((u) => u.reason);
   return {
     ...base,
     inScope: inScope || failures.length > 0,
@@ -105,6 +106,7 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     failures,
     differences: outcome.failures.filter((f) => !decides(f.level, level)),
     ...(detail === undefined ? {} : { detail }),
+    ...(notes.length === 0 ? {} : { notes }),
     requests: outcome.requests,
     digest: outcome.digest.digest('hex'),
     durationMs: Math.round(performance.now() - begun),
@@ -130,16 +132,26 @@ async function cancelLeftovers(env: Env): Promise<void> {
 }
 
 export async function runContract(options: ContractOptions): Promise<ContractReport> {
-  const resolved: ResolvedOptions = resolveOptions(options);
+  const given: ResolvedOptions = resolveOptions(options);
+  // The behaviour checks crawl the kit's test site: a copy given, or the site served here for the run. A
+  // served site is also the default site of the other checks' jobs: its pages and its failing page are known.
+  const served = given.behaviour && given.behaviourSite === undefined ? await serveSite(given.siteHost === undefined ? {} : { host: given.siteHost }) : undefined;
+  try {
+    const resolved =
+      served !== undefined && options.siteUrl === undefined ? resolveOptions({ ...options, siteUrl: served.origins.main, site: TEST_SITE_PROFILE }) : given;
+    return await runResolved(resolved, resolved.behaviourSite ?? served?.origins);
+  } finally {
+    await served?.close();
+  }
+}
+
+async function runResolved(resolved: ResolvedOptions, origins: SiteOrigins | undefined): Promise<ContractReport> {
   const client = new HttpClient({
     token: resolved.token,
     timeoutMs: resolved.timeoutMs,
     concurrency: resolved.concurrency,
     maxResponseBytes: resolved.maxResponseBytes,
   });
-  // The behaviour checks crawl the kit's test site: a copy given, or the site served here for the run.
-  const served = resolved.behaviour && resolved.behaviourSite === undefined ? await serveSite(resolved.siteHost === undefined ? {} : { host: resolved.siteHost }) : undefined;
-  const origins = resolved.behaviourSite ?? served?.origins;
   const env: Env = {
     options: resolved,
     client,
@@ -159,7 +171,6 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     await Promise.all(Array.from({ length: Math.min(resolved.concurrency, checks.length) }, worker));
   } finally {
     await cancelLeftovers(env);
-    await served?.close();
   }
   const durationMs = Math.round(performance.now() - begun);
   const all = env.jobs.all;
@@ -174,7 +185,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     requests: client.sent,
     durationMs,
     requestsPerSecond: durationMs > 0 ? Math.round((client.sent / durationMs) * 1000 * 10) / 10 : 0,
-    unreachable: client.unreachable !== undefined,
+    // Unreachable only when it never answered: a target lost mid-run leaves the checks after it skipped, and
+    // the failures found before still decide (deviations found), else the run is incomplete.
+    unreachable: client.unreachable !== undefined && client.answered === 0,
     ...(client.unreachable === undefined ? {} : { unreachableReason: client.unreachable }),
     jobs: {
       started: all.length,

@@ -36,6 +36,15 @@ export function operationById(version: Version, operationId: string): OperationS
 }
 
 /** Where `url` lands: the version and the operation, when it addresses this target's API. */
+/** Whether two addresses share an origin (false when either is not a URL). */
+export function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function locate(baseUrl: string, method: Method, url: string): { version: Version; operation: OperationSpec } | undefined {
   let target: URL;
   let base: URL;
@@ -124,7 +133,8 @@ export function bodyProblems(version: Version, name: string, body: unknown): Bod
     return result.errors.map((issue) => {
       const segments = [...at, ...issue.segments];
       const path = `$${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
-      return { schema: qualified, path, segments, message: issue.message, section: sourceAt(version, schema, issue.segments) };
+      // The source of the broken constraint (validate() gives it per keyword), else of the element it is on.
+      return { schema: qualified, path, segments, message: issue.message, section: issue.source ?? sourceAt(version, schema, issue.segments) };
     });
   };
   if (name === 'JobStatusResponse' && typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data)) {

@@ -2,9 +2,9 @@
  * Typical values of a schema, read from the schema itself: for deterministic checks that send one field at a
  * time (checks/fields.ts). Only what the interface states: no extension field, branch or value. Each value
  * is what a client would plausibly send: a documented example where there is one, a value at a documented
- * bound, the other boolean, each value of an enum, each branch of a union, an array of one typical item (or
- * none), an object of its required fields and its first optional one stated by the interface (a value other
- * than its default).
+ * bound, one above its default, the other boolean, each value of an enum, each branch of a union, an array of
+ * one typical item (or none), an object of its required fields with each optional one the interface states in
+ * turn (a value other than its default), or alone when it has none.
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { isDeepStrictEqual } from 'node:util';
@@ -34,7 +34,9 @@ function numbers(schema: Schema, integer: boolean): number[] {
   const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
   const exMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
   const low = min ?? (exMin !== undefined ? (integer ? Math.floor(exMin) + 1 : exMin + 1) : 1);
-  return [low, low + 1, 2];
+  // One above the default too: a field a rule bounds from below by the request (a v1 maxDepth at least the
+  // start URL's depth) may refuse the small values.
+  return [low, low + 1, 2, ...(typeof schema.default === 'number' ? [schema.default + 1] : [])];
 }
 
 /** Typical values of `schema`, most typical first; none for a schema the interface does not state. */
@@ -77,8 +79,11 @@ export function typicalValues(input: TSchema): unknown[] {
         base[name] = value;
       }
       const notDefault = (p: Schema) => typicalValues(p).find((v) => !isDeepStrictEqual(v, p.default));
-      const optional = properties.find(([name, p]) => !required.includes(name) && fromInterface(p) && notDefault(p) !== undefined);
-      return [optional ? { ...base, [optional[0]]: notDefault(optional[1]) } : base];
+      const optional = properties.flatMap(([name, p]) => {
+        const value = !required.includes(name) && fromInterface(p) ? notDefault(p) : undefined;
+        return value === undefined ? [] : [{ ...base, [name]: value }];
+      });
+      return optional.length > 0 ? optional : [base];
     }
     default:
       return [];

@@ -7,7 +7,8 @@ import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
 import { fastPathFile, fastPathModule } from './fastPath.js';
 import { formatsModule } from './formatsModule.js';
-import { validatorFile, validatorModule } from './validators.js';
+import { loaderModules, validatorFile, validatorModule } from './validators.js';
+import { DEFAULTS_FILE, defaultsModule } from './defaultsModule.js';
 import { vectorFiles } from './vectors.js';
 import { checkTable } from '../contract/checkTable.js';
 
@@ -39,6 +40,10 @@ export async function artefacts(): Promise<Map<string, string>> {
     files.set(`fast/${fastPathFile(version)}`, fast.js);
     files.set(`fast/${fastPathFile(version).replace(/\.js$/, '.d.ts')}`, fast.dts);
   }
+  for (const [file, code] of loaderModules(VERSIONS)) files.set(`load/${file}`, code);
+  const defaults = defaultsModule();
+  files.set(`fast/${DEFAULTS_FILE}`, defaults.js);
+  files.set(`fast/${DEFAULTS_FILE.replace(/\.js$/, '.d.ts')}`, defaults.dts);
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);

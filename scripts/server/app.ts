@@ -6,8 +6,8 @@
  * Routes are derived from `operations(version)`: method plus path template (`{id}`), literal paths before
  * templates (`/crawl/active` before `/crawl/{id}`), one trailing slash tolerated. What each operation does
  * follows from its shape: POST starts a job, DELETE with an id cancels, GET with an id reads the status (or
- * the errors, for `.../errors`), GET without one lists running crawls. The synthetic site (`site.ts`) is
- * served under `/site/` without auth.
+ * the errors, for `.../errors`), GET without one lists running crawls. The demo site (`site.ts`) is served
+ * under `/site/`, with its `/robots.txt`, without auth.
  *
  * Order of checks, as the service: start endpoints parse the JSON (400 malformed), then check the size
  * (413), the bearer token (401), the idempotency key where the operation has a 409 (409), then validate the
@@ -24,14 +24,18 @@
  * (`/crawl/active`, `/crawl/ongoing`) shows the running crawls of every version, never a batch, each with
  * its options in the words of the version asked (facts §8.6; see `listedOptions`).
  *
- * Jobs work through their steps (`plan.ts`) one tick of `pageIntervalMs` at a time, `maxConcurrency` steps
- * per tick (1 without it); a crawl with a `delay` takes one step per tick of that many seconds; status `scraping` until every step is done, then `completed`; a cancel stops
- * them (`cancelled`, pages done stay readable); a crawl whose path patterns cannot be run is `failed` from
- * the start. Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`,
- * then `Job not found`), removed lazily and by a sweep every `jobTtlMs` (kept between 1 s and 60 s), so
+ * Jobs make their pages over time (`jobPages.ts`): a crawl's as it discovers them (`crawler.ts`), a batch's
+ * in order (`pageSource.ts`), fetched from the server's own site, from hosts it may reach (loopback, and
+ * what `allowFetchHost` / `resolveHosts` add: `reach.ts`, `fetcher.ts`), or made up for any other host.
+ * Each tick of `pageIntervalMs` starts pages until `maxConcurrency` of them (1 without it) are in flight; a
+ * crawl with a `delay` starts one page per tick of that many seconds; status `scraping` until every page is done, then
+ * `completed`; a cancel stops them and aborts their fetches (`cancelled`, pages done stay readable); a crawl
+ * whose path patterns cannot be run is `failed` (from the start, or when a page's links cannot be judged).
+ * Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`, then `Job
+ * not found`), removed lazily and by a sweep every `jobTtlMs` (kept between 1 s and 60 s), so
  * memory holds at most the jobs created in the last `jobTtlMs` plus one sweep, and their ids a `jobTtlMs`
  * longer, whether anyone asks for them or not (`stats()` tells how many). Every timer is unref'd, and
- * `close()` clears them all and aborts webhook deliveries.
+ * `close()` clears them all and aborts every fetch and webhook delivery.
  *
  * `handle` never throws: an unexpected exception is a 500 with the service's UNKNOWN_ERROR body.
  */
@@ -39,14 +43,19 @@ import { randomUUID } from 'node:crypto';
 import { NO_VALID_URLS, partitionBatch } from '../../schemas/batchPartition.js';
 import { withDefaults } from '../../schemas/defaults.js';
 import { parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
+import { crawlSettings } from '../../schemas/crawl/settings.js';
 import { migrateToV2 } from '../../schemas/migrate.js';
 import { operations, type OperationSpec } from '../../schemas/operations.js';
 import { VERSIONS, lookup, type Version } from '../../schemas/registry.js';
 import { objectOf } from '../../schemas/rule.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import { buildDocument, type PageRecord } from './documents.js';
-import { planBatch, planCrawl, type CrawlSettings, type Plan, type Step } from './plan.js';
-import { siteResponse } from './site.js';
+import { Crawler } from './crawler.js';
+import type { PageRecord } from './documents.js';
+import { createFetcher, FetchGate } from './fetcher.js';
+import { JobPages } from './jobPages.js';
+import { BatchSource, normalizeAddress, type PageSource } from './pageSource.js';
+import { createReach } from './reach.js';
+import { isSitePath, siteResponse } from './site.js';
 import { WebhookSender, isLoopbackHost, webhookTarget, type WebhookTarget } from './webhooks.js';
 
 export interface AppRequest {
@@ -84,11 +93,18 @@ export interface ReferenceAppOptions {
   readonly statusPageSize?: number;
   /** Which webhook hosts are delivered to. Default: loopback only (127.0.0.0/8, ::1, localhost). */
   readonly allowWebhookHost?: (host: string) => boolean;
+  /**
+   * More hosts (names or addresses) jobs fetch pages from, besides loopback; a name is connected to only at
+   * an address that is loopback or allowed too. Default: none.
+   */
+  readonly allowFetchHost?: (host: string) => boolean;
+  /** Host name → IP address for jobs' fetches, instead of DNS (e.g. `crawlspec.test` → `127.0.0.1`). */
+  readonly resolveHosts?: Readonly<Record<string, string>>;
 }
 
 export interface ReferenceApp {
   handle(request: AppRequest): Promise<AppResponse>;
-  /** Stops every timer and pending webhook delivery; jobs stop progressing. */
+  /** Stops every timer, fetch and pending webhook delivery; jobs stop progressing. */
   close(): void;
   /** The body size limit `handle` applies (so an HTTP adapter can stop reading early). */
   readonly maxBodyBytes?: number;
@@ -135,7 +151,7 @@ interface JobError {
   readonly id: string;
   readonly timestamp: string;
   readonly url: string;
-  readonly code: string;
+  readonly code?: string;
   readonly error: string;
 }
 
@@ -147,11 +163,9 @@ interface Job {
   readonly expiresAt: number;
   state: JobState;
   failure?: string;
-  readonly steps: Step[];
-  cursor: number;
+  readonly work: JobPages;
   readonly pages: PageRecord[];
   readonly errors: JobError[];
-  readonly robotsBlocked: string[];
   readonly concurrency: number;
   /** Time between ticks, in ms. */
   readonly intervalMs: number;
@@ -174,7 +188,6 @@ const json = (status: number, body: unknown): AppResponse => ({
 const failure = (status: number, error: string): AppResponse => json(status, { success: false, error });
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const iso = (ms: number): string => new Date(ms).toISOString();
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const integer = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : undefined;
 
@@ -273,6 +286,11 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const webhooks = new WebhookSender({ allowHost: options.allowWebhookHost ?? isLoopbackHost, timeoutMs: WEBHOOK_TIMEOUT_MS });
   const routes = buildRoutes();
   const base = () => options.publicUrl().replace(/(?<!\/)\/+$/, '');
+  const reach = createReach({
+    ...(options.allowFetchHost === undefined ? {} : { allow: options.allowFetchHost }),
+    ...(options.resolveHosts === undefined ? {} : { resolveHosts: options.resolveHosts }),
+  });
+  const fetcher = createFetcher({ reach, base, ownSite: (path) => siteResponse(path, base()), gate: new FetchGate() });
 
   const jobs = new Map<string, Job>();
   /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
@@ -287,6 +305,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const expire = (job: Job): void => {
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
+    job.work.stop();
     jobs.delete(job.id);
     expired.set(job.id, { version: job.version, forgetAt: job.expiresAt + jobTtlMs });
   };
@@ -310,10 +329,21 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     job.timer.unref();
   };
 
-  /** Ends the job when every step is done, else waits for the next tick. */
+  const fail = (job: Job, failure: string): void => {
+    job.state = 'failed';
+    job.failure = failure;
+    if (job.timer !== undefined) clearTimeout(job.timer);
+    job.timer = undefined;
+    job.work.stop();
+  };
+
+  /** Ends the job when every page is done (or it cannot go on), else waits for the next tick. */
   const settle = (job: Job): void => {
-    if (job.state !== 'scraping') return;
-    if (job.cursor < job.steps.length) return schedule(job);
+    if (job.state !== 'scraping' || jobs.get(job.id) !== job) return;
+    if (job.work.failure !== undefined) return fail(job, job.work.failure);
+    if (!job.work.finished) return schedule(job);
+    if (job.timer !== undefined) clearTimeout(job.timer);
+    job.timer = undefined;
     job.state = 'completed';
     notify(job, 'completed');
   };
@@ -323,38 +353,21 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (closed || job.state !== 'scraping' || jobs.get(job.id) !== job) return;
     try {
       if (now() >= job.expiresAt) return expire(job);
-      const publicBase = base();
-      for (let n = 0; n < job.concurrency && job.cursor < job.steps.length; n++) {
-        const step = job.steps[job.cursor]!;
-        job.cursor += 1;
-        if (step.fails) {
-          job.errors.push({
-            id: randomUUID(),
-            timestamp: iso(now()),
-            url: step.url,
-            code: 'SCRAPE_SITE_ERROR',
-            error: 'The site answered with HTTP 500 (Internal Server Error).',
-          });
-          continue;
-        }
-        const record = buildDocument(job.version, step, job.scrapeOptions, publicBase);
-        job.pages.push(record);
-        notify(job, 'page', [record]);
-      }
+      job.work.advance(job.concurrency);
       settle(job);
     } catch (error) {
-      job.state = 'failed';
-      job.failure = `The job failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      fail(job, `The job failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 
-  const totalOf = (job: Job): number => job.steps.reduce((n, step) => (step.fails ? n : n + 1), 0);
+  const totalOf = (job: Job): number => job.pages.length + job.work.remaining;
 
   const createJob = (
     version: Version,
     kind: Kind,
     id: string,
-    plan: Plan,
+    source: PageSource,
+    controller: AbortController,
     effective: Record<string, unknown>,
     scrapeOptions: Readonly<Record<string, unknown>>,
     listing: Job['listing'],
@@ -363,19 +376,35 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     // A crawl's delay (seconds between scrapes) makes it scrape one page at a time, that far apart.
     const delay = typeof effective['delay'] === 'number' && kind === 'crawl' ? effective['delay'] * 1000 : undefined;
     const concurrency = delay === undefined ? Math.max(1, integer(effective['maxConcurrency']) ?? 1) : 1;
+    // Its events come later (the source is prepared asynchronously, pages on ticks): `job` exists by then.
+    const work = new JobPages(source, {
+      version,
+      scrapeOptions,
+      base,
+      fetcher,
+      controller,
+      events: {
+        page(record) {
+          job.pages.push(record);
+          notify(job, 'page', [record]);
+        },
+        error(url, code, error) {
+          job.errors.push({ id: randomUUID(), timestamp: iso(now()), url, ...(code === undefined ? {} : { code }), error });
+        },
+        progress: () => settle(job),
+      },
+    });
     const job: Job = {
       id,
       version,
       kind,
       createdAt,
       expiresAt: createdAt + jobTtlMs,
-      state: plan.failure === undefined ? 'scraping' : 'failed',
-      ...(plan.failure === undefined ? {} : { failure: plan.failure }),
-      steps: [...plan.steps],
-      cursor: 0,
+      state: source.failure === undefined ? 'scraping' : 'failed',
+      ...(source.failure === undefined ? {} : { failure: source.failure }),
+      work,
       pages: [],
       errors: [],
-      robotsBlocked: [...plan.robotsBlocked],
       concurrency,
       intervalMs: Math.max(pageIntervalMs, delay ?? 0),
       scrapeOptions,
@@ -445,27 +474,20 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const raw = parsed.value as Record<string, unknown>;
     const effective = withDefaults(name, raw) as Record<string, unknown>;
     if (idempotencyKey !== undefined) idempotencyKeys.set(idempotencyKey.toLowerCase(), now() + jobTtlMs);
-    const publicBase = base();
+    const controller = new AbortController();
 
     if (route.kind === 'crawl') {
       const scrapeOptions = crawlScrapeOptions(version, effective);
-      const backward = version === 'v1' && typeof raw['allowBackwardLinks'] === 'boolean' ? raw['allowBackwardLinks'] : false;
-      const settings: CrawlSettings = {
-        url: String(effective['url']),
-        limit: integer(effective['limit']) ?? 10_000,
-        includePaths: strings(effective['includePaths']),
-        excludePaths: strings(effective['excludePaths']),
-        regexOnFullURL: effective['regexOnFullURL'] === true,
-        maxDepth: version === 'v1' ? integer(effective['maxDepth']) : undefined,
-        maxDiscoveryDepth: integer(effective['maxDiscoveryDepth']),
-        ignoreQueryParameters: effective['ignoreQueryParameters'] === true,
-        crawlEntireDomain: typeof raw['crawlEntireDomain'] === 'boolean' ? raw['crawlEntireDomain'] : backward,
-        ignoreRobotsTxt: effective['ignoreRobotsTxt'] === true,
-        discoverLinks: !(version === 'v2' && effective['sitemap'] === 'only'),
-      };
+      const start = normalizeAddress(String(raw['url']))?.href ?? String(raw['url']);
+      const crawler = new Crawler({
+        settings: crawlSettings(version, raw, start),
+        sourceURL: String(raw['url']),
+        fetcher,
+        signal: controller.signal,
+      });
       const id = randomUUID();
-      createJob(version, 'crawl', id, planCrawl(settings, publicBase), effective, scrapeOptions, {
-        url: settings.url,
+      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, {
+        url: String(effective['url']),
         options: listedOptions(version, raw, effective),
       });
       return json(200, { success: true, id, url: jobUrl(route, id) });
@@ -473,7 +495,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
 
     const partition = partitionBatch(version, raw);
     if (partition.outcome === 'rejected') return failure(400, NO_VALID_URLS); // validate() refuses these first
-    const plan = planBatch(partition.valid, publicBase);
+    const counted = (url: URL) => fetcher.sourceOf(url) !== 'synthetic';
     const extras = partition.invalidURLs === undefined ? {} : { invalidURLs: [...partition.invalidURLs] };
     const appendTo = typeof raw['appendToId'] === 'string' ? raw['appendToId'].toLowerCase() : undefined;
     const known = appendTo === undefined ? undefined : jobs.get(appendTo);
@@ -484,14 +506,14 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         return failure(400, 'appendToId must be the id of a batch scrape job of this version');
       }
       if (existing.state === 'completed' || existing.state === 'scraping') {
-        existing.steps.push(...plan.steps);
+        existing.work.append(partition.valid);
         existing.state = 'scraping';
         settle(existing);
       }
       return json(200, { success: true, id: existing.id, url: jobUrl(route, existing.id), ...extras });
     }
     const id = appendTo ?? randomUUID();
-    createJob(version, 'batch', id, plan, effective, effective, undefined);
+    createJob(version, 'batch', id, new BatchSource(partition.valid, counted), controller, effective, effective, undefined);
     return json(200, { success: true, id, url: jobUrl(route, id), ...extras });
   };
 
@@ -540,6 +562,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       job.state = 'cancelled';
       if (job.timer !== undefined) clearTimeout(job.timer);
       job.timer = undefined;
+      job.work.stop();
       notify(job, 'completed');
     }
     return json(200, { status: 'cancelled' });
@@ -562,7 +585,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const respond = (request: AppRequest): AppResponse => {
     const method = request.method.toUpperCase();
     const path = request.url.split(/[?#]/, 1)[0] ?? '';
-    if ((method === 'GET' || method === 'HEAD') && (path === '/site' || path.startsWith('/site/'))) {
+    if ((method === 'GET' || method === 'HEAD') && isSitePath(path)) {
       const answer = siteResponse(path, base());
       return method === 'HEAD' ? { ...answer, body: '' } : answer;
     }
@@ -582,7 +605,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       }
       case 'errors': {
         const found = jobFor(route, request, id, (error) => failure(404, error));
-        return 'answer' in found ? found.answer : json(200, { errors: found.job.errors, robotsBlocked: found.job.robotsBlocked });
+        return 'answer' in found ? found.answer : json(200, { errors: found.job.errors, robotsBlocked: found.job.work.robotsBlocked });
       }
       case 'status': {
         const found = jobFor(route, request, id, (error) => failure(404, error));
@@ -609,6 +632,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       for (const job of jobs.values()) {
         if (job.timer !== undefined) clearTimeout(job.timer);
         job.timer = undefined;
+        job.work.stop();
       }
       webhooks.close();
     },

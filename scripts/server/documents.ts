@@ -1,18 +1,20 @@
 /**
- * Page records (`Document`) of the reference server, built from the synthetic site's page model (or a
- * synthetic page for an address off the site), with only the keys of the requested formats:
+ * Page records (`Document`) of the reference server, built from a page it read (`htmlPage.ts`), with only
+ * the keys of the requested formats:
  *
- *   markdown, html (main content with `onlyMainContent`, else the body), rawHtml, links (absolute), screenshot
- *   (an address on the site), summary, json (an object following the format's JSON Schema when one is given),
- *   images (v2), branding (v2), changeTracking (always a first scrape: `new`), v1 `extract`; `actions` when
- *   the scrape options have actions. Formats whose record key the interface does not define (v2 `product`,
- *   `menu`, `audio`, `video`, `question`, `highlights`, `attributes`, `query`) add no key.
- *   `metadata` always carries sourceURL (as sent), url, statusCode 200, scrapeId, title, description,
- *   language, contentType, proxyUsed, cacheState and creditsUsed.
+ *   markdown (of the content), html (the content: the main element with `onlyMainContent`, else the body),
+ *   rawHtml (the document as received), links and images (v2) (absolute, from the page), screenshot (an
+ *   address on the server's own site), summary (the title and the first paragraph), json (an object
+ *   following the format's JSON Schema when one is given), branding (v2), changeTracking (always a first
+ *   scrape: `new`), v1 `extract`; `actions` when the scrape options have actions. Formats whose record key
+ *   the interface does not define (v2 `product`, `menu`, `audio`, `video`, `question`, `highlights`,
+ *   `attributes`, `query`) add no key.
+ *   `metadata` carries the page's own `<meta>` tags, then (winning over them) title, description and
+ *   language when the page has them, sourceURL (as sent), url (after redirects), statusCode (the real
+ *   one), contentType, scrapeId, proxyUsed, cacheState and creditsUsed.
  */
 import { randomUUID } from 'node:crypto';
-import type { Step } from './plan.js';
-import { absoluteLink, mainHtml, pageHtml, pageMarkdown, type SitePage } from './site.js';
+import { markdownOf, type ReadPage } from './htmlPage.js';
 
 export type PageRecord = Record<string, unknown>;
 
@@ -66,58 +68,88 @@ function sample(schema: unknown, title: string, depth = 0): unknown {
 }
 
 /** Extracted data: an object, following `schema` when it describes an object. */
-function extracted(schema: unknown, p: SitePage): Record<string, unknown> {
-  const value = schema === undefined ? undefined : sample(schema, p.title);
-  return isObject(value) ? value : { title: p.title, description: p.description };
+function extracted(schema: unknown, title: string, description: string): Record<string, unknown> {
+  const value = schema === undefined ? undefined : sample(schema, title);
+  return isObject(value) ? value : { title, description };
 }
 
-/** The page an address off the synthetic site gets: deterministic, without links. */
-function syntheticPage(url: string): SitePage {
-  const { host, pathname } = new URL(url);
-  const title = `Synthetic page for ${host}${pathname}`;
-  return { path: pathname, title, description: `${title}.`, paragraph: `A synthetic page standing for ${url}.`, links: [], images: [] };
+/** Metadata keys the server sets itself: a page's `<meta>` tag of that name is left out (it may not have their type). */
+const OWN_METADATA = new Set([
+  'title',
+  'description',
+  'language',
+  'sourceURL',
+  'url',
+  'statusCode',
+  'scrapeId',
+  'proxyUsed',
+  'cacheState',
+  'cachedAt',
+  'creditsUsed',
+  'contentType',
+  'numPages',
+  'error',
+]);
+
+/** A page as fetched and read: what its record is made of. */
+export interface FetchedDocument {
+  /** The address as sent or found. */
+  readonly sourceURL: string;
+  /** The address read from, after redirects. */
+  readonly url: string;
+  readonly statusCode: number;
+  readonly contentType: string;
+  /** The document as received. */
+  readonly rawHtml: string;
+  readonly page: ReadPage;
 }
 
-/** The record of a step that succeeded. */
-export function buildDocument(version: Version, step: Step, scrapeOptions: Readonly<Record<string, unknown>>, base: string): PageRecord {
-  const p = step.page ?? syntheticPage(step.url);
+/** The record of a page read. Rejects when `signal` aborts (while making its markdown). */
+export async function buildDocument(
+  version: Version,
+  fetched: FetchedDocument,
+  scrapeOptions: Readonly<Record<string, unknown>>,
+  base: string,
+  signal: AbortSignal,
+): Promise<PageRecord> {
+  const { page } = fetched;
+  const title = page.title ?? fetched.url;
+  const description = page.description ?? page.firstParagraph;
   const scrapeId = randomUUID();
   const record: PageRecord = {};
   for (const { type, options } of requestedFormats(scrapeOptions)) {
     switch (type) {
       case 'markdown':
-        record['markdown'] = pageMarkdown(p, base);
+        record['markdown'] = await markdownOf(page, signal);
         break;
-      case 'html': {
-        const main = mainHtml(p, base);
-        record['html'] = scrapeOptions['onlyMainContent'] === false ? `<body>${main}</body>` : main;
+      case 'html':
+        record['html'] = page.content.join('');
         break;
-      }
       case 'rawHtml':
-        record['rawHtml'] = pageHtml(p, base);
+        record['rawHtml'] = fetched.rawHtml;
         break;
       case 'links':
-        record['links'] = [...new Set(p.links.map((l) => new URL(absoluteLink(l, base)).href))];
+        record['links'] = [...page.links];
         break;
       case 'screenshot':
         record['screenshot'] = `${base}/site/screenshots/${scrapeId}${options['fullPage'] === true ? '-full' : ''}.svg`;
         break;
       case 'summary':
-        record['summary'] = `${p.title}. ${p.paragraph}`;
+        record['summary'] = page.firstParagraph === '' ? title : `${title}. ${page.firstParagraph}`;
         break;
       case 'json': {
         const source = version === 'v1' ? scrapeOptions['jsonOptions'] : options;
-        record['json'] = extracted(isObject(source) ? source['schema'] : undefined, p);
+        record['json'] = extracted(isObject(source) ? source['schema'] : undefined, title, description);
         break;
       }
       case 'extract':
         if (version === 'v1') {
           const source = scrapeOptions['extract'];
-          record['extract'] = extracted(isObject(source) ? source['schema'] : undefined, p);
+          record['extract'] = extracted(isObject(source) ? source['schema'] : undefined, title, description);
         }
         break;
       case 'images':
-        if (version === 'v2') record['images'] = p.images.map((i) => absoluteLink(i, base));
+        if (version === 'v2') record['images'] = [...page.images];
         break;
       case 'branding':
         if (version === 'v2')
@@ -135,19 +167,20 @@ export function buildDocument(version: Version, step: Step, scrapeOptions: Reado
     const ofType = (t: string) => actions.filter((a) => isObject(a) && a['type'] === t);
     record['actions'] = {
       screenshots: ofType('screenshot').map((_, i) => `${base}/site/screenshots/${scrapeId}-action-${i}.svg`),
-      scrapes: ofType('scrape').map(() => ({ url: step.url, html: pageHtml(p, base) })),
+      scrapes: ofType('scrape').map(() => ({ url: fetched.url, html: fetched.rawHtml })),
       javascriptReturns: ofType('executeJavascript').map(() => ({ type: 'undefined', value: null })),
       pdfs: ofType('pdf').map((_, i) => `${base}/site/pdfs/${scrapeId}-${i}.pdf`),
     };
   }
   record['metadata'] = {
-    title: p.title,
-    description: p.description,
-    language: 'en',
-    sourceURL: step.sourceURL,
-    url: step.url,
-    statusCode: 200,
-    contentType: 'text/html; charset=utf-8',
+    ...Object.fromEntries([...page.meta].filter(([name]) => !OWN_METADATA.has(name))),
+    ...(page.title === undefined ? {} : { title: page.title }),
+    ...(page.description === undefined ? {} : { description: page.description }),
+    ...(page.language === undefined ? {} : { language: page.language }),
+    sourceURL: fetched.sourceURL,
+    url: fetched.url,
+    statusCode: fetched.statusCode,
+    ...(fetched.contentType === '' ? {} : { contentType: fetched.contentType }),
     scrapeId,
     proxyUsed: 'basic',
     cacheState: 'miss',

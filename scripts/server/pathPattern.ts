@@ -4,12 +4,11 @@
  *
  * Why: the patterns are the caller's, and JavaScript's backtracking engine takes exponential time on some
  * of them: `^(.|.)*X$` tries 2^n ways on a subject of n characters, `(x+x+)+y` as many on a run of x's.
- * Keeping the subjects short is not enough. The synthetic site's paths are fixed and at most 33 characters
- * long (`/site/docs/guides/getting-started`), and yet 2^33 steps already stall the server for minutes (it
- * runs on one thread). With `regexOnFullURL` the subject is the whole address (the base URL plus at most 33
- * characters, queries included), and the crawl's start address is the caller's, bounded only by the body
- * limit. So the
- * matcher itself has to be safe. The service matches with an RE2-style engine, which is linear too, and the
+ * Keeping the subjects short is not enough. The demo site's paths are at most 33 characters long
+ * (`/site/docs/guides/getting-started`), and yet 2^33 steps already stall the server for minutes (it runs
+ * on one thread); the addresses a crawl meets on other sites are whatever their pages link to, and with
+ * `regexOnFullURL` the subject is the whole address, queries included, while the crawl's start address is
+ * the caller's, bounded only by the body limit. So the matcher itself has to be safe. The service matches with an RE2-style engine, which is linear too, and the
  * package's validator already refuses what such engines lack (look-around, backreferences). So every
  * accepted pattern gives the same answer here as `new RegExp(pattern).test(subject)`.
  *
@@ -20,10 +19,10 @@
  * classes and escapes (`[^a-z]`, `\d`, `.`) test one UTF-16 code unit with the engine's own RegExp of that
  * single class: one code unit cannot make anything backtrack, and the semantics are exactly JavaScript's.
  *
- * Bound: one `StepBudget` per crawl, shared by all of its patterns and subjects. Every source character
- * parsed, instruction emitted and state visited costs steps (weighed by what each takes), so the work one
- * crawl start can cause is bounded whatever its patterns, counted repetitions (`(a{1000}){1000}`) or
- * addresses. Past the budget,
+ * Bound: one `StepBudget` per crawl, shared by all of its patterns and subjects, and refilled for each page
+ * the crawl reads (`refill`). Every source character parsed, instruction emitted and state visited costs
+ * steps (weighed by what each takes), so the work one crawl start, or one page of it, can cause is bounded
+ * whatever its patterns, counted repetitions (`(a{1000}){1000}`) or addresses. Past the budget,
  * or on a construct this matcher does not run (pattern modifiers such as `(?i:...)`, which Node 20's
  * RegExp, and so the validator, refuses anyway), a `PatternError` says why; the crawl then fails with it.
  * Step counts do not depend on the machine, so the same request always has the same outcome.
@@ -61,6 +60,15 @@ export class StepBudget {
   spend(steps: number): void {
     this.#left -= steps;
     if (!(this.#left >= 0)) throw new PatternError(`running them takes more than ${this.#total} steps`);
+  }
+
+  /**
+   * Gives every step back. A crawl that fetches real pages runs over time, one page after another: each
+   * page's links get the whole budget, so that what one turn of the event loop costs stays bounded, while a
+   * long crawl of harmless patterns never runs out.
+   */
+  refill(): void {
+    this.#left = this.#total;
   }
 }
 

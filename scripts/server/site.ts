@@ -1,27 +1,29 @@
 /**
- * The synthetic site the reference server crawls: about thirty deterministic HTML pages under `/site/`, in a
- * small tree, linked to each other. The same page model serves the pages over HTTP and builds the page
- * records of a job, so no job ever fetches anything (not even the server itself).
+ * The reference server's own demo site: about thirty deterministic HTML pages under `/site/`, in a small
+ * tree, linked to each other, and the origin's `/robots.txt`. The server answers them over HTTP (without
+ * auth), and its crawler reads the very same answers in process when a job's address is on the server's
+ * own origin (`fetcher.ts`): a crawl of the demo site is a real crawl of what the site serves.
  *
  * What a crawl meets on it:
  *   - links with query strings (`/site/docs/a?ref=home`, `/site/docs/a?tab=1`, `/site/blog/2024/?page=2`),
  *     so `ignoreQueryParameters` changes the result, and a fragment link (`/site/#top`), which is never a page;
- *   - one external link (`https://example.org/elsewhere`), never followed (there is no internet);
- *   - `/site/broken`, which always fails (HTTP 500; a job reports it on its errors endpoint);
- *   - `/site/private`, disallowed by `/site/robots.txt` (a crawl lists it in `robotsBlocked` unless it ignores
- *     robots.txt).
+ *   - one external link (`https://example.org/elsewhere`), never followed (the server may not reach it);
+ *   - `/site/broken`, which redirects to itself: no client can read it, so a job reports it on its errors
+ *     endpoint (too many redirects);
+ *   - `/site/private`, disallowed by the origin's `/robots.txt` (a crawl lists it in `robotsBlocked` unless
+ *     it ignores robots.txt).
  *
  * Pages link with absolute addresses built from the server's public base URL, so the HTML is the same for
  * the same base. Site paths are server paths (they start with `/site/`).
  */
 
-export const SITE_PREFIX = '/site/';
+const SITE_PREFIX = '/site/';
 
 /** The path robots.txt disallows. */
-export const ROBOTS_DISALLOWED = '/site/private';
+const ROBOTS_DISALLOWED = '/site/private';
 
-/** The path that always fails. */
-export const BROKEN_PATH = '/site/broken';
+/** The path that always fails (it redirects to itself). */
+const BROKEN_PATH = '/site/broken';
 
 /**
  * What the contract kit is told of this site when it tests the reference server (`crawlspec contract`
@@ -31,7 +33,7 @@ export const BROKEN_PATH = '/site/broken';
 export const REFERENCE_SITE_PROFILE = { pages: ['/', '/about', '/docs/', '/blog/'], failing: '/broken' } as const;
 
 /** The external link of the site. */
-export const EXTERNAL_LINK = 'https://example.org/elsewhere';
+const EXTERNAL_LINK = 'https://example.org/elsewhere';
 
 export interface SitePage {
   /** Server path, e.g. `/site/docs/a`. */
@@ -43,20 +45,17 @@ export interface SitePage {
   readonly links: readonly string[];
   /** Site paths of the page's images. */
   readonly images: readonly string[];
-  /** Always fails to scrape (HTTP 500). */
-  readonly broken?: true;
 }
 
 const LOGO = '/site/logo.svg';
 
-const page = (path: string, title: string, links: string[], extra: Partial<Pick<SitePage, 'broken' | 'images'>> = {}): SitePage => ({
+const page = (path: string, title: string, links: string[], extra: Partial<Pick<SitePage, 'images'>> = {}): SitePage => ({
   path,
   title,
   description: `${title}: a page of the crawlspec reference site.`,
   paragraph: `This is the ${title} page of the synthetic site at ${path}. Its content never changes.`,
   links,
   images: extra.images ?? [LOGO],
-  ...(extra.broken ? { broken: true as const } : {}),
 });
 
 const PAGES: readonly SitePage[] = [
@@ -73,7 +72,6 @@ const PAGES: readonly SitePage[] = [
   page('/site/about', 'About', ['/site/', '/site/contact']),
   page('/site/contact', 'Contact', ['/site/about', '/site/']),
   page('/site/private', 'Private', ['/site/']),
-  page('/site/broken', 'Broken', [], { broken: true }),
 
   page('/site/docs/', 'Documentation', [
     '/site/',
@@ -128,51 +126,35 @@ export function sitePages(): readonly SitePage[] {
 }
 
 /** The page at a server path (no query or fragment), if the site has one. */
-export function sitePage(path: string): SitePage | undefined {
+function sitePage(path: string): SitePage | undefined {
   return BY_PATH.get(path);
 }
 
-/** Whether the site's robots.txt disallows the path. */
-export function robotsDisallows(path: string): boolean {
-  return path === ROBOTS_DISALLOWED || path.startsWith(`${ROBOTS_DISALLOWED}/`);
-}
-
-export const ROBOTS_TXT = `User-agent: *\nDisallow: ${ROBOTS_DISALLOWED}\n`;
+const ROBOTS_TXT = `User-agent: *\nDisallow: ${ROBOTS_DISALLOWED}\n`;
 
 /** The address of a link written on a page, given the server's base URL (no trailing slash). */
-export function absoluteLink(link: string, base: string): string {
-  return link.startsWith('/') ? `${base}${link}` : link;
-}
+const absoluteLink = (link: string, base: string): string => (link.startsWith('/') ? `${base}${link}` : link);
 
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const linkText = (link: string): string => link.replace(/^https?:\/\//, '');
 
-/** The main content of a page, as HTML (what `html` with `onlyMainContent` gives). */
-export function mainHtml(p: SitePage, base: string): string {
+/** The whole HTML document of a page. */
+function pageHtml(p: SitePage, base: string): string {
   const links = p.links.map((l) => `<li><a href="${escapeHtml(absoluteLink(l, base))}">${escapeHtml(linkText(l))}</a></li>`).join('');
   const images = p.images.map((i) => `<img src="${escapeHtml(absoluteLink(i, base))}" alt="">`).join('');
-  return `<main><h1>${escapeHtml(p.title)}</h1><p>${escapeHtml(p.paragraph)}</p>${images}<ul>${links}</ul></main>`;
-}
-
-/** The whole HTML document of a page. */
-export function pageHtml(p: SitePage, base: string): string {
   return (
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(p.title)}</title>` +
     `<meta name="description" content="${escapeHtml(p.description)}"></head>` +
-    `<body><nav><a href="${escapeHtml(base)}/site/">Home</a></nav>${mainHtml(p, base)}<footer>crawlspec reference site</footer></body></html>`
+    `<body><nav><a href="${escapeHtml(base)}/site/">Home</a></nav>` +
+    `<main><h1>${escapeHtml(p.title)}</h1><p>${escapeHtml(p.paragraph)}</p>${images}<ul>${links}</ul></main>` +
+    `<footer>crawlspec reference site</footer></body></html>`
   );
 }
 
-/** The page as markdown. */
-export function pageMarkdown(p: SitePage, base: string): string {
-  const links = p.links.map((l) => `- [${linkText(l)}](${absoluteLink(l, base)})`).join('\n');
-  return `# ${p.title}\n\n${p.paragraph}\n\n${links}\n`;
-}
-
 /** A small SVG image, served for every image and screenshot address of the site (any `/site/....svg`). */
-export const SVG_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#36c"/></svg>';
+const SVG_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#36c"/></svg>';
 
 export interface SiteResponse {
   readonly status: number;
@@ -182,13 +164,18 @@ export interface SiteResponse {
 
 const html = (status: number, body: string): SiteResponse => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
 
-/** The site's answer to a GET of a server path under `/site` (no query); `base` is the public base URL. */
+/** Whether the server answers a path (no query) with its site: `/robots.txt`, `/site` and below. */
+export const isSitePath = (path: string): boolean => path === '/robots.txt' || path === '/site' || path.startsWith(SITE_PREFIX);
+
+/** The site's answer to a GET of a server path (no query) on the server's origin; `base` is the public base URL. */
 export function siteResponse(path: string, base: string): SiteResponse {
+  if (path === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: ROBOTS_TXT };
   if (path === '/site') return { status: 301, headers: { 'content-type': 'text/html; charset=utf-8', location: SITE_PREFIX }, body: '' };
-  if (path === '/site/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: ROBOTS_TXT };
-  if (path.endsWith('.svg')) return { status: 200, headers: { 'content-type': 'image/svg+xml' }, body: SVG_IMAGE };
+  if (path === BROKEN_PATH)
+    return { status: 302, headers: { 'content-type': 'text/html; charset=utf-8', location: BROKEN_PATH }, body: '' };
+  if (path.startsWith(SITE_PREFIX) && path.endsWith('.svg'))
+    return { status: 200, headers: { 'content-type': 'image/svg+xml' }, body: SVG_IMAGE };
   const p = sitePage(path);
   if (p === undefined) return html(404, '<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>Not found</h1></body></html>');
-  if (p.broken) return html(500, '<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Internal error</h1></body></html>');
   return html(200, pageHtml(p, base));
 }

@@ -25,6 +25,17 @@ export interface ServeSiteOptions {
 }
 
 const MAIN_ADDRESS = '127.0.0.1';
+
+/**
+ * The host name the kit serves its test site under when its target is the built-in reference server, which it
+ * tells to resolve the name (and `sub.` of it) to loopback, so that the subdomain checks run with no DNS
+ * set up. Under the reserved `example.com` (RFC 2606), whose `com` the validators take as a public suffix:
+ * nothing resolves it to this machine but that mapping.
+ */
+export const BUILT_IN_SITE_HOST = 'crawlspec.example.com';
+
+/** `host` and its subdomain `sub.<host>`, both on the loopback address the site is served on (a `resolveHosts` table). */
+export const siteNamesOnLoopback = (host: string): Readonly<Record<string, string>> => ({ [host]: MAIN_ADDRESS, [`sub.${host}`]: MAIN_ADDRESS });
 const EXTERNAL_ADDRESS = '127.0.0.2';
 const TIMEOUT_MS = 10_000;
 

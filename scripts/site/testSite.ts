@@ -74,6 +74,12 @@ const PAGES: Readonly<Record<SitePart, Readonly<Record<string, PageSpec>>>> = {
   },
 };
 
+/**
+ * The link of every page's navigation: the home page of the page's own site (the other site has no page at
+ * its root, and the site has no dead link).
+ */
+const NAV_LINK: Readonly<Record<SitePart, string>> = { main: '/', external: '/elsewhere.html', subdomain: '/' };
+
 /** The paths of the main site its sitemap lists. */
 const SITEMAP_PATHS = ['/', '/about.html', '/docs/', '/docs/a.html', '/blog/', '/from-sitemap.html'];
 /** The path whose connection is cut. */
@@ -105,8 +111,10 @@ export function testSiteModel(origins: SiteOrigins): SiteModel {
   const pages: SitePageModel[] = [];
   for (const part of parts(origins))
     for (const [path, spec] of Object.entries(PAGES[part])) {
+      // Every page served has the navigation link (`pageHtml`); a redirect has no page.
+      const written = spec.redirectTo === undefined ? [NAV_LINK[part], ...spec.links] : spec.links;
       // A link to a fragment of the page itself leads to no other page.
-      const links = spec.links.flatMap((l) => (l.startsWith('#') ? [] : (resolveLink(origins, part, path, l) ?? [])));
+      const links = written.flatMap((l) => (l.startsWith('#') ? [] : (resolveLink(origins, part, path, l) ?? [])));
       const base = { links, ...(spec.status === undefined ? {} : { status: spec.status }) };
       const redirect = spec.redirectTo === undefined ? {} : { redirectTo: `${originOf(origins, part)}${spec.redirectTo}` };
       pages.push({ url: `${originOf(origins, part)}${path}`, ...base, ...redirect });
@@ -156,7 +164,7 @@ function pageHtml(origins: SiteOrigins, part: SitePart, path: string, spec: Page
   return (
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(spec.title)}</title>` +
     `<meta name="description" content="${escapeHtml(`${spec.title}: a page of the crawlspec test site.`)}"></head>` +
-    `<body><header>crawlspec test site</header><main><h1 id="top">${escapeHtml(spec.title)}</h1>` +
+    `<body><nav><a href="${NAV_LINK[part]}">Home</a></nav><main><h1 id="top">${escapeHtml(spec.title)}</h1>` +
     `<p>This is the ${escapeHtml(spec.title)} page of the crawlspec test site, at ${escapeHtml(path)}. Its content never changes.</p>` +
     `<ul>${links}</ul></main><footer>crawlspec test site</footer></body></html>`
   );

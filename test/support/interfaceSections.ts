@@ -92,8 +92,10 @@ export const INTERFACE_SECTIONS: Readonly<Record<string, readonly string[]>> = {
     'json',
     'changeTracking',
     'branding',
+    // "an object with `type` plus options (e.g. type json with a schema)"; "`type` (value wait) and `milliseconds`"
     'type',
     'schema',
+    'milliseconds',
   ],
   '§2.5': ['country', 'languages'],
   '§2.6': ['type', 'milliseconds', 'selector', 'webhook', 'schema', 'pdf', 'git-diff'],

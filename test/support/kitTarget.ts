@@ -1,12 +1,14 @@
 /**
  * The reference server as a contract kit target, in process on 127.0.0.1: on a port of its own, behind an
  * optional wrapper (a deviating variant) and a log of every request it got and what it answered. The kit's
- * jobs point at the server's own synthetic site (`<base>/site`), which has pages and a page that fails.
+ * jobs point at the server's own site (`<base>/site`), which has pages and a page that fails; the behaviour checks
+ * crawl the kit's test site under BUILT_IN_SITE_HOST, which the server resolves to loopback.
  */
 import { createReferenceApp, type AppRequest, type AppResponse, type ReferenceApp } from '../../scripts/server/app.js';
 import { listen } from '../../scripts/server/http.js';
 import { REFERENCE_SITE_PROFILE } from '../../scripts/server/site.js';
 import type { ContractOptions } from '../../scripts/contract/run.js';
+import { BUILT_IN_SITE_HOST, siteNamesOnLoopback } from '../../scripts/site/server.js';
 
 export interface Logged {
   readonly method: string;
@@ -37,7 +39,12 @@ export async function kitTarget(options: {
   let base = '';
   const token = options.token;
   const app = (options.wrap ?? ((a) => a))(
-    createReferenceApp({ auth: token === undefined ? 'none' : { token }, publicUrl: () => base, pageIntervalMs: options.pageIntervalMs ?? 50 }),
+    createReferenceApp({
+      auth: token === undefined ? 'none' : { token },
+      publicUrl: () => base,
+      pageIntervalMs: options.pageIntervalMs ?? 50,
+      resolveHosts: siteNamesOnLoopback(BUILT_IN_SITE_HOST),
+    }),
   );
   const log: Logged[] = [];
   const next = (request: AppRequest) => app.handle(request);
@@ -71,6 +78,8 @@ export async function kitTarget(options: {
       concurrency: 4,
       siteUrl: `${server.url}/site`,
       site: REFERENCE_SITE_PROFILE,
+      // The test site under a name the server resolves to loopback, as the built-in target of the command does.
+      siteHost: BUILT_IN_SITE_HOST,
       ...extra,
     }),
     async close() {

@@ -16,14 +16,18 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** `crawlspec ...args` with `stdin` as its standard input; killed after `timeoutMs` (a hang shows as a signal). */
-export function runCli(args: readonly string[], stdin: string, timeoutMs: number): Promise<CliRun> {
+/**
+ * `crawlspec ...args` with `stdin` as its standard input; killed after `timeoutMs` (a hang shows as a signal).
+ * `env` is added to the environment (which never passes on a CRAWLSPEC_TOKEN of the outside).
+ */
+export function runCli(args: readonly string[], stdin: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const { CRAWLSPEC_TOKEN: _token, ...outside } = process.env;
   return new Promise<CliRun>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: timeoutMs,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...outside, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];

@@ -15,7 +15,7 @@ export const WRONG_TOKEN = 'crawlspec-contract-wrong-token';
 function authCheck(name: string, auth: Auth, what: string, versions: readonly Version[]): Check {
   const service = { status: 401, expected: `401 with a body valid as ErrorResponse: ${what}` };
   const refused: Expectation = {
-    interface: { outcome: 'refused', why: `${what}; every request carries the bearer header`, section: 'interface §5' },
+    interface: { outcome: 'refused', why: `${what}; every request carries the bearer header`, section: 'interface §5', credentials: true },
     service,
   };
   return simpleCheck(
@@ -33,7 +33,7 @@ function authCheck(name: string, auth: Auth, what: string, versions: readonly Ve
     },
     async (attempt) => {
       for (const version of versions) {
-        await attempt.call({ method: 'GET', url: attempt.url(version, '/crawl/active'), auth }, { service });
+        await attempt.call({ method: 'GET', url: attempt.url(version, '/crawl/active'), auth }, { service, standsAlone: true });
         await attempt.start(version, 'crawl', { json: minimalRequest('crawl', attempt.options.siteUrl) }, refused, auth);
       }
     },

@@ -59,7 +59,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'limit',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'A crawl returns at most limit pages, and as many as it can up to limit.',
+    proves: 'A crawl returns at most `limit` pages, and as many as it can up to `limit`.',
     names: ['limit'],
     crawls: [crawl('limit 3', '/', { limit: 3 }), crawl('limit 1', '/', { limit: 1 })],
   },
@@ -67,7 +67,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'includePaths',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'includePaths, matched on the URL pathname, keeps every other page out of the results.',
+    proves: '`includePaths`, matched on the URL pathname, keeps every other page out of the results.',
     names: ['includePaths'],
     crawls: [crawl('only /docs/', '/', { includePaths: ['^/docs/.*'] })],
   },
@@ -75,7 +75,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'excludePaths',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'excludePaths, matched on the URL pathname, keeps the matching pages (and what only they lead to) out of the crawl.',
+    proves: '`excludePaths`, matched on the URL pathname, keeps the matching pages (and what only they lead to) out of the crawl.',
     names: ['excludePaths'],
     crawls: [crawl('without /blog/ and /docs/guides/', '/', { excludePaths: ['^/blog/.*', '^/docs/guides/.*'] })],
   },
@@ -83,7 +83,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'maxDepth',
     versions: ['v1'],
     level: 'interface',
-    proves: 'v1 maxDepth keeps out the pages with more slashes in their pathname.',
+    proves: 'The v1 `maxDepth` keeps out the pages with more slashes in their pathname.',
     names: ['maxDepth'],
     crawls: [crawl('maxDepth 2', '/', { maxDepth: 2 })],
   },
@@ -91,7 +91,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'maxDiscoveryDepth',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'maxDiscoveryDepth counts link hops from the start (and the sitemap pages) at depth 0: with 0 only those, with 1 also what they link to.',
+    proves: '`maxDiscoveryDepth` counts link hops from the start (and the sitemap pages) at depth 0: with 0 only those, with 1 also what they link to.',
     names: ['maxDiscoveryDepth', 'sitemap'],
     crawls: [0, 1, 2].map((depth) => ({
       title: `maxDiscoveryDepth ${depth}${depth < 2 ? ', sitemap skipped' : ''}`,
@@ -107,7 +107,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'sitemap',
     versions: ['v2'],
     level: 'interface',
-    proves: 'sitemap skip ignores the sitemap, include adds its pages, only crawls the sitemap pages and the start with no link discovery.',
+    proves: '`sitemap` skip ignores the sitemap, include adds its pages, only crawls the sitemap pages and the start with no link discovery.',
     names: ['sitemap', 'skip', 'include', 'only'],
     crawls: (['skip', 'include', 'only'] as const).map((mode) => crawl(`sitemap ${mode}`, '/', { sitemap: mode })),
   },
@@ -115,7 +115,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'ignoreSitemap',
     versions: ['v1'],
     level: 'interface',
-    proves: 'v1 ignoreSitemap true ignores the sitemap; false adds its pages.',
+    proves: 'The v1 `ignoreSitemap` true ignores the sitemap; false adds its pages.',
     names: ['ignoreSitemap'],
     crawls: [true, false].map((ignore) => crawl(`ignoreSitemap ${String(ignore)}`, '/', { ignoreSitemap: ignore })),
   },
@@ -123,7 +123,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'ignoreQueryParameters',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'ignoreQueryParameters true returns one page per path, whatever query variants link to it.',
+    proves: '`ignoreQueryParameters` true returns one page per path, whatever query variants link to it.',
     names: ['ignoreQueryParameters'],
     crawls: [crawl('ignoreQueryParameters', '/', { ignoreQueryParameters: true })],
   },
@@ -142,7 +142,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'allowBackwardLinks',
     versions: ['v1'],
     level: 'interface',
-    proves: 'v1 allowBackwardLinks true follows siblings and parents of the start; crawlEntireDomain false wins over it.',
+    proves: 'The v1 `allowBackwardLinks` true follows siblings and parents of the start; crawlEntireDomain false wins over it.',
     names: ['allowBackwardLinks', 'crawlEntireDomain'],
     crawls: [
       crawl('allowBackwardLinks', '/docs/', { allowBackwardLinks: true }),
@@ -153,7 +153,7 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'allowExternalLinks',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'allowExternalLinks true may follow links to another site; the site itself is crawled as without it.',
+    proves: '`allowExternalLinks` true may follow links to another site; the site itself is crawled as without it.',
     names: ['allowExternalLinks'],
     crawls: [crawl('allowExternalLinks', '/', { allowExternalLinks: true })],
   },
@@ -161,24 +161,31 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'allowSubdomains',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'allowSubdomains true follows the links to a subdomain of the site.',
+    proves: '`allowSubdomains` true follows the links to a subdomain of the site.',
     names: ['allowSubdomains'],
     crawls: [crawl('allowSubdomains', '/', { allowSubdomains: true })],
     needsSubdomain: true,
   },
 ];
 
-/** Every page record of a job, following `next` from its status (at most MAX_PAGES status pages). */
-async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next?: string | null }): Promise<CrawledPage[]> {
+/**
+ * Every page record of a job, following `next` from its status (at most MAX_PAGES status pages); undefined,
+ * with the reason left undecided, when they could not all be read (a crawl is judged whole or not at all).
+ */
+async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next?: string | null }): Promise<CrawledPage[] | undefined> {
   const records: unknown[] = [...first.data];
   let next = typeof first.next === 'string' ? first.next : undefined;
-  for (let page = 1; next !== undefined && page < MAX_PAGES; page += 1) {
+  for (let page = 1; next !== undefined; page += 1) {
+    if (page >= MAX_PAGES) {
+      attempt.leaveUndecided(`the crawl's results go on past ${MAX_PAGES} status pages; they were not judged`);
+      return undefined;
+    }
     if (!locate(attempt.options.baseUrl, 'GET', next)) {
-      attempt.note = `next ${next} is not a status page of the target; not followed`;
-      break;
+      attempt.leaveUndecided(`next ${next} is not a status page of the target; not followed, so the crawl was not judged`);
+      return undefined;
     }
     const read = await attempt.status(next);
-    if (!read.body) break;
+    if (!read.body) return undefined;
     records.push(...read.body.data);
     next = typeof read.body.next === 'string' ? read.body.next : undefined;
   }
@@ -242,14 +249,18 @@ export function behaviourChecks(version: Version): Check[] {
           if (!job) continue;
           try {
             const statusUrl = ok ? attempt.statusUrl(job, exchange) : undefined;
-            if (statusUrl === undefined) continue;
+            if (statusUrl === undefined) {
+              if (ok) attempt.leaveUndecided(`the crawl (${c.title}) has no address to read its status from; its pages were not judged`);
+              continue;
+            }
             const ended = await waitForEnd(attempt, statusUrl);
             if (ended === undefined) continue;
             if (ended.status === 'scraping') {
-              attempt.note = `the crawl (${c.title}) did not end in time; its pages were not judged`;
+              attempt.leaveUndecided(`the crawl (${c.title}) did not end in time; its pages were not judged`);
               continue;
             }
             const results = await readAll(attempt, ended);
+            if (results === undefined) continue;
             const expected = expectedCrawl(site.model, version, body, { start: String(body.url) });
             const must = expected.pages.filter((p) => p.verdict.interface === 'must').map((p) => p.url);
             report(

@@ -12,29 +12,37 @@ import type { Level } from '../levels.js';
 import type { Body } from '../safeRequests.js';
 import type { JobKind } from '../spec.js';
 
+/** `values` as a multiset key: sorted JSON texts. */
+const multiset = (values: readonly unknown[]) => JSON.stringify(values.map((v) => JSON.stringify(v)).sort());
+
 /**
  * Compares a batch start answer's `invalidURLs` with `expected` (interface §4 rule 1: with invalid URLs
- * ignored, the invalid entries as sent, empty when none; otherwise absent: `undefined`). `level`: the level
- * the request's invalid entries are invalid at.
+ * ignored, the invalid URLs from the request, empty when none; otherwise absent: `undefined`). The interface
+ * names which entries, not their order: the entries are compared as a multiset at `level` (the level the
+ * request's invalid entries are invalid at), their order (the request's, as the service gives it) at service
+ * level.
  */
 export function checkInvalidUrls(attempt: Attempt, expected: readonly unknown[] | undefined, exchange: Exchange, level: Level): void {
   const answer = exchange.json as { invalidURLs?: unknown };
   const got = answer.invalidURLs ?? undefined; // null is the schema's "absent"
   if (JSON.stringify(got) === JSON.stringify(expected)) return;
+  const sameEntries = Array.isArray(got) && expected !== undefined && multiset(got) === multiset(expected);
   attempt.fail({
     kind: 'invalidURLs',
-    level,
+    level: sameEntries ? 'service' : level,
     message:
       expected === undefined
         ? `invalidURLs is ${JSON.stringify(got)} although invalid URLs are not ignored`
         : got === undefined
           ? `invalidURLs is absent although invalid URLs are ignored`
-          : `invalidURLs is ${JSON.stringify(got)}, not the invalid entries in request order`,
+          : sameEntries
+            ? `invalidURLs is ${JSON.stringify(got)}: the invalid entries, but not in request order`
+            : `invalidURLs is ${JSON.stringify(got)}, not the invalid entries of the request`,
     expected:
       expected === undefined
         ? 'no invalidURLs when ignoreInvalidURLs is false (the v1 default)'
-        : `invalidURLs: ${JSON.stringify(expected)} (the invalid entries of urls as sent, in order; empty when none)`,
-    section: level === 'interface' ? 'interface §4' : 'service',
+        : `invalidURLs: ${JSON.stringify(expected)} (the invalid entries of urls as sent${sameEntries ? ', in request order as the service gives them' : ''}; empty when none)`,
+    section: !sameEntries && level === 'interface' ? 'interface §4' : 'service',
     exchange,
   });
 }

@@ -67,7 +67,7 @@ export function validStartChecks(version: Version): Check[] {
         level,
         proves:
           level === 'interface'
-            ? `Generated ${version} ${kind} requests made of interface fields and values only are accepted with a valid start answer whose url resolves to a valid status.`
+            ? `Generated ${version} ${kind} requests made of interface fields and values only are accepted (200) with a valid start answer; the status its url gives is read and held to the service's answer (service level).`
             : `Generated ${version} ${kind} requests that also carry the service's extension fields and values are accepted, with a valid start answer and status.`,
         cites:
           level === 'interface'
@@ -98,7 +98,7 @@ export function invalidStartChecks(version: Version): Check[] {
   return KINDS.flatMap((kind) =>
     INVALID_KINDS.map((mutation) => {
       const definition = definitions[version].get(requestName(kind))!;
-      const levels = mutationLevels(definition, mutation, DROPPED);
+      const { levels, interfaceSites } = mutationLevels(definition, mutation, DROPPED);
       const level = [...levels].reduce<Level>(lowest, 'service');
       return generatedCheck<InvalidRequest>({
         name: `${version}.${kind}.start.invalid.${mutation}`,
@@ -106,8 +106,10 @@ export function invalidStartChecks(version: Version): Check[] {
         proves: `Generated ${version} ${kind} requests broken by one ${mutation} mutation are refused and start no job${
           level === 'interface' ? ' (at interface level when the broken constraint is the interface’s)' : ''
         }; the service answers 400 with the error envelope.`,
+        // The interface's constraints this kind of mutation breaks, by section (the fields whose type, bound,
+        // enum or presence it states), then the service's answer.
         cites: [
-          ...(level === 'interface' ? [{ source: section(kind), names: [kind === 'crawl' ? 'url' : 'urls'] }] : []),
+          ...[...interfaceSites].sort(([a], [b]) => a.localeCompare(b)).map(([source, names]) => ({ source, names: [...names].sort() })),
           { source: 'service', names: ['400', 'ErrorResponse'] },
         ],
         startsJob: false,

@@ -6,7 +6,12 @@ import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, START, type Check } from '../check.js';
 import type { JobKind } from '../spec.js';
 
-export const MALFORMED_JSON = '{"url": "https://example.com", "limit": 1,';
+/**
+ * A body of `kind` on the run's site, cut off before its end: the shape of the endpoint's request, so that
+ * an implementation that repaired it (closing the object) would start a job and be caught.
+ */
+export const malformedJson = (kind: JobKind, siteUrl: string) =>
+  kind === 'crawl' ? `{"url": ${JSON.stringify(siteUrl)}, "limit": 1,` : `{"urls": [${JSON.stringify(siteUrl)}],`;
 
 export function malformedJsonCheck(versions: readonly Version[]): Check {
   return simpleCheck(
@@ -29,7 +34,7 @@ export function malformedJsonCheck(versions: readonly Version[]): Check {
           const { exchange, ok } = await attempt.start(
             version,
             kind,
-            { raw: MALFORMED_JSON },
+            { raw: malformedJson(kind, attempt.options.siteUrl) },
             {
               interface: { outcome: 'refused', why: 'the body is not JSON; the endpoints take application/json', section: 'interface §4' },
               service: { status: 400, expected },

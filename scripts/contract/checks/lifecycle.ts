@@ -73,9 +73,9 @@ export function statusCheck(version: Version): Check {
         await withJob(attempt, version, kind, pagesJob(attempt, kind), async (statusUrl) => {
           const ended = await waitForEnd(attempt, statusUrl);
           if (ended === undefined) return;
-          if (ended.status === 'scraping') attempt.note = `the ${kind} did not end in time; its pages were not all seen`;
+          if (ended.status === 'scraping') attempt.leaveUndecided(`the ${kind} did not end in time; its pages were not all seen`);
           else if (ended.data.length === 0)
-            attempt.note = `the ${kind} ended (${ended.status}) without a page record to validate: did every page of ${attempt.options.siteUrl} fail?`;
+            attempt.leaveUndecided(`the ${kind} ended (${ended.status}) without a page record to validate: did every page of ${attempt.options.siteUrl} fail?`);
         });
     },
   );
@@ -116,7 +116,7 @@ export function cancelCheck(version: Version): Check {
         }
         // A 409 ("already completed") is a right answer, but says nothing of the 200 answer's shape.
         if (!seenRunning)
-          attempt.note = `every ${kind} completed before it could be cancelled; the cancel answer for a running job was not seen`;
+          attempt.leaveUndecided(`every ${kind} completed before it could be cancelled; the cancel answer for a running job was not seen`);
       }
     },
   );
@@ -151,8 +151,8 @@ export function errorsCheck(version: Version): Check {
           const errors = ok ? (exchange.json as { errors: unknown[] }).errors : undefined;
           if (errors === undefined) return;
           if (site.failing === undefined)
-            attempt.note = `no page of ${siteUrl} is known to fail, so no error record was seen (point --site-url at a crawlspec site)`;
-          else if (ended.status === 'scraping') attempt.note = `the ${kind} did not end in time; its errors were not all seen`;
+            attempt.leaveUndecided(`no page of ${siteUrl} is known to fail, so no error record was seen (point --site-url at a crawlspec site)`);
+          else if (ended.status === 'scraping') attempt.leaveUndecided(`the ${kind} did not end in time; its errors were not all seen`);
           else if (errors.length === 0)
             attempt.fail({
               kind: 'body',
@@ -208,7 +208,7 @@ export function activeCheck(version: Version): Check {
           }
           seen = listed.length === 2;
         });
-      if (!seen && attempt.failures.length === 0) attempt.note = 'every crawl ended before the list was read; a listed crawl was not seen';
+      if (!seen && attempt.failures.length === 0) attempt.leaveUndecided('every crawl ended before the list was read; a listed crawl was not seen');
     },
   );
 }

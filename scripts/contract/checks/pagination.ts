@@ -7,11 +7,26 @@
  */
 import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, START, type Check } from '../check.js';
-import { locate } from '../spec.js';
+import { locate, sameOrigin } from '../spec.js';
 import { POLL_DELAYS, POLLS, waitForEnd } from './follow.js';
 
 /** Pages followed at most. */
 export const MAX_PAGES = 10;
+
+/**
+ * What tells one result from another: its `metadata.scrapeId`, else its page address, else its JSON. A
+ * result too deeply nested to write as JSON (a hostile target's) is told apart by where it came (`at`).
+ */
+function resultKey(result: unknown, at: number): string {
+  const metadata = (result as { metadata?: Record<string, unknown> } | null)?.metadata;
+  for (const name of ['scrapeId', 'sourceURL', 'url'])
+    if (typeof metadata === 'object' && metadata !== null && typeof metadata[name] === 'string') return `${name} ${String(metadata[name])}`;
+  try {
+    return `result ${JSON.stringify(result)}`;
+  } catch {
+    return `result number ${at} (too deeply nested to compare)`;
+  }
+}
 
 export function paginationCheck(version: Version): Check {
   return simpleCheck(
@@ -34,11 +49,11 @@ export function paginationCheck(version: Version): Check {
         const ended = await waitForEnd(attempt, statusUrl);
         if (!ended) return;
         if (ended.status === 'scraping') {
-          attempt.note = `the batch did not end within ${POLL_DELAYS.reduce((a, b) => a + b, 0) / 1000} s; pagination not checked`;
+          attempt.leaveUndecided(`the batch did not end within ${POLL_DELAYS.reduce((a, b) => a + b, 0) / 1000} s; pagination not checked`);
           return;
         }
         if (ended.completed < 2) {
-          attempt.note = `the batch ended with ${ended.completed} result(s); pagination needs two`;
+          attempt.leaveUndecided(`the batch ended with ${ended.completed} result(s); pagination needs two`);
           return;
         }
         const first = new URL(statusUrl);
@@ -54,14 +69,8 @@ export function paginationCheck(version: Version): Check {
             return fail(`pagination did not end after ${MAX_PAGES} pages of a job with ${ended.completed} results`, 'next absent once the results are all read');
           seenPages.add(url);
           if (!locate(attempt.options.baseUrl, 'GET', url)) {
-            let sameOrigin = false;
-            try {
-              sameOrigin = new URL(url).origin === new URL(attempt.options.baseUrl).origin;
-            } catch {
-              sameOrigin = false;
-            }
-            if (sameOrigin) fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
-            else attempt.note = `next ${url} is not on the target; not followed (the token stays with the target)`;
+            if (sameOrigin(url, attempt.options.baseUrl)) fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
+            else attempt.leaveUndecided(`next ${url} is not on the target; not followed (the token stays with the target)`);
             return;
           }
           const read = await attempt.status(url);
@@ -69,7 +78,7 @@ export function paginationCheck(version: Version): Check {
           if (read.body.data.length > 1)
             return fail(`limit=1 gave ${read.body.data.length} results on one page`, 'at most limit results on a page', read.exchange);
           for (const result of read.body.data) {
-            const key = JSON.stringify(result);
+            const key = resultKey(result, results.length);
             if (results.includes(key)) return fail(`a result came twice: ${key.slice(0, 200)}`, 'each result on exactly one page', read.exchange);
             results.push(key);
           }
@@ -84,7 +93,7 @@ export function paginationCheck(version: Version): Check {
         skipped.searchParams.set('skip', '1');
         skipped.searchParams.set('limit', '1');
         const second = await attempt.status(skipped.href);
-        if (second.body && JSON.stringify(second.body.data[0]) !== results[1])
+        if (second.body && (second.body.data.length === 0 || resultKey(second.body.data[0], -1) !== results[1]))
           fail(
             `skip=1&limit=1 gave ${second.body.data.length === 0 ? 'no result' : 'another result than the second'}`,
             'skip=1&limit=1 gives the second result (the one the second page through next gave)',

@@ -6,7 +6,9 @@
  * others (the service's: delay at most 60, RE2 path patterns, ...) at service level; the service answers 400
  * with the error envelope either way.
  */
-import type { Version } from '../../../schemas/registry.js';
+import { RULES } from '../../../schemas/annotations.js';
+import { definitions, type Version } from '../../../schemas/registry.js';
+import type { RuleSpec } from '../../../schemas/rule.js';
 import { validate, type SchemaName } from '../../../schemas/validate.js';
 import { simpleCheck, START, type Check, type Citation } from '../check.js';
 import { refusal } from '../expect.js';
@@ -61,6 +63,16 @@ function caseSource(c: RuleCase): string {
   return (result.valid ? undefined : result.errors.find((e) => e.rule === rule)?.source) ?? 'service';
 }
 
+/** The names a rule of `version` is stated with (`RuleSpec.stated`), found in the definitions' rule marks. */
+function statedNames(version: Version, id: string): readonly string[] | undefined {
+  let stated: readonly string[] | undefined;
+  JSON.stringify([...definitions[version].values()], (key, value: unknown) => {
+    if (key === RULES && Array.isArray(value)) stated ??= (value as RuleSpec[]).find((r) => r.id === id)?.stated;
+    return value;
+  });
+  return stated;
+}
+
 export function ruleChecks(version: Version): Check[] {
   const groups = new Map<string, RuleCase[]>();
   for (const c of RULE_CASES) {
@@ -72,8 +84,8 @@ export function ruleChecks(version: Version): Check[] {
     const sources = [...new Set(cases.map(caseSource))];
     const level = sources.map(levelOf).reduce<Level>(lowest, 'service');
     const rule = name.slice(`${version}.rule.`.length);
-    // An interface citation names the fields the section states; the service's, the rule.
-    const fields = [...new Set(cases.map((c) => lastName(c.issues[0]!.path)))];
+    // An interface citation names what the section states the rule with (else the fields); the service's, the rule.
+    const fields = statedNames(version, rule) ?? [...new Set(cases.map((c) => lastName(c.issues[0]!.path)))];
     const cites: Citation[] = sources.map((source) => ({ source, names: source === 'service' ? [rule] : fields }));
     return simpleCheck(
       {

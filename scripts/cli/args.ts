@@ -1,0 +1,46 @@
+/**
+ * Reading a subcommand's arguments with `node:util`'s parseArgs, its errors turned into one-line usage
+ * errors that name the option and say what is expected, and `--help` / `-h` answered before anything else.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './errors.js';
+import { quote } from './terminal.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+/** What parseArgs answers for `options`. */
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
+
+/** Whether `--help` or `-h` is among the options of `args` (before a `--`). */
+export function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+/** The option names of `options`, as a user writes them. */
+const spelled = (options: Options) =>
+  Object.entries(options)
+    .map(([name, option]) => `--${name}${option.type === 'string' ? ' <value>' : ''}`)
+    .join(', ');
+
+/**
+ * `parseArgs` for `command` with `options` (and `--help`): a wrong option is a usage error of that command.
+ * Usage: `const { values, positionals } = parseCommand('serve', args, { port: { type: 'string' } }, false)`.
+ */
+export function parseCommand<const O extends Options>(command: string, args: string[], options: O, allowPositionals: boolean): Parsed<O> {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    if (!code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    const named = /'([^']*)'/.exec(message)?.[1] ?? '';
+    const option = named.replace(/ <value>$/, '');
+    const known = `${command} takes ${Object.keys(options).length === 0 ? 'no options' : spelled(options)}`;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quote(option)}; ${known}`, command);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(`unexpected argument ${quote(option)}; ${command} takes options only`, command);
+    if (message.includes('does not take an argument')) throw new UsageError(`${option} takes no value`, command);
+    if (message.includes('ambiguous'))
+      throw new UsageError(`${option} needs a value, not the option that follows it (write ${option}=<value> for a value starting with -)`, command);
+    throw new UsageError(`${option} needs a value`, command);
+  }
+}

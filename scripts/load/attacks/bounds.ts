@@ -1,0 +1,86 @@
+/**
+ * Every figure the attack stage holds the server to, and the time limits that keep the stage bounded. A bound
+ * is what a server that keeps the limits it advertises (10 MiB bodies, loopback webhooks, jobs of 24 hours)
+ * needs for the attack's requests, with room for a loaded machine; it is not fitted to today's figures.
+ * `crawlspec serve` under tsx holds about 125 MiB idle (its sources compiled, the validators loaded): the RSS
+ * bounds below are whole-process figures and include it.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// The harness
+
+/** Starting `crawlspec serve` under tsx compiles its sources first: a few seconds on a slow machine, 30 s at worst. */
+export const SERVER_START_TIMEOUT_MS = 30_000;
+/** How often the server's RSS is read. A server building strings in a loop grows by 1–2 GiB/s: 50 ms misses at most ~100 MiB of a peak. */
+export const RSS_SAMPLE_MS = 50;
+/**
+ * The server is killed once its RSS passes this: four times the largest bound, so an attack that reaches it
+ * has broken its bound already, and far enough below this machine's memory (and node's default heap limit of
+ * about 4 GiB) that no attack takes the machine or the run down. Its peak is then reported as "≥ ceiling".
+ */
+export const RSS_CEILING_MIB = 2048;
+/** Time between two unrelated requests (each waits for the answer of the one before). */
+export const PROBE_INTERVAL_MS = 100;
+/**
+ * An unrelated request is given up after this. Longer than every latency bound, so that a stall is measured
+ * rather than merely noticed (the findings' stalls were 13–37 s: one of them shows as "max 15000 ms").
+ */
+export const PROBE_TIMEOUT_MS = 15_000;
+/** After the attack, the control job must answer within the server's own headers timeout (10 s): a server that needs longer is not alive. */
+export const ALIVE_TIMEOUT_MS = 10_000;
+/** Closing a receiver, a socket or the server: past this it is destroyed (SIGKILL for the server). */
+export const CLEANUP_TIMEOUT_MS = 2_000;
+
+// ---------------------------------------------------------------------------------------------------------
+// Bounds on the server
+
+/**
+ * The unrelated request's latency bound, for every attack but the 9.7 MiB batches (2). An attack's request
+ * may make it wait for work linear in that request's body (at most 2 MB here: tens of ms) and a garbage
+ * collection, never for work that grows with what the body asks for (5000 × 1 MB webhook payloads, 260 MB
+ * answers: the findings' stalls were 13–37 s). 1 s is ten times the slowest answer the scenario stage sees
+ * on this server under autocannon (p99 below 100 ms).
+ */
+export const UNRELATED_LATENCY_MS = 1_000;
+/**
+ * For the 9.7 MiB batches (2) the unrelated request may wait for one whole body to be judged: read, parsed,
+ * validated and partitioned, each linear in the body but synchronous, and validating 850,000 addresses takes
+ * seconds. The bound is this many times what parsing and validating one of those bodies takes in the load
+ * generator, measured before the attack (partitioning costs about as much again; the rest is room), and never
+ * less than UNRELATED_LATENCY_MS. A server that refuses the batch by its size before validating it does far better.
+ */
+export const JUDGE_FACTOR = 3;
+
+/**
+ * Peak RSS for attacks whose requests are at most ~2 MB and whose jobs hold little: the idle server (~125
+ * MiB), a few copies of a body while it is read and parsed, the job's page records (5000 of ~1 KB for the
+ * largest), webhook metadata held once per job and a bounded delivery queue, and room for V8 growing its
+ * heap before it collects. Today a single such request takes the server past 2 GiB.
+ */
+export const RSS_SMALL_MIB = 320;
+/**
+ * Peak RSS for the five 9.7 MiB batches (2), sent one after another: the idle server, one body being judged
+ * (buffer, string, ~850,000 parsed strings and the partition's copy: ~100 MiB, dropped once it is answered),
+ * and the pages a page cap admits in all (~1.1 KB each: a cap of ~300,000 pages fits). Today each accepted
+ * batch holds about 0.9 GB for 24 hours.
+ */
+export const RSS_BATCHES_MIB = 640;
+/**
+ * Peak RSS for the huge status answers (4a, 4b): each of 12 clients that do not read holds one status page
+ * in the server, as string and as buffer; with a status page capped at no more than the body limit (10 MiB),
+ * 12 × 2 × 10 MiB = 240 MiB, plus the idle server and the job's record. Today each page is 256 MB.
+ */
+export const RSS_ANSWERS_MIB = 512;
+
+/** The 400 of a body refused by validation (3, 6): linear in the body, about 1–2 MB here. */
+export const REFUSAL_MS = 1_000;
+/**
+ * The unauthenticated 20 MiB body (9): answered 401 (or 413) within this, whether the server reads the body
+ * or not (reading 20 MiB on loopback takes tens of ms).
+ */
+export const UNAUTHENTICATED_ANSWER_MS = 1_000;
+/**
+ * The server's CPU time over the whole unauthenticated attack (9: two 20 MiB bodies, and the unrelated
+ * requests meanwhile). Reading both off loopback costs tens of ms; parsing one took 2.8 s in the finding.
+ */
+export const UNAUTHENTICATED_CPU_MS = 500;

@@ -1,0 +1,300 @@
+/**
+ * How the reference server gets a page: one bounded GET, redirects followed, from one of three places:
+ *
+ *   - its own site (the public base URL's origin: `/site/...` and `/robots.txt`, anything else there a 404),
+ *     answered in process by `site.ts`, byte for byte what a GET over HTTP answers. In process because the public base URL need not
+ *     be reachable from the server itself (`--host 0.0.0.0`, a proxy in front, an app driven through
+ *     `handle` with no socket at all), and a server fetching itself would spend its own connections;
+ *   - a host `reach.ts` allows (loopback by default), over HTTP with node:http / node:https. node:http
+ *     rather than fetch: Node 20 does not expose the Agent of the undici it bundles, and only a custom
+ *     `lookup` lets every connection be checked against the allowed addresses (node:http takes one per
+ *     request, with no dependency to add);
+ *   - any other host: today's synthetic page, made here; the network is never touched.
+ *
+ * Bounds, per fetch (each a constant below): `FETCH_TIMEOUT_MS` for the whole fetch, redirects included
+ * (less when the scrape options' `timeout` says so); `MAX_PAGE_BYTES` of body after decompression (a
+ * larger page is cut off and is an error, never a page); `MAX_REDIRECTS` hops, each to a host the server
+ * may reach (a redirect elsewhere is an error, never a synthetic page); and at most
+ * `MAX_FETCHES_IN_FLIGHT` network fetches at once in the whole server (`FetchGate`; the others wait their
+ * turn, and their time starts when they get it). A fetch aborted by its job (cancel, expiry, close) stops
+ * at once: its socket is destroyed.
+ *
+ * A failure is a `FetchFailure` with the service's error code (`SCRAPE_TIMEOUT`, `SCRAPE_SITE_ERROR`,
+ * `SCRAPE_DNS_RESOLUTION_ERROR`, `SCRAPE_SSL_ERROR`) and a message saying what happened.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { escapeHtml, type SiteResponse } from './site.js';
+import { RefusedAddressError, type Reach } from './reach.js';
+
+/** Time for one whole fetch, redirects included, in ms. */
+export const FETCH_TIMEOUT_MS = 10_000;
+/** Largest page body read, in bytes (after decompression). */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+/** Redirects followed per fetch. */
+export const MAX_REDIRECTS = 5;
+/** Network fetches in flight at once, in the whole server. */
+export const MAX_FETCHES_IN_FLIGHT = 16;
+
+const USER_AGENT = 'crawlspec-reference-server (+https://crawlspec.dev)';
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A page as received. */
+export interface FetchedPage {
+  readonly ok: true;
+  /** The address read from, after redirects. */
+  readonly url: string;
+  readonly status: number;
+  /** The `content-type` header ('' when none). */
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface FetchFailure {
+  readonly ok: false;
+  readonly code: 'SCRAPE_TIMEOUT' | 'SCRAPE_SITE_ERROR' | 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_SSL_ERROR';
+  readonly message: string;
+}
+
+export type Fetched = FetchedPage | FetchFailure;
+
+export interface FetchOptions {
+  /** The job's signal: aborting it stops the fetch (the answer is then a failure nobody reads). */
+  readonly signal: AbortSignal;
+  /** Time limit, in ms; at most `FETCH_TIMEOUT_MS`. */
+  readonly timeoutMs?: number;
+  /** Body size limit, in bytes; at most `MAX_PAGE_BYTES`. */
+  readonly maxBytes?: number;
+}
+
+/** Where an address is answered from. */
+export type Source = 'own' | 'network' | 'synthetic';
+
+export interface Fetcher {
+  sourceOf(url: URL): Source;
+  fetch(address: string, options: FetchOptions): Promise<Fetched>;
+}
+
+/** At most `size` holders at once; the others wait in order (or until their signal aborts). */
+export class FetchGate {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(size: number = MAX_FETCHES_IN_FLIGHT) {
+    this.#free = size;
+  }
+
+  /** Waits for a place; the function returned gives it back (once). Rejects when `signal` aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        const next = this.#waiting.shift();
+        if (next === undefined) this.#free += 1;
+        else next();
+      };
+      if (signal.aborted) return reject(signal.reason);
+      if (this.#free > 0) {
+        this.#free -= 1;
+        return resolve(release);
+      }
+      const granted = () => {
+        signal.removeEventListener('abort', aborted);
+        resolve(release);
+      };
+      const aborted = () => {
+        const index = this.#waiting.indexOf(granted);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', aborted, { once: true });
+      this.#waiting.push(granted);
+    });
+  }
+}
+
+/** One answer, before decoding: what a transport gives. */
+interface RawAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly location: string | undefined;
+  readonly body: string | Buffer;
+}
+
+class TooLarge extends Error {}
+
+/** The synthetic page of an address the server may not reach: deterministic, without links. */
+function syntheticAnswer(url: URL): RawAnswer {
+  const title = escapeHtml(`Synthetic page for ${url.host}${url.pathname}`);
+  const body =
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="${title}."></head>` +
+    `<body><main><h1>${title}</h1><p>A synthetic page standing for ${escapeHtml(url.href)}.</p></main></body></html>`;
+  return { status: 200, contentType: 'text/html; charset=utf-8', location: undefined, body };
+}
+
+const fromSite = (answer: SiteResponse): RawAnswer => ({
+  status: answer.status,
+  contentType: answer.headers['content-type'] ?? '',
+  location: answer.headers['location'],
+  body: answer.body,
+});
+
+function decompressed(response: IncomingMessage): Readable {
+  const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined && encoding !== 'identity' && encoding !== '')
+    throw new Error(`the page uses content-encoding ${encoding}, which is not supported`);
+  return decoder === undefined ? response : pipeline(response, decoder, () => {});
+}
+
+/** One GET over the network; the body is read only up to `maxBytes`. */
+async function networkGet(url: URL, reach: Reach, signal: AbortSignal, maxBytes: number): Promise<RawAnswer> {
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+        lookup: reach.lookup,
+        signal,
+        // One connection per fetch: nothing pooled outlives its job, and every connection is looked up anew.
+        agent: false,
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+  try {
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    const contentType = response.headers['content-type'] ?? '';
+    if (REDIRECTS.has(status) && location !== undefined) return { status, contentType, location, body: '' };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of decompressed(response)) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw new TooLarge();
+      chunks.push(chunk as Buffer);
+    }
+    return { status, contentType, location, body: Buffer.concat(chunks) };
+  } finally {
+    response.destroy();
+  }
+}
+
+/** The text of a body, in the charset its content type names (UTF-8 by default or when the name is unknown). */
+function decode(body: string | Buffer, contentType: string): string {
+  if (typeof body === 'string') return body;
+  const label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+const failure = (code: FetchFailure['code'], message: string): FetchFailure => ({ ok: false, code, message });
+
+/** What went wrong with a network fetch, as the service reports it. */
+function classify(error: unknown, url: URL, limits: { timeoutMs: number; maxBytes: number }, timedOut: boolean): FetchFailure {
+  if (timedOut) return failure('SCRAPE_TIMEOUT', `${url.href} did not answer within ${limits.timeoutMs} ms`);
+  if (error instanceof TooLarge) return failure('SCRAPE_SITE_ERROR', `${url.href} is larger than ${limits.maxBytes} bytes; it was cut off`);
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return failure('SCRAPE_DNS_RESOLUTION_ERROR', `${url.hostname} could not be resolved (${code})`);
+  if (code === 'ECONNREFUSED') return failure('SCRAPE_SITE_ERROR', `the connection to ${url.host} was refused (ECONNREFUSED)`);
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted' || message === 'socket hang up')
+    return failure('SCRAPE_SITE_ERROR', `the connection to ${url.host} was closed before ${url.href} was read (${code || message})`);
+  if (/CERT|TLS|SSL/.test(code)) return failure('SCRAPE_SSL_ERROR', `the TLS connection to ${url.host} failed: ${message}`);
+  return failure('SCRAPE_SITE_ERROR', `${url.href} could not be fetched: ${message}`);
+}
+
+export interface FetcherOptions {
+  readonly reach: Reach;
+  /** The server's public base URL (its own site is answered in process). */
+  readonly base: () => string;
+  /** The answer of the server's own site to a GET of a path (no query). */
+  readonly ownSite: (path: string) => SiteResponse;
+  readonly gate: FetchGate;
+}
+
+export function createFetcher(options: FetcherOptions): Fetcher {
+  const { reach, gate } = options;
+  const sourceOf = (url: URL): Source => {
+    let own: string | undefined;
+    try {
+      own = new URL(options.base()).origin;
+    } catch {
+      own = undefined;
+    }
+    if (url.origin === own) return 'own';
+    return reach.reachable(url) ? 'network' : 'synthetic';
+  };
+
+  return {
+    sourceOf,
+    async fetch(address, fetchOptions) {
+      const timeoutMs = Math.max(1, Math.min(fetchOptions.timeoutMs ?? FETCH_TIMEOUT_MS, FETCH_TIMEOUT_MS));
+      const maxBytes = Math.min(fetchOptions.maxBytes ?? MAX_PAGE_BYTES, MAX_PAGE_BYTES);
+      if (!URL.canParse(address)) return failure('SCRAPE_SITE_ERROR', `${address} is no web address`);
+      let url = new URL(address);
+      url.hash = '';
+      /** The place in the gate, held from the first network hop to the end of the fetch. */
+      let release: (() => void) | undefined;
+      try {
+        // The time limit starts once a network fetch has its place: waiting for one is not the site's slowness.
+        if (sourceOf(url) === 'network') release = await gate.acquire(fetchOptions.signal);
+      } catch {
+        return failure('SCRAPE_SITE_ERROR', `the fetch of ${url.href} was stopped before it began`);
+      }
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([fetchOptions.signal, timeout]);
+      const fetchOnce = async (at: URL): Promise<RawAnswer> => {
+        const source = sourceOf(at);
+        if (source === 'own') return fromSite(options.ownSite(at.pathname));
+        if (source === 'synthetic') return syntheticAnswer(at);
+        const refused = reach.addressRefusal(at);
+        if (refused !== undefined) throw new RefusedAddressError(refused);
+        release ??= await gate.acquire(signal);
+        return networkGet(at, reach, signal, maxBytes);
+      };
+      try {
+        for (let hops = 0; ; hops++) {
+          const answer = await fetchOnce(url);
+          if (!REDIRECTS.has(answer.status) || answer.location === undefined) {
+            const body = decode(answer.body, answer.contentType);
+            return { ok: true, url: url.href, status: answer.status, contentType: answer.contentType, body };
+          }
+          if (hops >= MAX_REDIRECTS) return failure('SCRAPE_SITE_ERROR', `${address} redirects more than ${MAX_REDIRECTS} times`);
+          const next = new URL(answer.location, url);
+          next.hash = '';
+          // Only a real page redirects (a synthetic one never does), and only to where the server may fetch from.
+          if (sourceOf(next) === 'synthetic')
+            return failure('SCRAPE_SITE_ERROR', `${url.href} redirects to ${next.href}, on a host this server may not fetch from`);
+          url = next;
+        }
+      } catch (error) {
+        return classify(error, url, { timeoutMs, maxBytes }, timeout.aborted && !fetchOptions.signal.aborted);
+      } finally {
+        release?.();
+      }
+    },
+  };
+}
