@@ -1,6 +1,6 @@
 /**
  * The reference server as a real crawler, held to the crawl oracle: the kit's test site is served on
- * loopback under the names `crawlspec.test` / `sub.crawlspec.test` (the server resolves them with
+ * loopback under the names `crawlspec.example.com` / `sub.crawlspec.example.com` (the server resolves them with
  * `resolveHosts`, no DNS) and 127.0.0.2 (the other site); the server crawls it over HTTP for each crawler
  * option, in v1 and v2, every page is read back following `next`, and `judgeCrawl(expectedCrawl(...))` must
  * find no problem at either level. Beside that: what the pages of a real crawl hold (status codes, the
@@ -18,7 +18,8 @@ import { listen, type Listening } from '../scripts/server/http.js';
 import { serveSite, type ServedSite } from '../scripts/site/server.js';
 import { testSiteModel } from '../scripts/site/testSite.js';
 
-const HOST = 'crawlspec.test';
+// A name under a public suffix: a crawl's start URL must end in one (crawlspec.test would be refused).
+const HOST = 'crawlspec.example.com';
 const TIMEOUT_MS = 20_000;
 type Version = 'v1' | 'v2';
 

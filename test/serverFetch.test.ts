@@ -128,8 +128,8 @@ beforeAll(async () => {
     auth: 'none',
     publicUrl: () => base,
     pageIntervalMs: 1,
-    allowFetchHost: (host) => host === 'allowed.test' || host === 'rebound.test',
-    resolveHosts: { 'allowed.test': '127.0.0.1', 'rebound.test': '192.0.2.1' },
+    allowFetchHost: (host) => host === 'allowed.example.com' || host === 'rebound.example.com',
+    resolveHosts: { 'allowed.example.com': '127.0.0.1', 'rebound.example.com': '192.0.2.1' },
   });
   server = await listen(app);
   base = server.url;
@@ -212,16 +212,20 @@ describe('which hosts and addresses', () => {
 
   it('fetches an allowed name at its mapped loopback address, with the name in Host', async () => {
     const port = new URL(site.origin).port;
-    const { status } = await batch([`http://allowed.test:${port}/named`]);
-    expect(status.data[0].metadata).toMatchObject({ title: 'Page /named', statusCode: 200, url: `http://allowed.test:${port}/named` });
-    expect(site.hostHeaders).toContain(`allowed.test:${port}`);
+    const { status } = await batch([`http://allowed.example.com:${port}/named`]);
+    expect(status.data[0].metadata).toMatchObject({
+      title: 'Page /named',
+      statusCode: 200,
+      url: `http://allowed.example.com:${port}/named`,
+    });
+    expect(site.hostHeaders).toContain(`allowed.example.com:${port}`);
   });
 
   it('never connects to an allowed name that resolves outside the allowed addresses (DNS rebinding)', async () => {
-    const { status, errors } = await batch(['http://rebound.test/x'], { timeout: 1000 });
+    const { status, errors } = await batch(['http://rebound.example.com/x'], { timeout: 1000 });
     expect(status.data).toEqual([]);
     expect(errors).toEqual([
-      expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('rebound.test resolves to 192.0.2.1') }),
+      expect.objectContaining({ code: 'SCRAPE_SITE_ERROR', error: expect.stringContaining('rebound.example.com resolves to 192.0.2.1') }),
     ]);
   });
 });
