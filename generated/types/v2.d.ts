@@ -1078,7 +1078,7 @@ export interface CrawlParamsPreviewResponse {
  */
 export interface CrawlRequest {
   /**
-   * Address the crawl starts from. A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host with a top-level domain.
+   * Address the crawl starts from. A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host whose top-level domain is in the ICANN section of the Public Suffix List.
    */
   url: Url;
   /**

@@ -8,7 +8,7 @@ export const crawlUrlValid: CodeRule = {
   source: 'service',
   fields: ['url'],
   description:
-    'A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host with a top-level domain.',
+    'A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host whose top-level domain is in the ICANN section of the Public Suffix List.',
   check(request) {
     const url = field(request, 'url');
     const problem = typeof url === 'string' ? crawlUrlProblem(url) : undefined;
