@@ -373,6 +373,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       ...everyStart('start.invalid.unknownKey'),
       // A field of the other version is a key this version's schema does not know (maxDepth in v2 is one of the rule cases).
       'v2.rule.maxDepth.additionalProperties',
+      // The newer v2 format objects (images, video, ...) refuse unknown keys (issue 14.2).
+      'v2.rule.fullPage.additionalProperties',
+      'v2.rule.quality.additionalProperties',
       ...everyStart('start.invalid.otherVersionField'),
     ],
     wrap: dropping('additionalProperties'),
