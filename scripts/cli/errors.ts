@@ -80,7 +80,7 @@ export function hostName(value: string, name: string): string {
   const labels = value.split('.');
   const label = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
   if (value.length > 253 || labels.some((l) => !label.test(l)))
-    throw new UsageError(`${name} takes a host name (e.g. crawlspec.test), not ${quote(value)}`);
+    throw new UsageError(`${name} takes a host name (e.g. crawlspec.example.com), not ${quote(value)}`);
   return value;
 }
 
