@@ -227,7 +227,7 @@ describe.concurrent('crawlspec serve', () => {
   it('--allow-host with no host in it: a usage error, exit 2', async () => {
     const run = await cli(['serve', '--no-auth', '--allow-host', 'intranet.test', '--allow-host', 'http://x/']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--allow-host takes a host name or address, not "http://x/"');
+    expect(run.stderr).toContain('--allow-host takes a host name or an IP address (e.g. intranet.example.com or 10.0.0.5), not "http://x/"');
     expect(run.stdout).toBe('');
   });
 });

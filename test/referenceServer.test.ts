@@ -170,9 +170,12 @@ describe.each(VERSIONS)('reference server %s', (version) => {
     }
   });
 
-  it('answers malformed JSON with the exact 400 body, before checking the token', async () => {
+  it('checks the token before the body (the service parses first), then answers malformed JSON with the exact 400 body', async () => {
     for (const path of [`/${version}/crawl`, `/${version}/batch/scrape`]) {
-      const answer = await call('POST', path, { rawBody: '{"url": ', authorization: null });
+      const unauthenticated = await call('POST', path, { rawBody: '{"url": ', authorization: null });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.body).toEqual({ success: false, error: 'Unauthorized' });
+      const answer = await call('POST', path, { rawBody: '{"url": ' });
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual(MALFORMED_JSON_BODY);
     }

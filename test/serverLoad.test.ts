@@ -72,6 +72,9 @@ async function get(url: string, timeoutMs = TIMEOUT_MS): Promise<{ status: numbe
   return { status: response.status, text: await response.text() };
 }
 
+/** What the app holds once every job has expired, besides jobs, ids and keys: nothing (records.ts, webhooks.ts). */
+const HELD_NOTHING = { heldPages: 0, heldBytes: 0, webhookJobs: 0, webhookEventsQueued: 0 };
+
 describe('job expiry and memory', () => {
   const BASE = 'http://127.0.0.1:1';
   const request = (app: InMemoryReferenceApp, method: string, url: string, body = '', headers: Record<string, string> = {}) =>
@@ -97,7 +100,8 @@ describe('job expiry and memory', () => {
           jobs.push({ url: new URL(crawl.url).pathname, version }, { url: new URL(batch.url).pathname, version });
         }
       }
-      expect(app.stats()).toEqual({ jobs: 20, expiredIds: 0, idempotencyKeys: 5 });
+      expect(app.stats()).toMatchObject({ jobs: 20, expiredIds: 0, idempotencyKeys: 5, webhookJobs: 0 });
+      expect(app.stats().heldPages).toBeGreaterThan(0);
 
       // Every job ends long before it expires; pages are fetched and read asynchronously, between timers.
       await vi.advanceTimersByTimeAsync(1000);
@@ -109,13 +113,14 @@ describe('job expiry and memory', () => {
       }
 
       vi.advanceTimersByTime(TTL - 1001); // 1 ms before expiresAt: all still there
-      expect(app.stats()).toEqual({ jobs: 20, expiredIds: 0, idempotencyKeys: 5 });
+      expect(app.stats()).toMatchObject({ jobs: 20, expiredIds: 0, idempotencyKeys: 5, webhookJobs: 0 });
+      expect(app.stats().heldPages).toBeGreaterThan(0);
       vi.advanceTimersByTime(1); // at expiresAt: the sweep drops them, nobody asked
-      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 20, idempotencyKeys: 0 });
+      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 20, idempotencyKeys: 0, ...HELD_NOTHING });
       expect(json(await request(app, 'GET', jobs[0]!.url))).toEqual({ success: false, error: 'Job expired' });
 
       vi.advanceTimersByTime(TTL); // the remembered ids go too
-      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 0, idempotencyKeys: 0 });
+      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 0, idempotencyKeys: 0, ...HELD_NOTHING });
       const gone = await request(app, 'GET', jobs[0]!.url);
       expect(gone.status).toBe(404);
       expect(json(gone)).toEqual({ success: false, error: 'Job not found' });
@@ -147,7 +152,7 @@ describe('job expiry and memory', () => {
       expect(most.expiredIds).toBeLessThanOrEqual(bound);
 
       vi.advanceTimersByTime(2 * TTL + TTL);
-      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 0, idempotencyKeys: 0 });
+      expect(app.stats()).toEqual({ jobs: 0, expiredIds: 0, idempotencyKeys: 0, ...HELD_NOTHING });
     } finally {
       app.close();
     }
@@ -254,19 +259,26 @@ describe('under concurrent load', () => {
     expect(await far.json()).toEqual(tooLarge);
   });
 
-  it('answers every malformed body with exactly the invalid-JSON 400, whatever the token', async () => {
+  it('answers every malformed body with exactly the invalid-JSON 400 when the token is right, and 401 unread when it is not', async () => {
     const texts = ['{"url": ', "{'url': 'https://example.com'}", '[1, 2', '{"url":"https://example.com"}}', 'nul', '{"limit": 1,}', ''];
     const paths = ['/v1/crawl', '/v2/crawl', '/v1/batch/scrape', '/v2/batch/scrape'];
     const tokens = [`Bearer ${TOKEN}`, null, 'Bearer wrong'];
     const answers = await Promise.all(
       texts.flatMap((text) =>
-        paths.flatMap((path) => tokens.map(async (token) => ({ text, path, answer: await post(`${ctx.base}${path}`, text, token) }))),
+        paths.flatMap((path) => tokens.map(async (token) => ({ text, path, token, answer: await post(`${ctx.base}${path}`, text, token) }))),
       ),
     );
     expect(answers).toHaveLength(texts.length * paths.length * tokens.length);
-    for (const { text, path, answer } of answers) {
-      expect(answer.status, `${path} ${JSON.stringify(text)}`).toBe(400);
-      expect(answer.body).toEqual(MALFORMED_JSON_BODY);
+    // The token is checked before the body is read (issue 13, finding 9), where the service parses first.
+    for (const { text, path, token, answer } of answers) {
+      const where = `${path} ${JSON.stringify(text)} ${String(token)}`;
+      if (token === `Bearer ${TOKEN}`) {
+        expect(answer.status, where).toBe(400);
+        expect(answer.body).toEqual(MALFORMED_JSON_BODY);
+      } else {
+        expect(answer.status, where).toBe(401);
+        expect(answer.body, where).toEqual({ success: false, error: token === null ? 'Unauthorized' : 'Unauthorized: Invalid token' });
+      }
     }
   });
 });

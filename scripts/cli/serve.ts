@@ -1,14 +1,19 @@
 /** `crawlspec serve`: the reference server on a port, until SIGINT or SIGTERM. */
 import { parseCommand } from './args.js';
 import { isIP } from 'node:net';
-import { authOption, hostName, listenError, listenHost, port as portOption } from './errors.js';
+import { authOption, hostName, listenError, listenHost, port as portOption, UsageError } from './errors.js';
+import { quote } from './terminal.js';
 import { printable } from './terminal.js';
 
 /** `--allow-host NAME`: a host name or an IP address (brackets around an IPv6 one are dropped), lower-cased. */
 function allowHost(value: string): string {
   const host = value.toLowerCase().replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return host;
-  return hostName(host, '--allow-host').toLowerCase();
+  try {
+    return hostName(host, '--allow-host');
+  } catch {
+    throw new UsageError(`--allow-host takes a host name or an IP address (e.g. intranet.example.com or 10.0.0.5), not ${quote(value)}`);
+  }
 }
 
 export async function serveCommand(args: string[]): Promise<number> {
@@ -34,7 +39,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   // The server (and the validators it answers with) is loaded once the options are known to be right.
   const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
   let publicUrl = '';
-  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: (host) => allowed.has(host.toLowerCase()) });
+  // --allow-host opens a host to the jobs' fetches and to webhook deliveries alike.
+  const isAllowed = (host: string): boolean => allowed.has(host.toLowerCase());
+  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: isAllowed, allowWebhookHost: isAllowed });
   const server = await listen(app, { host, port }).catch((error: unknown) => {
     app.close();
     return listenError(error, host, port);

@@ -42,8 +42,9 @@ exit status: 0 every example valid, 1 one is not`,
   --host H          an address of this machine to listen on (default 127.0.0.1)
   --token T         the bearer token clients must send (default: a random one, printed)
   --no-auth         no authentication
-  --allow-host NAME a host name or address the jobs may also fetch pages from (repeatable); a name is
-                    connected to only where it resolves to loopback or to an address also allowed
+  --allow-host NAME a host name or address the jobs may also fetch pages from and webhooks may also be
+                    delivered to (repeatable); a name is connected to only where it resolves to loopback
+                    or to an address also allowed
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

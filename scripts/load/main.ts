@@ -15,7 +15,7 @@
  *      wrong batch entries) and one byte over (→ 413 with the error envelope); then, once each, a body past
  *      what the adapter reads (413, connection closed) and a server with the default 10 MiB limit (at it →
  *      200, one byte over → 413, 10 MiB of wrong batch entries → 400);
- *   3. malformed JSON: → 400 with exactly the BAD_REQUEST_INVALID_JSON body, whatever the token;
+ *   3. malformed JSON: → 400 with exactly the BAD_REQUEST_INVALID_JSON body with the token, 401 without it;
  *   4. slow clients: connections that send nothing, send their headers or body a byte at a time, stop
  *      halfway, or idle after a request, while others poll: every one is dropped within its timeout (plus
  *      node's check interval, at most 1 s, and a second of slack), and the others are all answered, none

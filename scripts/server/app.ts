@@ -3,16 +3,16 @@
  * answering with the package's own validators, defaults, batch partition and error envelope. Pure
  * request → response logic (`handle`), no sockets: `http.ts` puts it on a port, and anything can wrap it.
  *
- * Routes are derived from `operations(version)`: method plus path template (`{id}`), literal paths before
- * templates (`/crawl/active` before `/crawl/{id}`), one trailing slash tolerated. What each operation does
- * follows from its shape: POST starts a job, DELETE with an id cancels, GET with an id reads the status (or
- * the errors, for `.../errors`), GET without one lists running crawls. The demo site (`site.ts`) is served
+ * Routes are derived from `operations(version)` (`routes.ts`), one trailing slash tolerated. The demo site (`site.ts`) is served
  * under `/site/`, with its `/robots.txt`, without auth.
  *
- * Order of checks, as the service: start endpoints parse the JSON (400 malformed), then check the size
- * (413), the bearer token (401), the idempotency key where the operation has a 409 (409), then validate the
- * body (400 with `validationErrorBody`); job endpoints check the token, then (v2) that the id is a UUID
- * (400), then find the job (404 not found / expired).
+ * Order of checks: start endpoints check the bearer token (401) before anything else, so that nobody
+ * without one makes the server read or parse a body (issue 13, finding 9; the service parses the JSON
+ * first, so a malformed body without a token is its 400 and our 401); then they parse the JSON (400
+ * malformed), check the size (413), the idempotency key where the operation has a 409 (409), then validate
+ * the body (400 with `validationErrorBody`), then what the job would hold (402/429, `records.ts`; the
+ * service checks credits before the body, but the refusal of an invalid body tells more); job endpoints
+ * check the token, then (v2) that the id is a UUID (400), then find the job (404 not found / expired).
  *
  * Which jobs a job endpoint answers for: the service runs one status controller, one cancel controller and
  * one errors controller for `/crawl/{id}` and `/batch/scrape/{id}` (facts §8.1), so within a version either
@@ -34,7 +34,11 @@
  * Jobs expire `jobTtlMs` after creation (404 `Job expired`, remembered for another `jobTtlMs`, then `Job
  * not found`), removed lazily and by a sweep every `jobTtlMs` (kept between 1 s and 60 s), so
  * memory holds at most the jobs created in the last `jobTtlMs` plus one sweep, and their ids a `jobTtlMs`
- * longer, whether anyone asks for them or not (`stats()` tells how many). Every timer is unref'd, and
+ * longer, whether anyone asks for them or not (`stats()` tells how many). What those jobs hold is bounded
+ * by what the server keeps (`records.ts`: pages per job and in all, bytes in all, each record and each status
+ * page), not by how many requests come: a start past it is refused (402 or 429 with the envelope). Page
+ * records are kept as JSON text and the active list's options too, so no answer serialises what a caller
+ * nested (`jsonText.ts`). Webhook deliveries are bounded per job and in all (`webhooks.ts`). Every timer is unref'd, and
  * `close()` clears them all and aborts every fetch and webhook delivery.
  *
  * `handle` never throws: an unexpected exception is a 500 with the service's UNKNOWN_ERROR body.
@@ -44,19 +48,19 @@ import { NO_VALID_URLS, partitionBatch } from '../../schemas/batchPartition.js';
 import { withDefaults } from '../../schemas/defaults.js';
 import { parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
 import { crawlSettings } from '../../schemas/crawl/settings.js';
-import { migrateToV2 } from '../../schemas/migrate.js';
-import { operations, type OperationSpec } from '../../schemas/operations.js';
-import { VERSIONS, lookup, type Version } from '../../schemas/registry.js';
-import { objectOf } from '../../schemas/rule.js';
+import type { Version } from '../../schemas/registry.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { Crawler } from './crawler.js';
-import type { PageRecord } from './documents.js';
+import { crawlScrapeOptions, listedOptionsText } from './crawlListing.js';
 import { createFetcher, FetchGate } from './fetcher.js';
 import { JobPages } from './jobPages.js';
-import { BatchSource, normalizeAddress, type PageSource } from './pageSource.js';
+import { BatchSource, MAX_PAGES_PER_JOB, normalizeAddress, type PageSource } from './pageSource.js';
+import { withRawFields } from './jsonText.js';
 import { createReach } from './reach.js';
+import { Holdings, keptRecord, statusPage, type KeptRecord, type Refusal, type Ticket } from './records.js';
+import { buildRoutes, match, type Kind, type Route } from './routes.js';
 import { isSitePath, siteResponse } from './site.js';
-import { WebhookSender, isLoopbackHost, webhookTarget, type WebhookTarget } from './webhooks.js';
+import { WebhookSender, webhookTarget, type WebhookTarget } from './webhooks.js';
 
 export interface AppRequest {
   readonly method: string;
@@ -91,7 +95,10 @@ export interface ReferenceAppOptions {
    * smaller page lets a test watch clients that cannot choose one (the v2 SDK) follow `next`.
    */
   readonly statusPageSize?: number;
-  /** Which webhook hosts are delivered to. Default: loopback only (127.0.0.0/8, ::1, localhost). */
+  /**
+   * More hosts (names or addresses) webhooks are delivered to, besides loopback; a name is connected to only
+   * at an address that is loopback or allowed too. Default: none.
+   */
   readonly allowWebhookHost?: (host: string) => boolean;
   /**
    * More hosts (names or addresses) jobs fetch pages from, besides loopback; a name is connected to only at
@@ -104,6 +111,12 @@ export interface ReferenceAppOptions {
 
 export interface ReferenceApp {
   handle(request: AppRequest): Promise<AppResponse>;
+  /**
+   * The answer to give before a request's body is read, or undefined to read it: a request to an API route
+   * without valid credentials is refused from its headers alone, so that nobody without a token makes the
+   * server read or parse a body (issue 13, finding 9).
+   */
+  refuseUnread?(request: Omit<AppRequest, 'body'>): AppResponse | undefined;
   /** Stops every timer, fetch and pending webhook delivery; jobs stop progressing. */
   close(): void;
   /** The body size limit `handle` applies (so an HTTP adapter can stop reading early). */
@@ -118,6 +131,13 @@ export interface ReferenceAppStats {
   readonly expiredIds: number;
   /** Idempotency keys used, remembered for `jobTtlMs`. */
   readonly idempotencyKeys: number;
+  /** Page records reserved by jobs not yet expired (`records.ts`). */
+  readonly heldPages: number;
+  /** Bytes held by jobs not yet expired: their requests and their records' text. */
+  readonly heldBytes: number;
+  /** Jobs with webhook events to deliver, and the events queued in all. */
+  readonly webhookJobs: number;
+  readonly webhookEventsQueued: number;
 }
 
 /** The app `createReferenceApp` makes: a `ReferenceApp` that also tells what it holds (for tests and load runs). */
@@ -132,20 +152,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const TEAM_ID = 'reference';
 const DEFAULT_STATUS_PAGE_SIZE = 100;
 
-type Kind = 'crawl' | 'batch';
-type Options = Readonly<Record<string, unknown>>;
-type Action = 'start' | 'status' | 'cancel' | 'errors' | 'active';
 type JobState = 'scraping' | 'completed' | 'cancelled' | 'failed';
-
-interface Route {
-  readonly version: Version;
-  readonly operation: OperationSpec;
-  readonly kind: Kind;
-  readonly action: Action;
-  readonly method: string;
-  /** `['v2', 'crawl', '{id}']`. */
-  readonly segments: readonly string[];
-}
 
 interface JobError {
   readonly id: string;
@@ -164,15 +171,17 @@ interface Job {
   state: JobState;
   failure?: string;
   readonly work: JobPages;
-  readonly pages: PageRecord[];
+  /** Its page records as kept (JSON text), within `ticket`. */
+  readonly pages: KeptRecord[];
+  readonly ticket: Ticket;
   readonly errors: JobError[];
   readonly concurrency: number;
   /** Time between ticks, in ms. */
   readonly intervalMs: number;
   readonly scrapeOptions: Readonly<Record<string, unknown>>;
   readonly webhook: WebhookTarget | undefined;
-  /** Crawls: what the active list shows, with the options in the words of each version that may ask. */
-  readonly listing: { readonly url: string; readonly options: Readonly<Record<Version, Options>> } | undefined;
+  /** Crawls: what the active list shows, with the options (as JSON text) in the words of each version that may ask. */
+  readonly listing: { readonly url: string; readonly options: Readonly<Record<Version, string>> } | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -191,82 +200,13 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const integer = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : undefined;
 
-/** The fields a v1 crawl request has, read from its definition. */
-const V1_CRAWL_FIELDS: ReadonlySet<string> = new Set(Object.keys(objectOf(lookup('v1/CrawlRequest')!)!.properties));
-
-/** The scrape options a crawl runs with: its own, or the version's defaults. */
-const crawlScrapeOptions = (version: Version, effective: Record<string, unknown>): Options =>
-  isObject(effective['scrapeOptions']) ? effective['scrapeOptions'] : (withDefaults(`${version}/ScrapeOptions`, {}) as Options);
-
-/** A crawl's options as the active list shows them: the body without `url` and `webhook`, with its scrape options. */
-function crawlerOptions(version: Version, effective: Record<string, unknown>): Options {
-  const { url: _url, webhook: _webhook, scrapeOptions: _scrapeOptions, ...options } = effective;
-  return { ...options, scrapeOptions: crawlScrapeOptions(version, effective) };
-}
-
-/**
- * A crawl's options in the words of each version (facts §8.6: the active list gives them in the calling
- * version's vocabulary, plus `scrapeOptions`, which the service keeps v2-shaped). The starting version sees
- * the body it was sent, defaults filled. v2 sees a v1 crawl as the v2 body asking for the same thing
- * (`migrateToV2` of what was sent, then v2's defaults): `ignoreSitemap` as `sitemap`, `allowBackwardLinks`
- * as `crawlEntireDomain`, no `maxDepth`, v2-shaped scrape options. v1 sees a v2 crawl with `sitemap` as
- * `ignoreSitemap` (true for 'skip'; v1 cannot say 'only'), `crawlEntireDomain` also as `allowBackwardLinks`
- * (the service's v1 list gives both), none of the fields v1 lacks (`prompt`, `robotsUserAgent`), and its
- * v2-shaped scrape options as they are.
- */
-function listedOptions(version: Version, raw: Record<string, unknown>, effective: Record<string, unknown>): Record<Version, Options> {
-  if (version === 'v1') {
-    const migrated = withDefaults('v2/CrawlRequest', migrateToV2(raw).request) as Record<string, unknown>;
-    return { v1: crawlerOptions('v1', effective), v2: crawlerOptions('v2', migrated) };
-  }
-  const { sitemap, ...v2 } = crawlerOptions('v2', effective);
-  const v1Words = { ...v2, ignoreSitemap: sitemap === 'skip', allowBackwardLinks: v2['crawlEntireDomain'] };
-  const v1 = Object.fromEntries(Object.entries(v1Words).filter(([key, value]) => V1_CRAWL_FIELDS.has(key) && value !== undefined));
-  return { v1, v2: { sitemap, ...v2 } };
-}
-
-/** What an operation does, from its shape. */
-function actionOf(operation: OperationSpec): Action {
-  const hasId = operation.parameters.includes('id');
-  if (operation.method === 'post' && !hasId) return 'start';
-  if (operation.method === 'delete' && hasId) return 'cancel';
-  if (operation.method === 'get' && hasId) return operation.path.endsWith('/errors') ? 'errors' : 'status';
-  if (operation.method === 'get') return 'active';
-  throw new Error(`reference server: no behaviour for operation ${operation.operationId}`);
-}
-
-/** Every route of every version, literal paths first. */
-function buildRoutes(): Route[] {
-  const routes = VERSIONS.flatMap((version) =>
-    operations(version).map((operation): Route => ({
-      version,
-      operation,
-      kind: operation.tag === 'Crawl' ? 'crawl' : 'batch',
-      action: actionOf(operation),
-      method: operation.method.toUpperCase(),
-      segments: [version, ...operation.path.split('/').filter((s) => s !== '')],
-    })),
-  );
-  const templated = (route: Route) => route.segments.filter((s) => s.startsWith('{')).length;
-  return routes.sort((a, b) => templated(a) - templated(b));
-}
-
-/** The route of a method and path, and its `{id}`. */
-function match(routes: readonly Route[], method: string, segments: readonly string[]): { route: Route; id: string } | undefined {
-  for (const route of routes) {
-    if (route.method !== method || route.segments.length !== segments.length) continue;
-    let id = '';
-    const fits = route.segments.every((template, i) => {
-      const actual = segments[i]!;
-      if (template === '{id}') {
-        id = actual;
-        return actual !== '';
-      }
-      return template === actual;
-    });
-    if (fits) return { route, id };
-  }
-  return undefined;
+/** How many pages a valid start may make: a batch's addresses, a crawl's `limit` within what a crawl fetches. */
+function pagesAsked(kind: Kind, body: unknown): number {
+  if (!isObject(body)) return 0;
+  if (kind === 'batch') return Array.isArray(body['urls']) ? body['urls'].length : 0;
+  // A crawl fetches at most MAX_PAGES_PER_JOB pages, and makes at most `limit` records.
+  const limit = body['limit'];
+  return typeof limit === 'number' && Number.isFinite(limit) ? Math.max(0, Math.min(Math.ceil(limit), MAX_PAGES_PER_JOB)) : MAX_PAGES_PER_JOB;
 }
 
 /** A header, by its lower-case name (tolerating other cases from callers that did not lower them). */
@@ -283,7 +223,14 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const statusPageSize = Math.max(1, Math.floor(options.statusPageSize ?? DEFAULT_STATUS_PAGE_SIZE));
-  const webhooks = new WebhookSender({ allowHost: options.allowWebhookHost ?? isLoopbackHost, timeoutMs: WEBHOOK_TIMEOUT_MS });
+  const webhooks = new WebhookSender({
+    reach: createReach({
+      ...(options.allowWebhookHost === undefined ? {} : { allow: options.allowWebhookHost }),
+      ...(options.resolveHosts === undefined ? {} : { resolveHosts: options.resolveHosts }),
+    }),
+    timeoutMs: WEBHOOK_TIMEOUT_MS,
+  });
+  const holdings = new Holdings();
   const routes = buildRoutes();
   const base = () => options.publicUrl().replace(/(?<!\/)\/+$/, '');
   const reach = createReach({
@@ -306,6 +253,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.work.stop();
+    holdings.release(job.ticket);
+    webhooks.forget(job.id);
     jobs.delete(job.id);
     expired.set(job.id, { version: job.version, forgetAt: job.expiresAt + jobTtlMs });
   };
@@ -319,8 +268,9 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const sweeper = setInterval(sweep, Math.min(Math.max(jobTtlMs, 1000), 60_000));
   sweeper.unref();
 
-  const notify = (job: Job, kind: 'started' | 'page' | 'completed', data: PageRecord[] = []): void => {
-    if (job.webhook !== undefined) webhooks.send(job.webhook, job.kind, job.id, kind, data);
+  /** Queues a webhook event of the job; `data` is the JSON text of its array of records. */
+  const notify = (job: Job, kind: 'started' | 'page' | 'completed' | 'failed', data = '[]'): void => {
+    webhooks.send(job.id, kind, data);
   };
 
   const schedule = (job: Job): void => {
@@ -335,6 +285,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.work.stop();
+    holdings.settle(job.ticket);
+    notify(job, 'failed');
   };
 
   /** Ends the job when every page is done (or it cannot go on), else waits for the next tick. */
@@ -345,6 +297,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.state = 'completed';
+    holdings.settle(job.ticket);
     notify(job, 'completed');
   };
 
@@ -371,12 +324,16 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     effective: Record<string, unknown>,
     scrapeOptions: Readonly<Record<string, unknown>>,
     listing: Job['listing'],
+    ticket: Ticket,
   ): Job => {
     const createdAt = now();
     // A crawl's delay (seconds between scrapes) makes it scrape one page at a time, that far apart.
     const delay = typeof effective['delay'] === 'number' && kind === 'crawl' ? effective['delay'] * 1000 : undefined;
     const concurrency = delay === undefined ? Math.max(1, integer(effective['maxConcurrency']) ?? 1) : 1;
     // Its events come later (the source is prepared asynchronously, pages on ticks): `job` exists by then.
+    const reportError = (url: string, code: string | undefined, error: string): void => {
+      job.errors.push({ id: randomUUID(), timestamp: iso(now()), url, ...(code === undefined ? {} : { code }), error });
+    };
     const work = new JobPages(source, {
       version,
       scrapeOptions,
@@ -385,12 +342,16 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       controller,
       events: {
         page(record) {
-          job.pages.push(record);
-          notify(job, 'page', [record]);
+          const kept = keptRecord(record);
+          const url = String((record['metadata'] as { url?: unknown } | undefined)?.url ?? '');
+          if (typeof kept === 'string') return reportError(url, undefined, `${url} is not kept: ${kept}`);
+          if (!holdings.keep(job.ticket, kept.bytes)) {
+            return reportError(url, undefined, `${url} is not kept: the reference server holds as many page records as it keeps`);
+          }
+          job.pages.push(kept);
+          notify(job, 'page', `[${kept.text}]`);
         },
-        error(url, code, error) {
-          job.errors.push({ id: randomUUID(), timestamp: iso(now()), url, ...(code === undefined ? {} : { code }), error });
-        },
+        error: reportError,
         progress: () => settle(job),
       },
     });
@@ -404,6 +365,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       ...(source.failure === undefined ? {} : { failure: source.failure }),
       work,
       pages: [],
+      ticket,
       errors: [],
       concurrency,
       intervalMs: Math.max(pageIntervalMs, delay ?? 0),
@@ -414,7 +376,12 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     };
     expired.delete(id);
     jobs.set(id, job);
+    if (job.webhook !== undefined) webhooks.open(id, kind, job.webhook);
     notify(job, 'started');
+    if (job.state === 'failed') {
+      holdings.settle(ticket);
+      notify(job, 'failed');
+    }
     settle(job);
     return job;
   };
@@ -455,12 +422,17 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   // -------------------------------------------------------------------------------------------------------
   // Operations
 
+  /** A start's refusal for what the server holds (`records.ts`), as the envelope. */
+  const refusedFor = (refusal: Refusal): AppResponse => failure(refusal.status, refusal.error);
+
   const start = (route: Route, request: AppRequest): AppResponse => {
-    const parsed = parseRequestBody(request.body);
-    if (!parsed.ok) return json(400, parsed.body);
-    if (Buffer.byteLength(request.body, 'utf8') > maxBodyBytes) return failure(413, 'Request body is too large');
+    // The token first, before the body is parsed (the service parses first; see `refuseUnread`).
     const denied = authorize(request);
     if (denied !== undefined) return denied;
+    const parsed = parseRequestBody(request.body);
+    if (!parsed.ok) return json(400, parsed.body);
+    const requestBytes = Buffer.byteLength(request.body, 'utf8');
+    if (requestBytes > maxBodyBytes) return failure(413, 'Request body is too large');
 
     const idempotencyKey = route.operation.responses['409'] !== undefined ? header(request, 'x-idempotency-key') : undefined;
     if (idempotencyKey !== undefined && (!UUID.test(idempotencyKey) || idempotencyKeys.has(idempotencyKey.toLowerCase()))) {
@@ -472,6 +444,30 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const result = validate(name, parsed.value);
     if (!result.valid) return json(400, validationErrorBody(version, result.errors));
     const raw = parsed.value as Record<string, unknown>;
+
+    // What the job may hold (`records.ts`): a batch appended to holds more; any other start is a new job.
+    const pages = pagesAsked(route.kind, raw);
+    const what = route.kind === 'crawl' ? 'this crawl may make' : 'this batch asks for';
+    const appendTo = route.kind === 'batch' && typeof raw['appendToId'] === 'string' ? raw['appendToId'].toLowerCase() : undefined;
+    let appending = appendTo === undefined ? undefined : jobs.get(appendTo);
+    if (appending !== undefined && now() >= appending.expiresAt) {
+      expire(appending);
+      appending = undefined;
+    }
+    if (appending !== undefined && (appending.version !== version || appending.kind !== 'batch')) {
+      return failure(400, 'appendToId must be the id of a batch scrape job of this version');
+    }
+    const resumes = appending !== undefined && (appending.state === 'completed' || appending.state === 'scraping');
+    let ticket: Ticket | undefined;
+    if (appending === undefined) {
+      const admitted = holdings.admit(pages, requestBytes, what);
+      if ('status' in admitted) return refusedFor(admitted);
+      ticket = admitted;
+    } else if (resumes) {
+      const refused = holdings.extend(appending.ticket, pages, what);
+      if (refused !== undefined) return refusedFor(refused);
+    }
+
     const effective = withDefaults(name, raw) as Record<string, unknown>;
     if (idempotencyKey !== undefined) idempotencyKeys.set(idempotencyKey.toLowerCase(), now() + jobTtlMs);
     const controller = new AbortController();
@@ -486,34 +482,29 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         signal: controller.signal,
       });
       const id = randomUUID();
-      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, {
-        url: String(effective['url']),
-        options: listedOptions(version, raw, effective),
-      });
+      const listing = { url: String(effective['url']), options: listedOptionsText(version, raw, effective) };
+      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, listing, ticket!);
       return json(200, { success: true, id, url: jobUrl(route, id) });
     }
 
     const partition = partitionBatch(version, raw);
-    if (partition.outcome === 'rejected') return failure(400, NO_VALID_URLS); // validate() refuses these first
+    if (partition.outcome === 'rejected') {
+      if (ticket !== undefined) holdings.release(ticket);
+      return failure(400, NO_VALID_URLS); // validate() refuses these first
+    }
     const counted = (url: URL) => fetcher.sourceOf(url) !== 'synthetic';
     const extras = partition.invalidURLs === undefined ? {} : { invalidURLs: [...partition.invalidURLs] };
-    const appendTo = typeof raw['appendToId'] === 'string' ? raw['appendToId'].toLowerCase() : undefined;
-    const known = appendTo === undefined ? undefined : jobs.get(appendTo);
-    if (known !== undefined && now() >= known.expiresAt) expire(known);
-    const existing = known !== undefined && jobs.get(known.id) === known ? known : undefined;
-    if (existing !== undefined) {
-      if (existing.version !== version || existing.kind !== 'batch') {
-        return failure(400, 'appendToId must be the id of a batch scrape job of this version');
+    if (appending !== undefined) {
+      if (resumes) {
+        appending.work.append(partition.valid);
+        appending.state = 'scraping';
+        settle(appending);
       }
-      if (existing.state === 'completed' || existing.state === 'scraping') {
-        existing.work.append(partition.valid);
-        existing.state = 'scraping';
-        settle(existing);
-      }
-      return json(200, { success: true, id: existing.id, url: jobUrl(route, existing.id), ...extras });
+      return json(200, { success: true, id: appending.id, url: jobUrl(route, appending.id), ...extras });
     }
+    // An appendToId of no job (or of one that just expired) names the new job.
     const id = appendTo ?? randomUUID();
-    createJob(version, 'batch', id, new BatchSource(partition.valid, counted), controller, effective, effective, undefined);
+    createJob(version, 'batch', id, new BatchSource(partition.valid, counted), controller, effective, effective, undefined, ticket!);
     return json(200, { success: true, id, url: jobUrl(route, id), ...extras });
   };
 
@@ -539,11 +530,11 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const skip = DIGITS.test(skipText) ? Math.min(Number(skipText), Number.MAX_SAFE_INTEGER) : 0;
     const limitGiven = DIGITS.test(limitText) && Number(limitText) > 0;
     const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : statusPageSize;
-    const data = job.pages.slice(skip, skip + limit);
-    const end = skip + data.length;
+    // At most `limit` records and STATUS_PAGE_MAX_BYTES of them: a record that does not fit opens the next page.
+    const { data, end } = statusPage(job.pages, skip, limit);
     const more = job.state === 'scraping' || end < job.pages.length;
     const next = `${base()}/${route.version}/${route.segments.slice(1, -1).join('/')}/${job.id}?skip=${end}${limitGiven ? `&limit=${limit}` : ''}`;
-    return json(200, {
+    const head = {
       success: job.state !== 'failed',
       status: job.state,
       completed: job.pages.length,
@@ -552,8 +543,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       expiresAt: iso(job.expiresAt),
       ...(more ? { next } : {}),
       ...(job.failure !== undefined ? { error: job.failure } : {}),
-      data,
-    });
+    };
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: withRawFields(head, { data }) };
   };
 
   const cancel = (job: Job): AppResponse => {
@@ -563,6 +554,9 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       if (job.timer !== undefined) clearTimeout(job.timer);
       job.timer = undefined;
       job.work.stop();
+      holdings.settle(job.ticket);
+      // What was not delivered yet is dropped; the receiver still learns that the job ended.
+      webhooks.drop(job.id);
       notify(job, 'completed');
     }
     return json(200, { status: 'cancelled' });
@@ -572,14 +566,13 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const t = now();
     const crawls = [...jobs.values()]
       .filter((job) => job.kind === 'crawl' && job.state === 'scraping' && t < job.expiresAt)
-      .map((job) => ({
-        id: job.id,
-        teamId: TEAM_ID,
-        url: job.listing?.url ?? '',
-        created_at: iso(job.createdAt),
-        options: job.listing?.options[route.version] ?? {},
-      }));
-    return json(200, { success: true, crawls });
+      .map((job) =>
+        withRawFields(
+          { id: job.id, teamId: TEAM_ID, url: job.listing?.url ?? '', created_at: iso(job.createdAt) },
+          { options: job.listing?.options[route.version] ?? '{}' },
+        ),
+      );
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: `{"success":true,"crawls":[${crawls.join(',')}]}` };
   };
 
   const respond = (request: AppRequest): AppResponse => {
@@ -616,7 +609,25 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
 
   return {
     maxBodyBytes,
-    stats: () => ({ jobs: jobs.size, expiredIds: expired.size, idempotencyKeys: idempotencyKeys.size }),
+    stats: () => {
+      const webhookStats = webhooks.stats();
+      return {
+        jobs: jobs.size,
+        expiredIds: expired.size,
+        idempotencyKeys: idempotencyKeys.size,
+        heldPages: holdings.held.pages,
+        heldBytes: holdings.held.bytes,
+        webhookJobs: webhookStats.jobs,
+        webhookEventsQueued: webhookStats.queued,
+      };
+    },
+    refuseUnread(request) {
+      if (options.auth === 'none') return undefined;
+      const path = request.url.split(/[?#]/, 1)[0] ?? '';
+      const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+      if (!path.startsWith('/') || match(routes, request.method.toUpperCase(), trimmed.split('/').slice(1)) === undefined) return undefined;
+      return authorize({ ...request, body: '' });
+    },
     handle(request: AppRequest): Promise<AppResponse> {
       try {
         return Promise.resolve(respond(request));

@@ -2,6 +2,10 @@
  * The node:http adapter of the reference server: reads each request's body, hands method, path, lower-case
  * headers and body to `app.handle`, and writes its answer back.
  *
+ * Credentials first: before reading a body, the adapter asks the app whether the request's headers alone
+ * settle it (`refuseUnread`: an API request without a valid token); then it answers at once and reads
+ * nothing, so an unauthenticated client cannot make the server read or parse a body (issue 13, finding 9).
+ *
  * Body size: the app checks the size itself, after parsing the JSON (the service's order), so the adapter
  * reads up to `readLimit` = the app's `maxBodyBytes` plus as much again (at least 1 MiB more) and lets the app
  * decide below that. A body past `readLimit` (by its Content-Length, or as it arrives) is not read further:
@@ -80,6 +84,20 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   req.resume(); // discard what is already on its way instead of buffering it
 }
 
+/**
+ * Answers before the body is read (`refuseUnread`). The connection stays open, so that a client still
+ * sending its body reads the answer instead of a reset: node discards the rest of the body, and the socket
+ * is destroyed only if more than `readLimit` bytes of it arrive (`requestTimeoutMs` bounds a slow one).
+ */
+function answerUnread(req: IncomingMessage, res: ServerResponse, answer: AppResponse, readLimit: number): void {
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > readLimit) req.socket.destroy();
+  });
+  send(res, answer);
+}
+
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -102,6 +120,8 @@ export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<
   };
 
   const server = createServer(timeouts, (req, res) => {
+    const unread = app.refuseUnread?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req) });
+    if (unread !== undefined) return answerUnread(req, res, unread, readLimit);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > readLimit) return refuseTooLarge(req, res);
     const chunks: Buffer[] = [];

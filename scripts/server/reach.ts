@@ -16,7 +16,12 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { isLoopbackHost } from './webhooks.js';
+
+/** Whether a host (name or bare address) is loopback: 127.0.0.0/8, ::1, `localhost`. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
 
 export interface ReachOptions {
   /** More hosts (names or addresses) to fetch from, besides loopback. */

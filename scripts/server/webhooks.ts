@@ -2,15 +2,38 @@
  * Webhook delivery of the reference server: each event is a JSON POST
  * `{success: true, type: "<crawl|batch_scrape>.<kind>", id, data, metadata, webhookId}` with the webhook's
  * headers. Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
- * each with a time limit; addresses whose host the allow rule refuses are silently skipped. `close()` aborts
- * what is in flight and drops what is queued.
+ * each with a time limit, and never retried.
+ *
+ * Where they go: only to an address the server may connect to, loopback unless `allow` (`crawlspec serve
+ * --allow-host`) adds hosts: a `Reach` (`reach.ts`) checks address literals before connecting and resolves
+ * names to allowed addresses only, on every connection. A delivery never follows a redirect: a 30x is a
+ * failed delivery, so neither the payload nor the caller's custom headers travel to another address (issue
+ * 13, finding 5). node:http rather than fetch for the same reason as the fetcher: only node:http takes the
+ * per-connection `lookup` that holds names to allowed addresses.
+ *
+ * What they hold (issue 13, findings 1 and 8): a job's webhook metadata is serialised once, when the job
+ * starts, and spliced into each payload as it is sent; page data arrives as the JSON text of records the job
+ * keeps anyway. A job's undelivered events wait in a queue of at most `MAX_QUEUED_EVENTS` events: past it,
+ * page events are dropped (counted, never an error), while the final event (`completed`, `failed`) is always
+ * queued. A payload is built only when its delivery begins, and at most `MAX_DELIVERIES_IN_FLIGHT` deliveries
+ * run at once in the whole server. `drop(jobId)` (a cancel) empties the job's queue; `forget(jobId)` (its
+ * expiry) also aborts its delivery in flight; `close()` does both for every job.
  */
 import { randomUUID } from 'node:crypto';
-import type { PageRecord } from './documents.js';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { FetchGate } from './fetcher.js';
+import type { Reach } from './reach.js';
+import { stringifyJson } from './jsonText.js';
 
 export type WebhookEventKind = 'started' | 'page' | 'completed' | 'failed';
 
 const ALL_EVENTS: readonly WebhookEventKind[] = ['completed', 'failed', 'page', 'started'];
+
+/** Undelivered events one job may have waiting; past it, its page events are dropped. */
+export const MAX_QUEUED_EVENTS = 100;
+/** Deliveries in flight at once, in the whole server. */
+export const MAX_DELIVERIES_IN_FLIGHT = 16;
 
 export interface WebhookTarget {
   readonly url: string;
@@ -34,86 +57,189 @@ export function webhookTarget(webhook: unknown): WebhookTarget | undefined {
   return { url: object['url'], headers: stringMap(object['headers']), metadata: stringMap(object['metadata']), events: new Set(events) };
 }
 
-/** The default allow rule: loopback hosts only (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 export interface WebhookSenderOptions {
-  readonly allowHost: (host: string) => boolean;
+  /** Where deliveries may connect: loopback, and what its `allow` rule adds. */
+  readonly reach: Reach;
   readonly timeoutMs: number;
 }
 
+interface QueuedEvent {
+  readonly kind: WebhookEventKind;
+  /** The JSON text of the event's `data` array. */
+  readonly data: string;
+}
+
+interface JobDeliveries {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly events: ReadonlySet<string>;
+  /** `"crawl"` or `"batch_scrape"`: the first word of each event's type. */
+  readonly prefix: string;
+  /** The webhook's metadata as JSON text, made once. */
+  readonly metadata: string;
+  readonly queue: QueuedEvent[];
+  /** Page events left out because the queue was full. */
+  dropped: number;
+  /** Whether a delivery loop runs for the job. */
+  running: boolean;
+  /** The final event is queued: once the queue is empty the job's state goes. */
+  ended: boolean;
+  /** The delivery in flight, to abort on `forget`. */
+  controller: AbortController | undefined;
+}
+
+const TERMINAL: ReadonlySet<WebhookEventKind> = new Set(['completed', 'failed']);
+
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
-  /** The tail of each job's delivery chain. */
-  readonly #chains = new Map<string, Promise<void>>();
-  readonly #inFlight = new Set<AbortController>();
-  #closed = false;
+  readonly #jobs = new Map<string, JobDeliveries>();
+  readonly #gate = new FetchGate(MAX_DELIVERIES_IN_FLIGHT);
+  readonly #closing = new AbortController();
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
   }
 
-  /** Queues the event `kind` of job `jobId` for delivery, if the target wants it and its host is allowed. */
-  send(target: WebhookTarget, jobKind: 'crawl' | 'batch', jobId: string, kind: WebhookEventKind, data: readonly PageRecord[] = []): void {
-    if (this.#closed || !target.events.has(kind) || !this.#allowed(target.url)) return;
-    const payload = JSON.stringify({
-      success: true,
-      type: `${jobKind === 'crawl' ? 'crawl' : 'batch_scrape'}.${kind}`,
-      id: jobId,
-      data,
-      metadata: target.metadata,
-      webhookId: randomUUID(),
-    });
-    const previous = this.#chains.get(jobId) ?? Promise.resolve();
-    const next = previous.then(() => this.#deliver(target, payload));
-    this.#chains.set(jobId, next);
-    void next.then(() => {
-      if (this.#chains.get(jobId) === next) this.#chains.delete(jobId);
+  /** Registers a job's webhook, if its address may be delivered to (else its events go nowhere). */
+  open(jobId: string, jobKind: 'crawl' | 'batch', target: WebhookTarget): void {
+    if (this.#closing.signal.aborted) return;
+    const url = this.#allowed(target.url);
+    if (url === undefined) return;
+    this.#jobs.set(jobId, {
+      url,
+      headers: target.headers,
+      events: target.events,
+      prefix: jobKind === 'crawl' ? 'crawl' : 'batch_scrape',
+      metadata: stringifyJson(target.metadata) ?? '{}',
+      queue: [],
+      dropped: 0,
+      running: false,
+      ended: false,
+      controller: undefined,
     });
   }
 
-  /** Aborts every delivery in flight and drops the queued ones. */
+  /** Queues the event `kind` of a job, with `data` (the JSON text of an array of page records). */
+  send(jobId: string, kind: WebhookEventKind, data = '[]'): void {
+    const job = this.#jobs.get(jobId);
+    if (job === undefined || job.ended || !job.events.has(kind)) {
+      if (job !== undefined && TERMINAL.has(kind)) this.#end(jobId, job);
+      return;
+    }
+    if (TERMINAL.has(kind)) job.ended = true;
+    else if (job.queue.length >= MAX_QUEUED_EVENTS) {
+      job.dropped += 1;
+      return;
+    }
+    job.queue.push({ kind, data });
+    if (!job.running) void this.#pump(jobId, job);
+  }
+
+  /** Empties a job's queue (its delivery in flight goes on); later events are still queued. */
+  drop(jobId: string): void {
+    const job = this.#jobs.get(jobId);
+    if (job !== undefined) job.queue.length = 0;
+  }
+
+  /** Forgets a job: its queue is emptied and its delivery in flight aborted. */
+  forget(jobId: string): void {
+    const job = this.#jobs.get(jobId);
+    if (job === undefined) return;
+    job.queue.length = 0;
+    job.controller?.abort();
+    this.#jobs.delete(jobId);
+  }
+
+  /** Aborts every delivery in flight and drops every queue. */
   close(): void {
-    this.#closed = true;
-    for (const controller of this.#inFlight) controller.abort();
-    this.#inFlight.clear();
-    this.#chains.clear();
+    this.#closing.abort();
+    for (const id of [...this.#jobs.keys()]) this.forget(id);
   }
 
-  #allowed(url: string): boolean {
+  /** Jobs with a webhook state, and events queued in all (for tests and load runs). */
+  stats(): { readonly jobs: number; readonly queued: number } {
+    let queued = 0;
+    for (const job of this.#jobs.values()) queued += job.queue.length;
+    return { jobs: this.#jobs.size, queued };
+  }
+
+  #end(jobId: string, job: JobDeliveries): void {
+    job.ended = true;
+    if (!job.running && job.queue.length === 0 && this.#jobs.get(jobId) === job) this.#jobs.delete(jobId);
+  }
+
+  #allowed(address: string): URL | undefined {
+    if (!URL.canParse(address)) return undefined;
+    const url = new URL(address);
+    const { reach } = this.#options;
+    return reach.reachable(url) && reach.addressRefusal(url) === undefined ? url : undefined;
+  }
+
+  async #pump(jobId: string, job: JobDeliveries): Promise<void> {
+    job.running = true;
     try {
-      const parsed = new URL(url);
-      return (
-        (parsed.protocol === 'http:' || parsed.protocol === 'https:') && this.#options.allowHost(parsed.hostname.replace(/^\[|\]$/g, ''))
-      );
-    } catch {
-      return false;
+      for (let event = job.queue.shift(); event !== undefined; event = job.queue.shift()) {
+        if (this.#jobs.get(jobId) !== job) return;
+        const controller = new AbortController();
+        job.controller = controller;
+        const signal = AbortSignal.any([controller.signal, this.#closing.signal]);
+        let release: (() => void) | undefined;
+        try {
+          release = await this.#gate.acquire(signal);
+          const payload =
+            `{"success":true,"type":${JSON.stringify(`${job.prefix}.${event.kind}`)},"id":${JSON.stringify(jobId)},` +
+            `"data":${event.data},"metadata":${job.metadata},"webhookId":"${randomUUID()}"}`;
+          await this.#post(job, payload, signal);
+        } catch {
+          // fire-and-forget: a receiver that fails, refuses, redirects or times out is not retried
+        } finally {
+          release?.();
+          job.controller = undefined;
+        }
+      }
+    } finally {
+      job.running = false;
+      if (job.ended && job.queue.length === 0 && this.#jobs.get(jobId) === job) this.#jobs.delete(jobId);
     }
   }
 
-  async #deliver(target: WebhookTarget, payload: string): Promise<void> {
-    if (this.#closed) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#options.timeoutMs);
-    this.#inFlight.add(controller);
+  /** One POST; resolves when the receiver answered 2xx, rejects otherwise (a redirect included). */
+  async #post(job: JobDeliveries, payload: string, signal: AbortSignal): Promise<void> {
+    const { reach, timeoutMs } = this.#options;
+    // A timer of our own, not AbortSignal.timeout: under load, a timeout signal referenced only through
+    // AbortSignal.any was seen never to fire (Node 20, attack 8 of `npm run load`), so that a receiver that
+    // hangs held its job's queue forever.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timed = AbortSignal.any([signal, deadline.signal]);
     try {
-      const headers = new Headers({ 'content-type': 'application/json' });
-      for (const [name, value] of Object.entries(target.headers)) headers.set(name, value);
-      const response = await fetch(target.url, {
-        method: 'POST',
-        headers,
-        body: payload,
-        signal: controller.signal,
-      });
-      await response.body?.cancel();
-    } catch {
-      // fire-and-forget: a receiver that fails, refuses or times out is not retried
+      await this.#request(job, payload, timed, reach);
     } finally {
       clearTimeout(timer);
-      this.#inFlight.delete(controller);
     }
+  }
+
+  #request(job: JobDeliveries, payload: string, timed: AbortSignal, reach: Reach): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const request = (job.url.protocol === 'https:' ? httpsRequest : httpRequest)(
+        job.url,
+        {
+          method: 'POST',
+          headers: { ...job.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+          lookup: reach.lookup,
+          signal: timed,
+          // One connection per delivery, looked up anew: nothing pooled outlives the job.
+          agent: false,
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          response.destroy(); // the answer's body is not read
+          if (status >= 200 && status < 300) resolve();
+          else reject(new Error(`the receiver answered ${status}`));
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
   }
 }

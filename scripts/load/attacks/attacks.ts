@@ -389,6 +389,11 @@ const attack8: Attack = {
         );
         ctx.check('the receiver got a delivery before the cancel', before > 0, `${before}`);
         ctx.check(
+          'the receiver learned that the job ended: the completed event was delivered after the cancel',
+          after.some((d) => d.type.endsWith('.completed')),
+          kinds.join(', ') || 'nothing delivered',
+        );
+        ctx.check(
           'after the cancel, no delivery but at most one completed event',
           after.length === 0 || (after.length === 1 && after[0]!.type.endsWith('.completed')),
           `${after.length} deliveries: ${

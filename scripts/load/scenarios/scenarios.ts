@@ -225,20 +225,26 @@ async function malformedJson(ctx: Context): Promise<ScenarioReport> {
     { 'content-type': 'application/json' },
     { 'content-type': 'application/json', authorization: 'Bearer wrong' },
   ];
-  const exact = new Expectation('every malformed body → 400 with exactly the BAD_REQUEST_INVALID_JSON body, before the token is checked');
+  const exact = new Expectation(
+    'every malformed body → 400 with exactly the BAD_REQUEST_INVALID_JSON body with the token, 401 unread without it',
+  );
   const expected = JSON.stringify(MALFORMED_JSON_BODY);
   const requests = texts.flatMap((text, i) =>
-    paths.map((path, j) => ({
-      method: 'POST' as const,
-      path,
-      headers: headers[(i + j) % headers.length]!,
-      body: text,
-      onResponse: (status: number, body: string) =>
-        exact.observe(
-          status === 400 && JSON.stringify(parsed(body)) === expected,
-          () => `${path} ${JSON.stringify(text)}: ${status} ${short(body)}`,
-        ),
-    })),
+    paths.map((path, j) => {
+      const chosen = headers[(i + j) % headers.length]!;
+      const authorized = chosen === headers[0];
+      return {
+        method: 'POST' as const,
+        path,
+        headers: chosen,
+        body: text,
+        onResponse: (status: number, body: string) =>
+          exact.observe(
+            authorized ? status === 400 && JSON.stringify(parsed(body)) === expected : status === 401 && valid('v2/ErrorResponse', parsed(body)),
+            () => `${path} ${JSON.stringify(text)} (${authorized ? 'with' : 'without'} the token): ${status} ${short(body)}`,
+          ),
+      };
+    }),
   );
   const figures = await cannon(ctx.base, ctx.duration, requests);
   return { name: 'malformed JSON', figures, notes: {}, checks: [exact.check(), noErrors(figures)] };
