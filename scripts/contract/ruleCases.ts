@@ -81,6 +81,18 @@ const numbered = (prefix: string, count: number) => Array.from({ length: count }
 const scrapes = (n: number) => Array.from({ length: n }, () => ({ type: 'scrape' }));
 const BOTH: readonly Version[] = ['v1', 'v2'];
 
+/** A boolean field the service accepts: `true` is fine, `invalid` (a string or a number) is of the wrong type. */
+const booleanField = (title: string, versions: readonly Version[], field: string, invalid: string | number): OptionCase => ({
+  title,
+  kind: 'schema',
+  versions,
+  rule: 'type',
+  valid: { [field]: true },
+  invalid: { [field]: invalid },
+  at: `.${field}`,
+  message: `must be boolean, not ${typeof invalid === 'string' ? `string (${JSON.stringify(invalid)})` : `integer (${invalid})`}`,
+});
+
 const OPTION_CASES: readonly OptionCase[] = [
   // changeTrackingNeedsMarkdown
   {
@@ -426,36 +438,9 @@ const OPTION_CASES: readonly OptionCase[] = [
   },
 
   // Fields the service accepts (issue 14.1): refused as unknown keys before, typed now.
-  {
-    title: 'onlyCleanContent is a boolean the service takes in v1 and v2',
-    kind: 'schema',
-    versions: BOTH,
-    rule: 'type',
-    valid: { onlyCleanContent: true },
-    invalid: { onlyCleanContent: 'yes' },
-    at: '.onlyCleanContent',
-    message: 'must be boolean, not string ("yes")',
-  },
-  {
-    title: 'v1 takes the deprecated __experimental_cache, a boolean',
-    kind: 'schema',
-    versions: ['v1'],
-    rule: 'type',
-    valid: { __experimental_cache: true },
-    invalid: { __experimental_cache: 1 },
-    at: '.__experimental_cache',
-    message: 'must be boolean, not integer (1)',
-  },
-  {
-    title: 'v2 takes safeMode, a boolean',
-    kind: 'schema',
-    versions: ['v2'],
-    rule: 'type',
-    valid: { safeMode: false },
-    invalid: { safeMode: 'on' },
-    at: '.safeMode',
-    message: 'must be boolean, not string ("on")',
-  },
+  booleanField('onlyCleanContent is a boolean the service takes in v1 and v2', BOTH, 'onlyCleanContent', 'yes'),
+  booleanField('v1 takes the deprecated __experimental_cache, a boolean', ['v1'], '__experimental_cache', 1),
+  booleanField('v2 takes safeMode, a boolean', ['v2'], 'safeMode', 'on'),
 
   // jsonSchemaCompiles (v1): the schema is compiled as the service compiles it (draft-07)
   {
