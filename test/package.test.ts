@@ -36,10 +36,10 @@ const run = promisify(execFile);
 const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' };
 
 /**
- * Everything shipped must stay below this (about 6 MB unpacked since every schema element names its source;
- * the HTML docs, not shipped, alone are 5 MB).
+ * Everything shipped must stay below this (about 7 MB unpacked since every schema element names its source and
+ * the rule cases of issue 14 joined the vectors; the HTML docs, not shipped, alone are 5 MB).
  */
-const MAX_UNPACKED_BYTES = 7 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 
 interface Manifest {
   readonly license: string;
