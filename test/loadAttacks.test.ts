@@ -67,15 +67,15 @@ describe('the attack bodies', () => {
     expect(validity('v2/BatchScrapeRequest', body)).toBe(false);
   });
 
-  it('7: v1 and v2 crawls whose JSON schema nests 6000 levels deep: v2 valid, v1 refused unread as too large to compile', () => {
+  it('7: v1 and v2 crawls whose options nest 6000 levels deep, valid (v2 in a JSON schema, v1 in an open action object)', () => {
     const { v1, v2 } = bodies.deeplyNestedCrawls(6000, 30);
-    expect(v2.split('{"a":').length - 1).toBe(6000);
-    expect(validity('v2/CrawlRequest', v2)).toBe(true);
-    // v1 compiles a given schema as the service does, and refuses one of more than 2000 values unread (issue 14.2).
-    const v1Result = validate('v1/CrawlRequest', JSON.parse(v1));
-    expect(v1Result.valid ? [] : v1Result.errors.map((e) => `${e.path} ${e.rule}`)).toEqual([
-      '$.scrapeOptions.jsonOptions.schema jsonSchemaCompiles',
-    ]);
+    for (const [name, body] of [
+      ['v2/CrawlRequest', v2],
+      ['v1/CrawlRequest', v1],
+    ] as const) {
+      expect(body.split('{"a":').length - 1, name).toBe(6000);
+      expect(validity(name, body), name).toBe(true);
+    }
   });
 
   it('9: exactly 20 MiB, one array nested as deep as that allows (not parsed here: that is the attack)', () => {

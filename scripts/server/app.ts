@@ -105,7 +105,7 @@ export interface ReferenceAppOptions {
    * an address that is loopback or allowed too. Default: none.
    */
   readonly allowFetchHost?: (host: string) => boolean;
-  /** Host name → IP address for jobs' fetches, instead of DNS (e.g. `crawlspec.test` → `127.0.0.1`). */
+  /** Host name → IP address for jobs' fetches, instead of DNS (e.g. `crawlspec.example.com` → `127.0.0.1`). */
   readonly resolveHosts?: Readonly<Record<string, string>>;
 }
 

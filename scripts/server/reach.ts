@@ -10,8 +10,8 @@
  * connected to. Address literals (`http://10.0.0.1/`) are not looked up by node, so they are checked here
  * before any request (`addressRefusal`).
  *
- * `resolveHosts` (name → address) lets test sites answer under names such as `crawlspec.test` and
- * `sub.crawlspec.test` on loopback, with no DNS and no hosts file; the address it gives is checked like any
+ * `resolveHosts` (name → address) lets test sites answer under names such as `crawlspec.example.com` and
+ * `sub.crawlspec.example.com` on loopback, with no DNS and no hosts file; the address it gives is checked like any
  * other.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';

@@ -308,7 +308,7 @@ const NESTING = 6000;
 
 const attack7: Attack = {
   id: '7',
-  title: `GET /v1 and /v2 crawl/active while crawls whose JSON schema nests ${NESTING} levels deep run`,
+  title: `GET /v1 and /v2 crawl/active while crawls whose options nest ${NESTING} levels deep run`,
   rssMiB: RSS_SMALL_MIB,
   unrelatedMs: UNRELATED_LATENCY_MS,
   deadlineMs: 30_000,

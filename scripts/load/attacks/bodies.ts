@@ -72,14 +72,15 @@ export function idnBatch(count: number, labelLength: number): string {
 const nested = (depth: number): string => `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`;
 
 /**
- * 7: crawls that run for `delaySeconds` (their one page waits for the delay) and carry a JSON schema `depth`
- * objects deep: a v2 crawl with a `json` format, a v1 crawl with `jsonOptions`.
+ * 7: crawls that run for `delaySeconds` (their one page waits for the delay) and carry an object `depth`
+ * levels deep: a v2 crawl as the JSON schema of a `json` format; a v1 crawl in an action's extra field (an
+ * action object is open), since a v1 `jsonOptions` schema of more than 2000 values is refused unread.
  */
 export function deeplyNestedCrawls(depth: number, delaySeconds: number): { readonly v1: string; readonly v2: string } {
-  const schema = nested(depth);
+  const deep = nested(depth);
   return {
-    v2: `{"url":"https://example.com/nested","delay":${delaySeconds},"scrapeOptions":{"formats":[{"type":"json","schema":${schema}}]}}`,
-    v1: `{"url":"https://example.com/nested","delay":${delaySeconds},"scrapeOptions":{"formats":["json"],"jsonOptions":{"schema":${schema}}}}`,
+    v2: `{"url":"https://example.com/nested","delay":${delaySeconds},"scrapeOptions":{"formats":[{"type":"json","schema":${deep}}]}}`,
+    v1: `{"url":"https://example.com/nested","delay":${delaySeconds},"scrapeOptions":{"actions":[{"type":"wait","milliseconds":1,"nested":${deep}}]}}`,
   };
 }
 
