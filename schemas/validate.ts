@@ -73,8 +73,6 @@ interface Entry {
   /** The fast path: whether the schema holds, nothing more. */
   readonly decide: (data: unknown) => boolean;
   readonly rules: readonly PlacedRule[];
-  /** Whether `data`, which the fast path accepted, keeps every rule for sure (see `keeperOf`). */
-  readonly keeps: (data: unknown) => boolean;
 }
 
 /** The Ajv validators of a definition, which say why a body breaks the schema. */
@@ -99,47 +97,10 @@ const ENTRIES: ReadonlyMap<string, Entry> = new Map(
     return decisions.map(([definition, decide]) => {
       const name = `${version}/${definition}` as SchemaName;
       const rules = CODE_RULES[name] ?? [];
-      return [name, { version, definition, decide, rules, keeps: keeperOf(rules) }];
+      return [name, { version, definition, decide, rules }];
     });
   }),
 );
-
-/**
- * The rules' cheap answers (`CodeRule.keeps`) for a definition, put together once: true only when `ruleIssues`
- * would find nothing. The rules at one place share one read of the object there (places in the order the rules
- * name them); a place that holds no object has nothing for its rules to look at.
- */
-function keeperOf(rules: readonly PlacedRule[]): (data: unknown) => boolean {
-  type Keeps = (object: Readonly<Record<string, unknown>>) => boolean;
-  const places = new Map<string, { readonly at: PlacedRule['at']; readonly keeps: Keeps[] }>();
-  for (const { at, rule } of rules) {
-    const key = at.join('/');
-    const place = places.get(key) ?? { at, keeps: [] };
-    place.keeps.push(rule.keeps);
-    places.set(key, place);
-  }
-  const keepers = [...places.values()].map(({ at, keeps }): ((data: unknown) => boolean) => {
-    const all: Keeps =
-      keeps.length === 1
-        ? keeps[0]!
-        : (object) => {
-            for (let i = 0; i < keeps.length; i++) if (!keeps[i]!(object)) return false;
-            return true;
-          };
-    if (at.length === 0) return (data) => !isRecord(data) || all(data);
-    return (data) => {
-      let object: unknown = data;
-      for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
-      return !isRecord(object) || all(object);
-    };
-  });
-  if (keepers.length === 0) return () => true;
-  if (keepers.length === 1) return keepers[0]!;
-  return (data) => {
-    for (let i = 0; i < keepers.length; i++) if (!keepers[i]!(data)) return false;
-    return true;
-  };
-}
 
 function entryOf(name: SchemaName): Entry {
   const entry = ENTRIES.get(name);
@@ -184,8 +145,11 @@ interface Listed {
 
 const NOTHING: Listed = Object.freeze({ issues: Object.freeze([]), omitted: 0 });
 
-/** The problems the code rules find in `data` (see codeRules/): at most `room` issues, and a count of the rest. */
-function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): Listed {
+/**
+ * The problems the code rules find in `data` (see codeRules/): at most `room` issues, and a count of the rest.
+ * With `keptSkipped` (only for data the fast path accepted), a rule whose `keeps` says yes is not checked.
+ */
+function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number, keptSkipped = false): Listed {
   let issues: ValidationIssue[] | undefined;
   let omitted = 0;
   for (let r = 0; r < rules.length; r++) {
@@ -193,6 +157,8 @@ function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number): 
     let object: unknown = data;
     for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
     if (!isRecord(object)) continue;
+    // On data the fast path accepted, a rule whose cheap answer is yes finds nothing: its check is not run.
+    if (keptSkipped && rule.keeps(object)) continue;
     const problems = rule.check(object);
     if (problems === NO_PROBLEMS) continue;
     for (const problem of problems) {
@@ -366,8 +332,9 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
   try {
     if (decided(entry, data)) {
       // The common case: every rule kept, decided without building anything.
-      if (entry.keeps(data)) return VALID;
-      const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
+      // Only the rules whose cheap answer is not yes are checked (one that keeps adds no issue): most bodies
+      // keep every rule, and are decided without building anything.
+      const rules = ruleIssues(entry.rules, data, MAX_ISSUES, true);
       return rules === NOTHING ? VALID : invalid([], rules);
     }
     // Refused by the fast path: before the validators read it index by index, no array with holes.

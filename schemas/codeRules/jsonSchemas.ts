@@ -32,7 +32,8 @@
  * Compiling never runs a `pattern` (Ajv builds the RegExp; nothing is matched), so a pattern that backtracks costs
  * nothing here. Kept out of the generated fast path: code rules run after it.
  */
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
+import { ajv as ajvPackage } from '#generated/load/dependencies.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
 
 export const INVALID_JSON_SCHEMA = 'Invalid JSON schema.';
@@ -42,7 +43,8 @@ export const MAX_SCHEMA_VALUES = 2000;
 export const MAX_SCHEMA_CHARACTERS = 100_000;
 
 /**
- * One Ajv for every compile, as the service has, made on first use (importing the package compiles nothing);
+ * One Ajv for every compile, as the service has, made on first use (the package is loaded then, through
+ * `#generated/load/dependencies.js`, not with the main entry);
  * `addUsedSchema: false` keeps a schema's `$id` from being registered (a second request with the same `$id`
  * would otherwise fail), and each schema is removed from Ajv's cache once compiled, so the instance holds
  * nothing per request.
@@ -93,7 +95,7 @@ function sizeProblem(schema: unknown): string | undefined {
 
 /** Why `schema` does not compile (draft-07, strict off), or undefined. */
 function compileProblem(schema: Readonly<Record<string, unknown>>): string | undefined {
-  const compiler = (ajv ??= new Ajv({ strict: false, logger: false, addUsedSchema: false, allErrors: true, code: { optimize: false } }));
+  const compiler = (ajv ??= new (ajvPackage().Ajv)({ strict: false, logger: false, addUsedSchema: false, allErrors: true, code: { optimize: false } }));
   try {
     compiler.compile(schema);
     return undefined;

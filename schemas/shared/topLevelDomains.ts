@@ -12,10 +12,11 @@
  * tldts keeps its list to itself (no export to build a set from), so verdicts are asked of it once per label and
  * kept: `isIcannTopLevelAt` reads the label where it stands in the address, hashes it without copying, and
  * finds the verdict in a table, so a label seen before costs no allocation (the plain-address path of
- * crawlUrl.ts asks it for every address). The table is bounded: past MAX_LABELS verdicts it is emptied, so
+ * crawlUrl.ts asks it for every address). tldts itself is loaded when a first label is asked about
+ * (`#generated/load/dependencies.js`), not with the main entry. The table is bounded: past MAX_LABELS verdicts it is emptied, so
  * made-up labels cost memory of a fixed size at most, and each at most one tldts lookup.
  */
-import { parse } from 'tldts';
+import { tldts } from '#generated/load/dependencies.js';
 
 /** A label, the ICANN answer for it, and the next label of the same hash. */
 interface Verdict {
@@ -54,7 +55,7 @@ export function isIcannTopLevelAt(s: string, start: number, end: number): boolea
   let label = '';
   for (let i = start; i < end; i++) label += String.fromCharCode(lower(s.charCodeAt(i)));
   // A probe name under the label: a top-level domain listed only by a wildcard rule (`*.ck`) is then found too.
-  const icann = parse(`x.${label}`, OPTIONS).isIcann === true;
+  const icann = tldts().parse(`x.${label}`, OPTIONS).isIcann === true;
   const full = verdicts.size >= MAX_LABELS;
   if (full) verdicts.clear();
   verdicts.set(hash, { label, icann, next: full ? undefined : first });

@@ -7,6 +7,7 @@ import { openApiDocument, type DocumentScope } from './openapi.js';
 import { typeDeclarations } from './types.js';
 import { fastPathFile, fastPathModule } from './fastPath.js';
 import { formatsModule } from './formatsModule.js';
+import { dependencyLoaders } from './dependencyLoaders.js';
 import { loaderModules, validatorFile, validatorModule } from './validators.js';
 import { DEFAULTS_FILE, defaultsModule } from './defaultsModule.js';
 import { vectorFiles } from './vectors.js';
@@ -41,6 +42,7 @@ export async function artefacts(): Promise<Map<string, string>> {
     files.set(`fast/${fastPathFile(version).replace(/\.js$/, '.d.ts')}`, fast.dts);
   }
   for (const [file, code] of loaderModules(VERSIONS)) files.set(`load/${file}`, code);
+  for (const [file, code] of dependencyLoaders()) files.set(`load/${file}`, code);
   const defaults = defaultsModule();
   files.set(`fast/${DEFAULTS_FILE}`, defaults.js);
   files.set(`fast/${DEFAULTS_FILE.replace(/\.js$/, '.d.ts')}`, defaults.dts);
