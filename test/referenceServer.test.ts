@@ -325,7 +325,9 @@ describe.each(VERSIONS)('reference server %s', (version) => {
   it('answers for a batch on the crawl endpoints and for a crawl on the batch ones, never for the other version', async () => {
     // The service runs one status controller and one errors controller for both paths (facts §8.1): the
     // v1 SDK's batchScrapeUrls polls GET /v1/crawl/{id} with the batch's id.
-    const batch = await call('POST', `/${version}/batch/scrape`, { body: { urls: [site('/about'), site('/broken'), 'https://example.com/a'] } });
+    const batch = await call('POST', `/${version}/batch/scrape`, {
+      body: { urls: [site('/about'), site('/broken'), 'https://example.com/a'] },
+    });
     expect(batch.status, JSON.stringify(batch.body)).toBe(200);
     const { id } = batch.body;
     const done = await untilDone(version, `/${version}/crawl/${id}`);
@@ -343,11 +345,20 @@ describe.each(VERSIONS)('reference server %s', (version) => {
     const asBatch = await call('GET', `/${version}/batch/scrape/${crawl.id}?limit=2`);
     expect(asBatch.status).toBe(200);
     expectValid(`${version}/JobStatusResponse`, asBatch.body);
-    expect(asBatch.body).toMatchObject({ status: 'completed', completed: 3, next: `${publicUrl}/${version}/batch/scrape/${crawl.id}?skip=2&limit=2` });
+    expect(asBatch.body).toMatchObject({
+      status: 'completed',
+      completed: 3,
+      next: `${publicUrl}/${version}/batch/scrape/${crawl.id}?skip=2&limit=2`,
+    });
     expect((await call('GET', `/${version}/batch/scrape/${crawl.id}/errors`)).status).toBe(200);
 
     const other = version === 'v1' ? 'v2' : 'v1';
-    for (const path of [`/${other}/crawl/${id}`, `/${other}/batch/scrape/${id}`, `/${other}/crawl/${id}/errors`, `/${other}/crawl/${crawl.id}`]) {
+    for (const path of [
+      `/${other}/crawl/${id}`,
+      `/${other}/batch/scrape/${id}`,
+      `/${other}/crawl/${id}/errors`,
+      `/${other}/crawl/${crawl.id}`,
+    ]) {
       const answer = await call('GET', path);
       expect(answer.status, path).toBe(404);
       expect(answer.body).toEqual({ success: false, error: 'Job not found' });
@@ -456,12 +467,26 @@ describe('reference server, beyond one version', () => {
     // plus scrapeOptions, which the service keeps v2-shaped.
     const v1 = await startCrawl(
       'v1',
-      { url: `${slowUrl}/site/docs/`, limit: 3, ignoreSitemap: true, allowBackwardLinks: true, maxDepth: 5, scrapeOptions: { formats: ['markdown', 'screenshot@fullPage'] } },
+      {
+        url: `${slowUrl}/site/docs/`,
+        limit: 3,
+        ignoreSitemap: true,
+        allowBackwardLinks: true,
+        maxDepth: 5,
+        scrapeOptions: { formats: ['markdown', 'screenshot@fullPage'] },
+      },
       slowUrl,
     );
     const v2 = await startCrawl(
       'v2',
-      { url: `${slowUrl}/site/blog/`, limit: 3, sitemap: 'skip', crawlEntireDomain: true, robotsUserAgent: 'crawlspec', scrapeOptions: { formats: [{ type: 'screenshot', fullPage: true }] } },
+      {
+        url: `${slowUrl}/site/blog/`,
+        limit: 3,
+        sitemap: 'skip',
+        crawlEntireDomain: true,
+        robotsUserAgent: 'crawlspec',
+        scrapeOptions: { formats: [{ type: 'screenshot', fullPage: true }] },
+      },
       slowUrl,
     );
     const batch = await call('POST', `${slowUrl}/v1/batch/scrape`, { body: { urls: ['https://example.com/a', 'https://example.com/b'] } });
@@ -474,7 +499,10 @@ describe('reference server, beyond one version', () => {
       return new Map(answer.body.crawls.map((c: any) => [c.id, c]));
     };
     const [inV1, inV2] = [await listed('v1'), await listed('v2')];
-    for (const [version, list] of [['v1', inV1], ['v2', inV2]] as const) {
+    for (const [version, list] of [
+      ['v1', inV1],
+      ['v2', inV2],
+    ] as const) {
       expect(list.has(batch.body.id), `${version} lists a batch`).toBe(false);
       expect(list.get(v1.id), `${version} lists the v1 crawl`).toMatchObject({ teamId: 'reference', url: `${slowUrl}/site/docs/` });
       expect(list.get(v2.id), `${version} lists the v2 crawl`).toMatchObject({ teamId: 'reference', url: `${slowUrl}/site/blog/` });
@@ -488,7 +516,8 @@ describe('reference server, beyond one version', () => {
 
     const v1InV2 = inV2.get(v1.id).options;
     expect(v1InV2).toMatchObject({ limit: 3, sitemap: 'skip', crawlEntireDomain: true });
-    for (const key of ['ignoreSitemap', 'allowBackwardLinks', 'maxDepth']) expect(v1InV2, `v2 words for a v1 crawl: ${key}`).not.toHaveProperty(key);
+    for (const key of ['ignoreSitemap', 'allowBackwardLinks', 'maxDepth'])
+      expect(v1InV2, `v2 words for a v1 crawl: ${key}`).not.toHaveProperty(key);
     expect(v1InV2.scrapeOptions.formats).toEqual(['markdown', { type: 'screenshot', fullPage: true }]);
   });
 

@@ -114,7 +114,12 @@ async function ended(app: InMemoryReferenceApp, path: string) {
 describe('findings 1, 2 and 4: what jobs hold is bounded, not the number of requests', () => {
   it('stringifyJson gives up as soon as the text passes maxLength', () => {
     const long = 'x'.repeat(1000);
-    expect(() => stringifyJson(Array.from({ length: 1000 }, () => long), 10_000)).toThrow(JsonTooLong);
+    expect(() =>
+      stringifyJson(
+        Array.from({ length: 1000 }, () => long),
+        10_000,
+      ),
+    ).toThrow(JsonTooLong);
     expect(() => stringifyJson(long, 999)).toThrow(JsonTooLong);
     expect(stringifyJson([long], 1004)).toBe(JSON.stringify([long]));
   });
@@ -145,7 +150,10 @@ describe('findings 1, 2 and 4: what jobs hold is bounded, not the number of requ
     const tickets: Ticket[] = [];
     for (let i = 0; i < MAX_HELD_RECORDS / MAX_JOB_RECORDS; i++) tickets.push(holdings.admit(MAX_JOB_RECORDS, 10, 'x') as Ticket);
     expect(holdings.held.pages).toBe(MAX_HELD_RECORDS);
-    expect(holdings.admit(1, 10, 'this batch asks for')).toEqual({ status: 429, error: expect.stringMatching(/is full: .* holds? 250000 of the 250000/) });
+    expect(holdings.admit(1, 10, 'this batch asks for')).toEqual({
+      status: 429,
+      error: expect.stringMatching(/is full: .* holds? 250000 of the 250000/),
+    });
     expect(holdings.keep(tickets[0]!, 100)).toBe(true);
     holdings.settle(tickets[0]!); // it made one page of the 50,000 it reserved
     expect(holdings.held.pages).toBe(MAX_HELD_RECORDS - MAX_JOB_RECORDS + 1);
@@ -160,7 +168,10 @@ describe('findings 1, 2 and 4: what jobs hold is bounded, not the number of requ
     const urls = Array.from({ length: MAX_JOB_RECORDS + 1 }, (_, i) => (i === 7 ? 'not a url' : `https://example.com/${i}`));
     const answer = await ask(app, 'POST', '/v2/batch/scrape', JSON.stringify({ urls }));
     expect(answer.status).toBe(402);
-    expect(answer.json()).toEqual({ success: false, error: expect.stringMatching(/^The reference server keeps at most 50000 pages per job/) });
+    expect(answer.json()).toEqual({
+      success: false,
+      error: expect.stringMatching(/^The reference server keeps at most 50000 pages per job/),
+    });
     expect(validate('v2/ErrorResponse', answer.json())).toEqual({ valid: true });
     expect(app.stats()).toMatchObject({ jobs: 0, heldPages: 0, heldBytes: 0 });
   });
@@ -175,7 +186,9 @@ describe('findings 1, 2 and 4: what jobs hold is bounded, not the number of requ
     expect(status.json()).toMatchObject({ status: 'completed', completed: 0, data: [] });
     expect(status.text.length).toBeLessThan(10_000);
     const errors = (await ask(app, 'GET', `/v2/crawl/${started.json().id}/errors`)).json().errors as { error: string }[];
-    expect(errors.map((e) => e.error.slice(-120))).toEqual([expect.stringMatching(/is not kept: its record would be larger than 10485760 bytes/)]);
+    expect(errors.map((e) => e.error.slice(-120))).toEqual([
+      expect.stringMatching(/is not kept: its record would be larger than 10485760 bytes/),
+    ]);
     expect(app.stats().heldPages).toBe(0);
   });
 });
@@ -212,7 +225,13 @@ describe('findings 5 and 8: webhook deliveries', () => {
 
   it('delivers only to loopback unless a host is allowed, and never connects to an address it may not', async () => {
     const webhooks = sender();
-    for (const url of ['http://10.0.0.1/hook', 'http://169.254.169.254/', 'http://[::ffff:a00:1]/', 'http://example.com/hook', 'ftp://127.0.0.1/']) {
+    for (const url of [
+      'http://10.0.0.1/hook',
+      'http://169.254.169.254/',
+      'http://[::ffff:a00:1]/',
+      'http://example.com/hook',
+      'ftp://127.0.0.1/',
+    ]) {
       webhooks.open(url, 'crawl', webhookTarget(url)!);
       webhooks.send(url, 'started');
     }

@@ -265,7 +265,9 @@ describe('under concurrent load', () => {
     const tokens = [`Bearer ${TOKEN}`, null, 'Bearer wrong'];
     const answers = await Promise.all(
       texts.flatMap((text) =>
-        paths.flatMap((path) => tokens.map(async (token) => ({ text, path, token, answer: await post(`${ctx.base}${path}`, text, token) }))),
+        paths.flatMap((path) =>
+          tokens.map(async (token) => ({ text, path, token, answer: await post(`${ctx.base}${path}`, text, token) })),
+        ),
       ),
     );
     expect(answers).toHaveLength(texts.length * paths.length * tokens.length);
@@ -383,7 +385,10 @@ describe('hostile path patterns', () => {
 
   it('fails a crawl whose patterns would take more than the step budget, and keeps answering', async () => {
     // Within the validator's bounds (2000 characters a pattern, 100 000 together), together past the step budget.
-    const read = await crawl('v2', { url: `${child.url}/site/`, includePaths: Array.from({ length: 40 }, () => `(?:${'a*'.repeat(990)}b)`) });
+    const read = await crawl('v2', {
+      url: `${child.url}/site/`,
+      includePaths: Array.from({ length: 40 }, () => `(?:${'a*'.repeat(990)}b)`),
+    });
     expectValid('v2/JobStatusResponse', read.body);
     expect(read.body).toMatchObject({ success: false, status: 'failed', completed: 0, total: 0 });
     expect(read.body.error).toMatch(/^The crawl's includePaths\/excludePaths cannot be run: running them takes more than \d+ steps\.$/);

@@ -8,6 +8,8 @@
  *   - `dependencies.js` everywhere else (older Node, browsers, bundlers): imported statically.
  */
 
+import { REQUIRING_PREAMBLE } from './validators.js';
+
 /** The libraries, by the name of the function that gives each. */
 const LIBRARIES = { tldts: 'tldts', ajv: 'ajv' } as const;
 
@@ -28,12 +30,16 @@ export function dependencyLoaders(): Map<string, string> {
   ].join('\n');
   const requiring = [
     header,
-    '// Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is',
-    '// loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.',
-    "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+    ...REQUIRING_PREAMBLE,
     ...names.map((name) => `let ${name}Module;`),
     '',
-    ...names.flatMap((name) => [doc(name), `export function ${name}() {`, `  return (${name}Module ??= require(${JSON.stringify(LIBRARIES[name])}));`, '}', '']),
+    ...names.flatMap((name) => [
+      doc(name),
+      `export function ${name}() {`,
+      `  return (${name}Module ??= require(${JSON.stringify(LIBRARIES[name])}));`,
+      '}',
+      '',
+    ]),
   ].join('\n');
   const dts = [
     header,

@@ -116,6 +116,13 @@ export function validatorModule(version: Version, errors: ErrorMode): { js: stri
   return { js: `${header}${treeShakeable(linearErrorGathering(toEsm(code)))}\n`, dts };
 }
 
+/** The first lines of a loader that `require()`s what it loads, on first use (here and `dependencyLoaders.ts`). */
+export const REQUIRING_PREAMBLE: readonly string[] = [
+  '// Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is',
+  '// loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.',
+  "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+];
+
 /** The file names, in `generated/load/`, of the two loaders (see `loaderModules`). */
 export const LOADER_FILE = 'validators.js';
 export const REQUIRING_LOADER_FILE = 'validators.require.js';
@@ -159,9 +166,7 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
   ].join('\n');
   const requiring = [
     header,
-    '// Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is',
-    '// loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.',
-    "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+    ...REQUIRING_PREAMBLE,
     `const FILES = ${table((version, errors) => JSON.stringify(`../validators/${validatorFile(version, errors)}`))};`,
     `const loaded = ${table(() => 'undefined')};`,
     '',

@@ -206,7 +206,9 @@ function pagesAsked(kind: Kind, body: unknown): number {
   if (kind === 'batch') return Array.isArray(body['urls']) ? body['urls'].length : 0;
   // A crawl fetches at most MAX_PAGES_PER_JOB pages, and makes at most `limit` records.
   const limit = body['limit'];
-  return typeof limit === 'number' && Number.isFinite(limit) ? Math.max(0, Math.min(Math.ceil(limit), MAX_PAGES_PER_JOB)) : MAX_PAGES_PER_JOB;
+  return typeof limit === 'number' && Number.isFinite(limit)
+    ? Math.max(0, Math.min(Math.ceil(limit), MAX_PAGES_PER_JOB))
+    : MAX_PAGES_PER_JOB;
 }
 
 /** A header, by its lower-case name (tolerating other cases from callers that did not lower them). */

@@ -50,7 +50,11 @@ function listedOptions(version: Version, raw: Record<string, unknown>, effective
  * `listedOptions` as JSON text, made once when the crawl starts: what a caller nests in its options is
  * serialised without recursion (`stringifyJson`), so no depth makes the active list fail (issue 13, finding 7).
  */
-export function listedOptionsText(version: Version, raw: Record<string, unknown>, effective: Record<string, unknown>): Record<Version, string> {
+export function listedOptionsText(
+  version: Version,
+  raw: Record<string, unknown>,
+  effective: Record<string, unknown>,
+): Record<Version, string> {
   const listed = listedOptions(version, raw, effective);
   return { v1: stringifyJson(listed.v1) ?? '{}', v2: stringifyJson(listed.v2) ?? '{}' };
 }

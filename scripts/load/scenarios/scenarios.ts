@@ -240,7 +240,9 @@ async function malformedJson(ctx: Context): Promise<ScenarioReport> {
         body: text,
         onResponse: (status: number, body: string) =>
           exact.observe(
-            authorized ? status === 400 && JSON.stringify(parsed(body)) === expected : status === 401 && valid('v2/ErrorResponse', parsed(body)),
+            authorized
+              ? status === 400 && JSON.stringify(parsed(body)) === expected
+              : status === 401 && valid('v2/ErrorResponse', parsed(body)),
             () => `${path} ${JSON.stringify(text)} (${authorized ? 'with' : 'without'} the token): ${status} ${short(body)}`,
           ),
       };
