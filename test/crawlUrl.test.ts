@@ -6,14 +6,12 @@
 import fc from 'fast-check';
 import { parse as parseHost } from 'tldts';
 import { describe, expect, it } from 'vitest';
-import { partitionBatch, NO_VALID_URLS } from '../schemas/batchPartition.js';
-import { batchUrlsUsable } from '../schemas/codeRules/batchUrls.js';
+import { batchUrlsUsable, partitionProblems } from '../schemas/codeRules/batchUrls.js';
 import { urlDepth, writtenPath } from '../schemas/codeRules/crawlUrl.js';
 import {
   clauseProblem,
   crawlUrlProblem,
   isCrawlUrl,
-  isUnparseableUrl,
   isPlainCrawlUrl,
   normalizeCrawlUrl,
   plainOriginEnd,
@@ -371,22 +369,10 @@ describe('properties', () => {
       .tuple(fc.constantFrom('https://a.com/', 'HTTP://a.com?', 'https://a.com', 'https://a.com:'), fc.string())
       .map(([o, t]) => `${o}${t}`);
     const entries = fc.array(fc.oneof(plainLike, candidates, sameSite), { maxLength: 8 });
-    const judged = (version: 'v1' | 'v2', request: Record<string, unknown>) => {
-      const partition = partitionBatch(version, request);
-      if (partition.outcome === 'accepted') return [];
-      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
-      return partition.invalid
-        .filter((i) => typeof i.url === 'string')
-        .map((i) => ({
-          at: ['urls', i.index],
-          message: i.problem,
-          source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service',
-        }));
-    };
     fc.assert(
       fc.property(entries, fc.constantFrom('v1', 'v2'), fc.constantFrom(true, false, undefined), (urls, version, ignore) => {
         const request = { urls, ...(ignore === undefined ? {} : { ignoreInvalidURLs: ignore }) };
-        expect(batchUrlsUsable(version).check(request)).toEqual(judged(version, request));
+        expect(batchUrlsUsable(version).check(request)).toEqual(partitionProblems(version, request));
       }),
       { numRuns: numRuns * 10 },
     );
@@ -395,7 +381,7 @@ describe('properties', () => {
       ['https://a.com', 'https://a.com.'],
       ['https://a.com/', 'https://a.com/ x', 'HTTPS://a.com?\uD800', 'https://a.com'],
     ]) {
-      expect(batchUrlsUsable('v1').check({ urls }), JSON.stringify(urls)).toEqual(judged('v1', { urls }));
+      expect(batchUrlsUsable('v1').check({ urls }), JSON.stringify(urls)).toEqual(partitionProblems('v1', { urls }));
     }
     expect(batchUrlsUsable('v1').check({ urls: ['https://a.com', 'https://a.com:99999'] })).toHaveLength(1);
   });

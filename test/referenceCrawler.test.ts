@@ -17,6 +17,7 @@ import { createReferenceApp, type InMemoryReferenceApp } from '../scripts/server
 import { listen, type Listening } from '../scripts/server/http.js';
 import { serveSite, type ServedSite } from '../scripts/site/server.js';
 import { testSiteModel } from '../scripts/site/testSite.js';
+import { untilEnded } from './support/untilEnded.js';
 
 // A name under a public suffix: a crawl's start URL must end in one (crawlspec.test would be refused).
 const HOST = 'crawlspec.example.com';
@@ -46,8 +47,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function get(url: string): Promise<any> {
   const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   expect(response.status, url).toBe(200);
@@ -70,13 +69,7 @@ async function crawl(version: Version, request: Record<string, unknown>): Promis
   });
   const started = (await response.json()) as { id: string; url: string };
   expect(response.status, JSON.stringify(started)).toBe(200);
-  const deadline = Date.now() + TIMEOUT_MS;
-  let status = await get(started.url);
-  while (status.status === 'scraping') {
-    if (Date.now() > deadline) throw new Error(`crawl ${JSON.stringify(request)} still running`);
-    await sleep(10);
-    status = await get(started.url);
-  }
+  const status = await untilEnded(() => get(started.url), `crawl ${JSON.stringify(request)}`, { timeoutMs: TIMEOUT_MS });
   const pages: any[] = [];
   for (let page = await get(`${started.url}?limit=3`); ; page = await get(page.next)) {
     const checked = validate(`${version}/JobStatusResponse`, page);

@@ -18,6 +18,7 @@ import { listen, type Listening } from '../scripts/server/http.js';
 import { MAX_JOB_FETCHES_IN_FLIGHT } from '../scripts/server/jobPages.js';
 import { BatchSource, MAX_PAGES_PER_JOB } from '../scripts/server/pageSource.js';
 import { createReach, RefusedAddressError } from '../scripts/server/reach.js';
+import { untilEnded } from './support/untilEnded.js';
 
 const TIMEOUT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -153,13 +154,7 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
 /** A v2 batch of `urls`, to its end: its pages and errors. */
 async function batch(urls: string[], options: Record<string, unknown> = {}): Promise<{ status: any; errors: any[] }> {
   const started = await call('POST', '/v2/batch/scrape', { urls, ...options });
-  const deadline = Date.now() + TIMEOUT_MS;
-  let status = await call('GET', started.url);
-  while (status.status === 'scraping') {
-    if (Date.now() > deadline) throw new Error(`batch ${urls.join(' ')} still running`);
-    await sleep(10);
-    status = await call('GET', started.url);
-  }
+  const status = await untilEnded(() => call('GET', started.url), `batch ${urls.join(' ')}`, { timeoutMs: TIMEOUT_MS });
   for (const page of status.data) expect(validate('v2/Document', page).valid).toBe(true);
   return { status, errors: (await call('GET', `${started.url}/errors`)).errors };
 }
@@ -195,13 +190,7 @@ describe('which hosts and addresses', () => {
 
   it('gives a crawl of any other host one synthetic page, and never fetches it', async () => {
     const started = await call('POST', '/v1/crawl', { url: 'https://example.com/some/where', limit: 5 });
-    let status = await call('GET', started.url);
-    for (
-      const deadline = Date.now() + TIMEOUT_MS;
-      status.status === 'scraping' && Date.now() < deadline;
-      status = await call('GET', started.url)
-    )
-      await sleep(10);
+    const status = await untilEnded(() => call('GET', started.url), started.url, { timeoutMs: TIMEOUT_MS });
     expect(status).toMatchObject({ status: 'completed', completed: 1 });
     expect(status.data[0].metadata).toMatchObject({
       title: 'Synthetic page for example.com/some/where',
@@ -290,13 +279,7 @@ describe('sitemaps', () => {
   it('reads indexes two levels down, each file once, only absolute web addresses, and pages only from <url><loc>', async () => {
     const before = new Map(site.asked);
     const started = await call('POST', '/v2/crawl', { url: `${site.origin}/`, sitemap: 'only', crawlEntireDomain: true });
-    let status = await call('GET', started.url);
-    for (
-      const deadline = Date.now() + TIMEOUT_MS;
-      status.status === 'scraping' && Date.now() < deadline;
-      status = await call('GET', started.url)
-    )
-      await sleep(10);
+    const status = await untilEnded(() => call('GET', started.url), started.url, { timeoutMs: TIMEOUT_MS });
     expect(status.status).toBe('completed');
     expect(status.data.map((d: any) => d.metadata.url).sort()).toEqual([
       `${site.origin}/`,
@@ -358,13 +341,7 @@ describe('fetches in flight', () => {
 
   it(`a job fetches at most ${MAX_PAGES_PER_JOB} pages: a crawl ends there, a batch does not fetch the rest`, async () => {
     const started = await call('POST', '/v2/crawl', { url: `${site.origin}/fan`, limit: 5000, maxConcurrency: 8, sitemap: 'skip' });
-    let status = await call('GET', started.url);
-    for (
-      const deadline = Date.now() + 60_000;
-      status.status === 'scraping' && Date.now() < deadline;
-      status = await call('GET', started.url)
-    )
-      await sleep(50);
+    const status = await untilEnded(() => call('GET', started.url), started.url, { timeoutMs: 60_000, everyMs: 50 });
     expect(status).toMatchObject({ status: 'completed', completed: MAX_PAGES_PER_JOB, total: MAX_PAGES_PER_JOB });
 
     const source = new BatchSource(

@@ -1,7 +1,7 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
 import { ignoresInvalidUrls, NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
 import { isUnparseableUrl, plainOriginEnd } from '../shared/crawlUrl.js';
-import { denseArray, field, NO_PROBLEMS, type CodeRule } from './codeRule.js';
+import { denseArray, field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
   return {
@@ -15,17 +15,7 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
       // A batch of plain addresses is accepted as sent, whether invalid entries are ignored or not.
       const urls = denseArray(field(request, 'urls'));
       if (urls !== undefined && allPlain(urls)) return NO_PROBLEMS;
-      const partition = partitionBatch(version, request);
-      if (partition.outcome === 'accepted') return NO_PROBLEMS;
-      if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
-      // An entry that is not a string is the schema's to report (once per entry, not twice).
-      return partition.invalid
-        .filter((i) => typeof i.url === 'string')
-        .map((i) => ({
-          at: ['urls', i.index],
-          message: i.problem,
-          source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service',
-        }));
+      return partitionProblems(version, request);
     },
     keeps(request) {
       const urls = denseArray(field(request, 'urls'));
@@ -35,6 +25,21 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
       return ignoresInvalidUrls(version, request) ? urls.length === 0 || somePlain(urls) : allPlain(urls);
     },
   };
+}
+
+/** The rule's problems as the batch partition judges every entry, without the plain-address shortcut. */
+export function partitionProblems(version: 'v1' | 'v2', request: Readonly<Record<string, unknown>>): readonly RuleProblem[] {
+  const partition = partitionBatch(version, request);
+  if (partition.outcome === 'accepted') return NO_PROBLEMS;
+  if (partition.reason === 'no valid URLs') return [{ at: ['urls'], message: NO_VALID_URLS, source: 'service' }];
+  // An entry that is not a string is the schema's to report (once per entry, not twice).
+  return partition.invalid
+    .filter((i) => typeof i.url === 'string')
+    .map((i) => ({
+      at: ['urls', i.index],
+      message: i.problem,
+      source: isUnparseableUrl(i.url as string) ? 'interface §4' : 'service',
+    }));
 }
 
 /** Whether some entry is a plain address (`plainOriginEnd`): the first one, as a rule. */

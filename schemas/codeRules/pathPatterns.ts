@@ -46,6 +46,15 @@ function compileProblem(pattern: string): string | undefined {
 
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
+/**
+ * At the `[` at `i`: the index the scan goes on from, and whether a class is open there. `[]` and `[^]` are
+ * classes of their own: a `]` right after the opening does not close a longer one.
+ */
+function openClass(pattern: string, i: number): [number, boolean] {
+  const at = pattern[i + 1] === '^' ? i + 1 : i;
+  return pattern[at + 1] === ']' ? [at + 1, false] : [at, true];
+}
+
 /** The capturing groups of a pattern that compiles, and whether any has a name: one pass, classes and escapes skipped. */
 function groupsOf(pattern: string): { count: number; named: boolean } {
   let count = 0;
@@ -55,15 +64,8 @@ function groupsOf(pattern: string): { count: number; named: boolean } {
     const c = pattern[i];
     if (c === '\\') i += 1;
     else if (inClass) inClass = c !== ']';
-    else if (c === '[') {
-      inClass = true;
-      // `[]` and `[^]` are classes of their own: a `]` right after the opening does not close a longer one.
-      if (pattern[i + 1] === '^') i += 1;
-      if (pattern[i + 1] === ']') {
-        inClass = false;
-        i += 1;
-      }
-    } else if (c === '(') {
+    else if (c === '[') [i, inClass] = openClass(pattern, i);
+    else if (c === '(') {
       if (pattern[i + 1] !== '?') count += 1;
       else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
         count += 1;
@@ -94,14 +96,8 @@ export function unsupportedSyntax(pattern: string): string | undefined {
       if (!inClass && next === 'k' && groups.named) return 'backreferences are not supported';
       i += 1;
     } else if (inClass) inClass = c !== ']';
-    else if (c === '[') {
-      inClass = true;
-      if (pattern[i + 1] === '^') i += 1;
-      if (pattern[i + 1] === ']') {
-        inClass = false;
-        i += 1;
-      }
-    } else if (c === '(' && pattern[i + 1] === '?') {
+    else if (c === '[') [i, inClass] = openClass(pattern, i);
+    else if (c === '(' && pattern[i + 1] === '?') {
       const kind = pattern[i + 2] === '<' ? pattern[i + 3] : pattern[i + 2];
       const behind = pattern[i + 2] === '<';
       if (kind === '=' || kind === '!') return `${behind ? 'lookbehind' : 'lookahead'} assertions are not supported`;

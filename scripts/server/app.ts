@@ -58,9 +58,10 @@ import { BatchSource, MAX_PAGES_PER_JOB, normalizeAddress, type PageSource } fro
 import { withRawFields } from './jsonText.js';
 import { createReach } from './reach.js';
 import { Holdings, keptRecord, statusPage, type KeptRecord, type Refusal, type Ticket } from './records.js';
-import { buildRoutes, match, type Kind, type Route } from './routes.js';
+import { buildRoutes, pathOf, routeOf, type Kind, type Route } from './routes.js';
 import { isSitePath, siteResponse } from './site.js';
 import { WebhookSender, webhookTarget, type WebhookTarget } from './webhooks.js';
+import { isRecord } from '../../schemas/codeRules/codeRule.js';
 
 export interface AppRequest {
   readonly method: string;
@@ -195,14 +196,13 @@ const json = (status: number, body: unknown): AppResponse => ({
   body: JSON.stringify(body),
 });
 const failure = (status: number, error: string): AppResponse => json(status, { success: false, error });
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const iso = (ms: number): string => new Date(ms).toISOString();
 const integer = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : undefined;
 
 /** How many pages a valid start may make: a batch's addresses, a crawl's `limit` within what a crawl fetches. */
 function pagesAsked(kind: Kind, body: unknown): number {
-  if (!isObject(body)) return 0;
+  if (!isRecord(body)) return 0;
   if (kind === 'batch') return Array.isArray(body['urls']) ? body['urls'].length : 0;
   // A crawl fetches at most MAX_PAGES_PER_JOB pages, and makes at most `limit` records.
   const limit = body['limit'];
@@ -579,14 +579,12 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
 
   const respond = (request: AppRequest): AppResponse => {
     const method = request.method.toUpperCase();
-    const path = request.url.split(/[?#]/, 1)[0] ?? '';
+    const path = pathOf(request.url);
     if ((method === 'GET' || method === 'HEAD') && isSitePath(path)) {
       const answer = siteResponse(path, base());
       return method === 'HEAD' ? { ...answer, body: '' } : answer;
     }
-    if (!path.startsWith('/')) return failure(404, 'Not found');
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    const matched = match(routes, method, trimmed.split('/').slice(1));
+    const matched = routeOf(routes, method, request.url);
     if (matched === undefined) return failure(404, 'Not found');
     const { route, id } = matched;
     switch (route.action) {
@@ -624,10 +622,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       };
     },
     refuseUnread(request) {
-      if (options.auth === 'none') return undefined;
-      const path = request.url.split(/[?#]/, 1)[0] ?? '';
-      const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-      if (!path.startsWith('/') || match(routes, request.method.toUpperCase(), trimmed.split('/').slice(1)) === undefined) return undefined;
+      if (options.auth === 'none' || routeOf(routes, request.method, request.url) === undefined) return undefined;
       return authorize({ ...request, body: '' });
     },
     handle(request: AppRequest): Promise<AppResponse> {

@@ -7,17 +7,16 @@ import { migrateToV2 } from '../../schemas/migrate.js';
 import { lookup, type Version } from '../../schemas/registry.js';
 import { objectOf } from '../../schemas/rule.js';
 import { stringifyJson } from './jsonText.js';
+import { isRecord } from '../../schemas/codeRules/codeRule.js';
 
 type Options = Readonly<Record<string, unknown>>;
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields a v1 crawl request has, read from its definition. */
 const V1_CRAWL_FIELDS: ReadonlySet<string> = new Set(Object.keys(objectOf(lookup('v1/CrawlRequest')!)!.properties));
 
 /** The scrape options a crawl runs with: its own, or the version's defaults. */
 export const crawlScrapeOptions = (version: Version, effective: Record<string, unknown>): Options =>
-  isObject(effective['scrapeOptions']) ? effective['scrapeOptions'] : (withDefaults(`${version}/ScrapeOptions`, {}) as Options);
+  isRecord(effective['scrapeOptions']) ? effective['scrapeOptions'] : (withDefaults(`${version}/ScrapeOptions`, {}) as Options);
 
 /** A crawl's options as the active list shows them: the body without `url` and `webhook`, with its scrape options. */
 function crawlerOptions(version: Version, effective: Record<string, unknown>): Options {

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { markdownOf, type ReadPage } from './htmlPage.js';
+import { isRecord } from '../../schemas/codeRules/codeRule.js';
 
 export type PageRecord = Record<string, unknown>;
 
@@ -25,22 +26,20 @@ interface RequestedFormat {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The formats of scrape options, each as `{type, options}` (v1 `screenshot@fullPage` is a full-page screenshot). */
 function requestedFormats(scrapeOptions: Readonly<Record<string, unknown>>): RequestedFormat[] {
   const formats = Array.isArray(scrapeOptions['formats']) ? (scrapeOptions['formats'] as unknown[]) : ['markdown'];
   return formats.flatMap((format): RequestedFormat[] => {
     if (format === 'screenshot@fullPage') return [{ type: 'screenshot', options: { fullPage: true } }];
     if (typeof format === 'string') return [{ type: format, options: {} }];
-    if (isObject(format) && typeof format['type'] === 'string') return [{ type: format['type'], options: format }];
+    if (isRecord(format) && typeof format['type'] === 'string') return [{ type: format['type'], options: format }];
     return [];
   });
 }
 
 /** A value following a JSON Schema, as far as a small sampler can tell: enough to read as extracted data. */
 function sample(schema: unknown, title: string, depth = 0): unknown {
-  if (!isObject(schema) || depth > 8) return title;
+  if (!isRecord(schema) || depth > 8) return title;
   if ('const' in schema) return schema['const'];
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'][0];
   for (const union of ['anyOf', 'oneOf', 'allOf']) {
@@ -49,7 +48,7 @@ function sample(schema: unknown, title: string, depth = 0): unknown {
   }
   const declared = schema['type'];
   const type = Array.isArray(declared) ? declared.find((t) => t !== 'null') : declared;
-  const properties = isObject(schema['properties']) ? schema['properties'] : undefined;
+  const properties = isRecord(schema['properties']) ? schema['properties'] : undefined;
   switch (type ?? (properties !== undefined ? 'object' : undefined)) {
     case 'object':
       return Object.fromEntries(Object.entries(properties ?? {}).map(([key, value]) => [key, sample(value, title, depth + 1)]));
@@ -70,7 +69,7 @@ function sample(schema: unknown, title: string, depth = 0): unknown {
 /** Extracted data: an object, following `schema` when it describes an object. */
 function extracted(schema: unknown, title: string, description: string): Record<string, unknown> {
   const value = schema === undefined ? undefined : sample(schema, title);
-  return isObject(value) ? value : { title, description };
+  return isRecord(value) ? value : { title, description };
 }
 
 /** Metadata keys the server sets itself: a page's `<meta>` tag of that name is left out (it may not have their type). */
@@ -139,13 +138,13 @@ export async function buildDocument(
         break;
       case 'json': {
         const source = version === 'v1' ? scrapeOptions['jsonOptions'] : options;
-        record['json'] = extracted(isObject(source) ? source['schema'] : undefined, title, description);
+        record['json'] = extracted(isRecord(source) ? source['schema'] : undefined, title, description);
         break;
       }
       case 'extract':
         if (version === 'v1') {
           const source = scrapeOptions['extract'];
-          record['extract'] = extracted(isObject(source) ? source['schema'] : undefined, title, description);
+          record['extract'] = extracted(isRecord(source) ? source['schema'] : undefined, title, description);
         }
         break;
       case 'images':
@@ -164,7 +163,7 @@ export async function buildDocument(
   }
   const actions = Array.isArray(scrapeOptions['actions']) ? (scrapeOptions['actions'] as unknown[]) : [];
   if (actions.length > 0) {
-    const ofType = (t: string) => actions.filter((a) => isObject(a) && a['type'] === t);
+    const ofType = (t: string) => actions.filter((a) => isRecord(a) && a['type'] === t);
     record['actions'] = {
       screenshots: ofType('screenshot').map((_, i) => `${base}/site/screenshots/${scrapeId}-action-${i}.svg`),
       scrapes: ofType('scrape').map(() => ({ url: fetched.url, html: fetched.rawHtml })),

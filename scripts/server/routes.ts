@@ -47,7 +47,7 @@ export function buildRoutes(): Route[] {
 }
 
 /** The route of a method and path, and its `{id}`. */
-export function match(routes: readonly Route[], method: string, segments: readonly string[]): { route: Route; id: string } | undefined {
+function match(routes: readonly Route[], method: string, segments: readonly string[]): { route: Route; id: string } | undefined {
   for (const route of routes) {
     if (route.method !== method || route.segments.length !== segments.length) continue;
     let id = '';
@@ -62,4 +62,15 @@ export function match(routes: readonly Route[], method: string, segments: readon
     if (fits) return { route, id };
   }
   return undefined;
+}
+
+/** The path of a request target (`/v2/crawl/<id>?skip=10` → `/v2/crawl/<id>`). */
+export const pathOf = (url: string): string => url.split(/[?#]/, 1)[0] ?? '';
+
+/** The route of a method and request target, one trailing slash tolerated, and its `{id}`. */
+export function routeOf(routes: readonly Route[], method: string, url: string): { route: Route; id: string } | undefined {
+  const path = pathOf(url);
+  if (!path.startsWith('/')) return undefined;
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return match(routes, method.toUpperCase(), trimmed.split('/').slice(1));
 }
