@@ -2,13 +2,7 @@
 
 // Imported with this module: where dependencies.require.js is not picked (package.json `imports`), that is on
 // Node without require(esm), in browsers and in bundles.
-import * as tldtsModule from "tldts";
 import * as ajvModule from "ajv";
-
-/** The `tldts` package's exports. */
-export function tldts() {
-  return tldtsModule;
-}
 
 /** The `ajv` package's exports. */
 export function ajv() {

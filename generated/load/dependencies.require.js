@@ -3,13 +3,7 @@
 // Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is
 // loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.
 const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-let tldtsModule;
 let ajvModule;
-
-/** The `tldts` package's exports. */
-export function tldts() {
-  return (tldtsModule ??= require("tldts"));
-}
 
 /** The `ajv` package's exports. */
 export function ajv() {

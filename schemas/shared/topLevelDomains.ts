@@ -5,31 +5,26 @@
  *
  * The list is tldts's, pinned to an exact version in package.json: its data is the list, so a new release can add
  * or withdraw top-level domains and with them change which addresses are valid; moving to a newer list is a
- * decision, taken by changing the pin, not something an install does. Only the ICANN section is asked
- * (`allowPrivateDomains: false`): its last labels are the delegated top-level domains, while the private section
- * lists names under them (`github.io`), whose last label is already there.
+ * decision, taken by changing the pin, not something an install does. Only the ICANN section counts: its last
+ * labels are the delegated top-level domains, while the private section lists names under them (`github.io`),
+ * whose last label is already there. The generator writes the domains down from tldts
+ * (`generated/fast/topLevelDomains.js`, scripts/emit/topLevelDomains.ts says how), so tldts is not loaded to
+ * validate anything, and a browser bundle carries 11 KB of labels instead of its list and parser.
  *
- * tldts keeps its list to itself (no export to build a set from), so verdicts are asked of it once per label and
- * kept: `isIcannTopLevelAt` reads the label where it stands in the address, hashes it without copying, and
- * finds the verdict in a table, so a label seen before costs no allocation (the plain-address path of
- * crawlUrl.ts asks it for every address). tldts itself is loaded when a first label is asked about
- * (`#generated/load/dependencies.js`), not with the main entry. The table is bounded: past MAX_LABELS verdicts it is emptied, so
- * made-up labels cost memory of a fixed size at most, and each at most one tldts lookup.
+ * `isIcannTopLevelAt` reads the label where it stands in the address and allocates nothing (the plain-address
+ * path of crawlUrl.ts asks it for every address): a label of two or three ASCII letters, most of them, is one
+ * index into a table of every such label; any other is hashed in place and compared with the labels of its hash.
  */
-import { tldts } from '#generated/load/dependencies.js';
+import { ICANN_TOP_LEVEL_DOMAINS } from '#generated/fast/topLevelDomains.js';
 
-/** A label, the ICANN answer for it, and the next label of the same hash. */
-interface Verdict {
-  readonly label: string;
-  readonly icann: boolean;
-  readonly next: Verdict | undefined;
+/** An ASCII letter as 1 to 26, in either case; 0 for anything else. */
+function letterOf(c: number): number {
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x7a ? lower - 0x60 : 0;
 }
 
-const verdicts = new Map<number, Verdict>();
-const MAX_LABELS = 4096;
-
-/** Host names only (no URL to take apart), ICANN section only, whatever the characters (WHATWG has judged them). */
-const OPTIONS = { extractHostname: false, allowPrivateDomains: false, validateHostname: false, detectIp: false } as const;
+/** The table slot of a label of two letters (`c` 0) or three: one slot for every such label. */
+const slotOf = (a: number, b: number, c: number) => (a * 27 + b) * 27 + c;
 
 /** ASCII letters lower-cased, everything else as it is (WHATWG hands hosts over lower-cased and punycoded). */
 const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
@@ -41,6 +36,23 @@ function hashOf(s: string, start: number, end: number): number {
   return hash;
 }
 
+/** 1 in the slot of each top-level domain of two or three letters. */
+const SHORT = new Uint8Array(27 * 27 * 27);
+/** Every other top-level domain, by hash (labels sharing one listed together). */
+const OTHERS = new Map<number, string[]>();
+
+for (const label of ICANN_TOP_LEVEL_DOMAINS.split(' ')) {
+  const [a, b, c] = [0, 1, 2].map((i) => letterOf(label.charCodeAt(i)));
+  if ((label.length === 2 || label.length === 3) && a! > 0 && b! > 0 && (label.length === 2 || c! > 0))
+    SHORT[slotOf(a!, b!, label.length === 3 ? c! : 0)] = 1;
+  else {
+    const hash = hashOf(label, 0, label.length);
+    const same = OTHERS.get(hash);
+    if (same === undefined) OTHERS.set(hash, [label]);
+    else same.push(label);
+  }
+}
+
 function sameLabel(label: string, s: string, start: number, end: number): boolean {
   if (label.length !== end - start) return false;
   for (let i = 0; i < label.length; i++) if (label.charCodeAt(i) !== lower(s.charCodeAt(start + i))) return false;
@@ -49,17 +61,16 @@ function sameLabel(label: string, s: string, start: number, end: number): boolea
 
 /** Whether `s[start, end)`, in any ASCII letter case, is a top-level domain of the ICANN section. */
 export function isIcannTopLevelAt(s: string, start: number, end: number): boolean {
-  const hash = hashOf(s, start, end);
-  const first = verdicts.get(hash);
-  for (let known = first; known !== undefined; known = known.next) if (sameLabel(known.label, s, start, end)) return known.icann;
-  let label = '';
-  for (let i = start; i < end; i++) label += String.fromCharCode(lower(s.charCodeAt(i)));
-  // A probe name under the label: a top-level domain listed only by a wildcard rule (`*.ck`) is then found too.
-  const icann = tldts().parse(`x.${label}`, OPTIONS).isIcann === true;
-  const full = verdicts.size >= MAX_LABELS;
-  if (full) verdicts.clear();
-  verdicts.set(hash, { label, icann, next: full ? undefined : first });
-  return icann;
+  const length = end - start;
+  if (length === 2 || length === 3) {
+    const a = letterOf(s.charCodeAt(start));
+    const b = letterOf(s.charCodeAt(start + 1));
+    const c = length === 3 ? letterOf(s.charCodeAt(start + 2)) : 0;
+    if (a > 0 && b > 0 && (length === 2 || c > 0)) return SHORT[slotOf(a, b, c)] === 1;
+  }
+  const same = OTHERS.get(hashOf(s, start, end));
+  if (same !== undefined) for (const label of same) if (sameLabel(label, s, start, end)) return true;
+  return false;
 }
 
 /** Whether `label` is a top-level domain of the ICANN section. */

@@ -10,6 +10,7 @@ import { formatsModule } from './formatsModule.js';
 import { dependencyLoaders } from './dependencyLoaders.js';
 import { loaderModules, validatorFile, validatorModule } from './validators.js';
 import { DEFAULTS_FILE, defaultsModule } from './defaultsModule.js';
+import { TOP_LEVEL_DOMAINS_FILE, topLevelDomainsModule } from './topLevelDomains.js';
 import { vectorFiles } from './vectors.js';
 import { checkTable } from '../contract/checkTable.js';
 
@@ -46,6 +47,9 @@ export async function artefacts(): Promise<Map<string, string>> {
   const defaults = defaultsModule();
   files.set(`fast/${DEFAULTS_FILE}`, defaults.js);
   files.set(`fast/${DEFAULTS_FILE.replace(/\.js$/, '.d.ts')}`, defaults.dts);
+  const domains = topLevelDomainsModule();
+  files.set(`fast/${TOP_LEVEL_DOMAINS_FILE}`, domains.js);
+  files.set(`fast/${TOP_LEVEL_DOMAINS_FILE.replace(/\.js$/, '.d.ts')}`, domains.dts);
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);

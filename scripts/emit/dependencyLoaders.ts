@@ -1,8 +1,9 @@
 /**
- * How the code rules reach the two libraries only some bodies need (`#generated/load/dependencies.js`): `tldts`
- * (the Public Suffix List, asked once per top-level domain not seen before) and `ajv` (compiling a JSON Schema a
- * body gives). Loading both costs about 70 ms, which a main entry that imports in ~25 ms without them should not
- * pay before a body needs them. Two loaders with one interface, as for the validators (`validators.ts`):
+ * How the code rules reach the library only some bodies need (`#generated/load/dependencies.js`): `ajv`, to compile
+ * a JSON Schema a body gives. Loading it costs tens of milliseconds, which a main entry that imports in ~20 ms
+ * without it should not pay before a body needs it. (tldts, once loaded the same way, is no longer needed: the
+ * top-level domains are written down from it at generation, topLevelDomains.ts.) Two loaders with one interface,
+ * as for the validators (`validators.ts`):
  *   - `dependencies.require.js`, on Node with `require(esm)` (package.json `imports`: the `module-sync`
  *     condition): each library is loaded on first use, synchronously, with `require()`;
  *   - `dependencies.js` everywhere else (older Node, browsers, bundlers): imported statically.
@@ -11,7 +12,7 @@
 import { REQUIRING_PREAMBLE } from './validators.js';
 
 /** The libraries, by the name of the function that gives each. */
-const LIBRARIES = { tldts: 'tldts', ajv: 'ajv' } as const;
+const LIBRARIES = { ajv: 'ajv' } as const;
 
 export const DEPENDENCIES_FILE = 'dependencies.js';
 export const REQUIRING_DEPENDENCIES_FILE = 'dependencies.require.js';
