@@ -26,6 +26,7 @@ import type { Validator } from '#generated/validators/v1.js';
 import { validators as loadValidators } from '#generated/load/validators.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
+import { ruleKeepers } from '#generated/fast/keepers.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
@@ -73,7 +74,16 @@ interface Entry {
   /** The fast path: whether the schema holds, nothing more. */
   readonly decide: (data: unknown) => boolean;
   readonly rules: readonly PlacedRule[];
+  /**
+   * Cheaply (no allocation), the index of the first rule whose `keeps` says no, or -1 when the body keeps every
+   * rule (checking them would then find nothing).
+   */
+  readonly keeps: (data: unknown) => number;
 }
+
+/** The rules of each definition composed by the generator (generated/fast/keepers.js): each place read once. */
+const KEEPERS = ruleKeepers(CODE_RULES, field, isRecord);
+const keepsAll = () => -1;
 
 /** The Ajv validators of a definition, which say why a body breaks the schema. */
 interface Validators {
@@ -97,7 +107,7 @@ const ENTRIES: ReadonlyMap<string, Entry> = new Map(
     return decisions.map(([definition, decide]) => {
       const name = `${version}/${definition}` as SchemaName;
       const rules = CODE_RULES[name] ?? [];
-      return [name, { version, definition, decide, rules }];
+      return [name, { version, definition, decide, rules, keeps: KEEPERS[name] ?? keepsAll }];
     });
   }),
 );
@@ -147,18 +157,19 @@ const NOTHING: Listed = Object.freeze({ issues: Object.freeze([]), omitted: 0 })
 
 /**
  * The problems the code rules find in `data` (see codeRules/): at most `room` issues, and a count of the rest.
- * With `keptSkipped` (only for data the fast path accepted), a rule whose `keeps` says yes is not checked.
+ * With `notKept` (only for data the fast path accepted): the index of the first rule whose `keeps` said no; the
+ * rules before it kept, and of those after it, one whose `keeps` says yes is not checked.
  */
-function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number, keptSkipped = false): Listed {
+function ruleIssues(rules: readonly PlacedRule[], data: unknown, room: number, notKept?: number): Listed {
   let issues: ValidationIssue[] | undefined;
   let omitted = 0;
-  for (let r = 0; r < rules.length; r++) {
+  for (let r = notKept ?? 0; r < rules.length; r++) {
     const { at, rule } = rules[r]!;
     let object: unknown = data;
     for (let k = 0; k < at.length; k++) object = isRecord(object) ? field(object, String(at[k])) : undefined;
     if (!isRecord(object)) continue;
     // On data the fast path accepted, a rule whose cheap answer is yes finds nothing: its check is not run.
-    if (keptSkipped && rule.keeps(object)) continue;
+    if (notKept !== undefined && r > notKept && rule.keeps(object)) continue;
     const problems = rule.check(object);
     if (problems === NO_PROBLEMS) continue;
     for (const problem of problems) {
@@ -332,9 +343,10 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
   try {
     if (decided(entry, data)) {
       // The common case: every rule kept, decided without building anything.
-      // Only the rules whose cheap answer is not yes are checked (one that keeps adds no issue): most bodies
-      // keep every rule, and are decided without building anything.
-      const rules = ruleIssues(entry.rules, data, MAX_ISSUES, true);
+      const first = entry.keeps(data);
+      if (first < 0) return VALID;
+      // Some rule's cheap answer is no: the rules are checked from it on, each only if its cheap answer is not yes.
+      const rules = ruleIssues(entry.rules, data, MAX_ISSUES, first);
       return rules === NOTHING ? VALID : invalid([], rules);
     }
     // Refused by the fast path: before the validators read it index by index, no array with holes.

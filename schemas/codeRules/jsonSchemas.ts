@@ -60,6 +60,11 @@ const verdicts = new Map<string, string | null>();
 const CACHED_SCHEMAS = 256;
 const CACHED_LENGTH = 4096;
 const byObject = new WeakMap<object, string | null>();
+/**
+ * The schemas that compiled, as JSON data of their own (parsed from their text), by `fingerprint`: `keeps` finds a
+ * schema seen before here, and compares it value by value, without making its text. Bounded as `verdicts` is.
+ */
+const compiled = new Map<number, unknown[]>();
 
 /**
  * Why `schema` is too large to compile, or undefined: it holds more than MAX_SCHEMA_VALUES values or more than
@@ -95,7 +100,13 @@ function sizeProblem(schema: unknown): string | undefined {
 
 /** Why `schema` does not compile (draft-07, strict off), or undefined. */
 function compileProblem(schema: Readonly<Record<string, unknown>>): string | undefined {
-  const compiler = (ajv ??= new (ajvPackage().Ajv)({ strict: false, logger: false, addUsedSchema: false, allErrors: true, code: { optimize: false } }));
+  const compiler = (ajv ??= new (ajvPackage().Ajv)({
+    strict: false,
+    logger: false,
+    addUsedSchema: false,
+    allErrors: true,
+    code: { optimize: false },
+  }));
   try {
     compiler.compile(schema);
     return undefined;
@@ -132,9 +143,136 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | un
         verdicts.set(text, verdict ?? null);
       }
     }
+    if (verdict === undefined && cached) {
+      const copy: unknown = JSON.parse(text);
+      const hash = fingerprint(copy, 0);
+      if (hash !== UNSURE) {
+        if (compiled.size >= CACHED_SCHEMAS) compiled.clear();
+        const same = compiled.get(hash);
+        if (same === undefined) compiled.set(hash, [copy]);
+        else if (!same.some((known) => sameData(known, copy, 0))) same.push(copy);
+      }
+    }
   }
   byObject.set(schema, verdict ?? null);
   return verdict;
+}
+
+/**
+ * The cheap answers (`keeps`) walk a schema with recursion and without allocating; a schema nested deeper than this
+ * (or holding a cycle, which only a caller of the JavaScript API can make) is left to `check`.
+ */
+const CHEAP_DEPTH = 64;
+/** `fingerprint`'s answer when it cannot tell: the value is no JSON data, or is nested too deep. */
+const UNSURE = -1;
+
+/** FNV-1a step over a string's UTF-16 units. */
+function hashText(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/**
+ * A hash of a JSON value (kinds, keys, strings, numbers), non-negative; UNSURE for anything that is no JSON data
+ * (undefined, a function, a bigint, a number JSON cannot write, an inherited enumerable key) or nested deeper than
+ * CHEAP_DEPTH. Equal data hash equally, whatever the order of their keys.
+ */
+function fingerprint(value: unknown, depth: number): number {
+  let hash = 0x811c9dc5;
+  switch (typeof value) {
+    case 'string':
+      return hashText(Math.imul(hash ^ 0x73, 0x01000193), value) >>> 1;
+    case 'number':
+      if (!Number.isFinite(value)) return UNSURE;
+      // Its whole part (wrapped to 32 bits) and its fraction: equal numbers (0 and -0 too) hash equally.
+      return (Math.imul(Math.imul(hash ^ 0x6e, 0x01000193) ^ (value | 0), 0x01000193) ^ (((value % 1) * 0x7fffffff) | 0)) >>> 1;
+    case 'boolean':
+      return value ? 1 : 2;
+    case 'object':
+      break;
+    default:
+      return UNSURE;
+  }
+  if (value === null) return 3;
+  if (depth >= CHEAP_DEPTH) return UNSURE;
+  if (Array.isArray(value)) {
+    hash = Math.imul(hash ^ 0x5b, 0x01000193);
+    for (let i = 0; i < value.length; i++) {
+      const member = fingerprint(value[i], depth + 1);
+      if (member === UNSURE) return UNSURE;
+      hash = Math.imul(hash ^ member, 0x01000193);
+    }
+    return hash >>> 1;
+  }
+  // The members' hashes are added up, so that the order of the keys does not matter (`sameData` ignores it too).
+  let sum = 0x7b;
+  const object = value as Readonly<Record<string, unknown>>;
+  for (const key in object) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) return UNSURE;
+    const member = fingerprint(object[key], depth + 1);
+    if (member === UNSURE) return UNSURE;
+    sum = (sum + Math.imul(hashText(hash, key) ^ member, 0x01000193)) | 0;
+  }
+  return sum >>> 1;
+}
+
+/** Whether two JSON values hold the same data (keys in any order), without allocating; false past CHEAP_DEPTH. */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
+  if (depth >= CHEAP_DEPTH) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Readonly<Record<string, unknown>>;
+  const y = b as Readonly<Record<string, unknown>>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.prototype.hasOwnProperty.call(x, key) || !Object.prototype.hasOwnProperty.call(y, key)) return false;
+    if (!sameData(x[key], y[key], depth + 1)) return false;
+    keys += 1;
+  }
+  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) keys -= 1;
+  return keys === 0;
+}
+
+/** Cheaply: true only when `schema` is one that compiled before (same data); false when it cannot tell. */
+function compiledBefore(schema: unknown): boolean {
+  const hash = fingerprint(schema, 0);
+  if (hash === UNSURE) return false;
+  const same = compiled.get(hash);
+  if (same === undefined) return false;
+  for (const known of same) if (sameData(schema, known, 0)) return true;
+  return false;
+}
+
+/**
+ * Cheaply: true only when no object schema inside `value` allows any property without naming one (as
+ * `freeFormObject` finds none); false when it cannot tell (nested deeper than CHEAP_DEPTH, an inherited key).
+ */
+function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth >= CHEAP_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!noFreeForm(value[i], skipRefs, depth + 1)) return false;
+    return true;
+  }
+  const object = value as Readonly<Record<string, unknown>>;
+  if (skipRefs && Object.hasOwn(object, '$ref')) return true;
+  if (
+    field(object, 'type') === 'object' &&
+    field(object, 'additionalProperties') === true &&
+    !Object.hasOwn(object, 'properties') &&
+    !Object.hasOwn(object, 'patternProperties')
+  )
+    return false;
+  for (const key in object) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) return false;
+    if (!noFreeForm(object[key], skipRefs, depth + 1)) return false;
+  }
+  return true;
 }
 
 /** Where a value stands inside the schema: a link to its parent, so a path is spelled only for what is reported. */
@@ -213,24 +351,27 @@ function schemasOf(version: Version, options: Readonly<Record<string, unknown>>)
   return found;
 }
 
-/** Whether a set of scrape options gives any schema (as `schemasOf` finds them, without gathering them). */
-function holdsSchema(version: Version, options: Readonly<Record<string, unknown>>): boolean {
+/**
+ * Whether `kept` says yes of every schema a set of scrape options gives (as `schemasOf` finds them, without
+ * gathering them).
+ */
+function everySchema(version: Version, options: Readonly<Record<string, unknown>>, kept: (schema: unknown) => boolean): boolean {
   if (version === 'v1') {
     for (const key of V1_SCHEMA_HOLDERS) {
       const holder = field(options, key);
-      if (isRecord(holder) && field(holder, 'schema') !== undefined) return true;
+      if (isRecord(holder) && !kept(field(holder, 'schema'))) return false;
     }
-    return false;
+    return true;
   }
   const formats = denseArray(field(options, 'formats'));
-  if (formats === undefined) return false;
+  if (formats === undefined) return true;
   for (let i = 0; i < formats.length; i++) {
     const format = formats[i];
     if (!isRecord(format)) continue;
     const type = field(format, 'type');
-    if ((type === 'json' || type === 'changeTracking') && field(format, 'schema') !== undefined) return true;
+    if ((type === 'json' || type === 'changeTracking') && !kept(field(format, 'schema'))) return false;
   }
-  return false;
+  return true;
 }
 
 /** What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object. */
@@ -253,6 +394,11 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
   const schemas = (object: Readonly<Record<string, unknown>>): [Segments, unknown][] =>
     place === 'options' ? schemasOf(version, object) : [[['schema'], field(object, 'schema')]];
   const fields = place === 'holder' ? ['schema'] : version === 'v1' ? [...V1_SCHEMA_HOLDERS] : ['formats'];
+  // A schema that is no object is the schema check's to report: neither rule finds anything in it.
+  const kept = {
+    compile: (schema: unknown) => !isRecord(schema) || compiledBefore(schema),
+    freeForm: (schema: unknown) => !isRecord(schema) || noFreeForm(schema, version === 'v2', 0),
+  };
   const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => ({
     id,
     source: 'service',
@@ -266,8 +412,9 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
       }
       return problems ?? NO_PROBLEMS;
     },
-    // Bodies without a schema (nearly all) keep it for sure; one that gives a schema is for `check` (its verdicts are cached).
-    keeps: (object) => (place === 'options' ? !holdsSchema(version, object) : field(object, 'schema') === undefined),
+    // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
+    // finds no free-form object, or (compiling) when it is one that compiled before.
+    keeps: (object) => (place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](field(object, 'schema'))),
   });
   const freeForm = rule(
     'freeForm',

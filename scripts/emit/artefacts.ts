@@ -11,6 +11,7 @@ import { dependencyLoaders } from './dependencyLoaders.js';
 import { loaderModules, validatorFile, validatorModule } from './validators.js';
 import { DEFAULTS_FILE, defaultsModule } from './defaultsModule.js';
 import { TOP_LEVEL_DOMAINS_FILE, topLevelDomainsModule } from './topLevelDomains.js';
+import { RULE_KEEPERS_FILE, ruleKeepersModule } from './ruleKeepers.js';
 import { vectorFiles } from './vectors.js';
 import { checkTable } from '../contract/checkTable.js';
 
@@ -50,6 +51,9 @@ export async function artefacts(): Promise<Map<string, string>> {
   const domains = topLevelDomainsModule();
   files.set(`fast/${TOP_LEVEL_DOMAINS_FILE}`, domains.js);
   files.set(`fast/${TOP_LEVEL_DOMAINS_FILE.replace(/\.js$/, '.d.ts')}`, domains.dts);
+  const keepers = ruleKeepersModule();
+  files.set(`fast/${RULE_KEEPERS_FILE}`, keepers.js);
+  files.set(`fast/${RULE_KEEPERS_FILE.replace(/\.js$/, '.d.ts')}`, keepers.dts);
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);

@@ -1,0 +1,166 @@
+/**
+ * The cheap side of the rules written as code, which `validate()` trusts for every body the fast path accepts:
+ *   - each rule's `keeps` is sound: when it says yes, `check` finds nothing (a wrong yes would accept a body the
+ *     rule refuses);
+ *   - the generator's composition (generated/fast/keepers.js) answers what asking each rule at its place, in the
+ *     order of CODE_RULES, answers: the index of the first rule whose `keeps` says no, or -1;
+ *   - the JSON Schema rules' cheap answers: a schema that compiled is known again by its data (keys in any order),
+ *     never a different one; and the walk that finds no free-form object agrees with the check.
+ * On generated bodies (valid, and of the right shape breaking rules), arbitrary JSON, every rule case and vector.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ruleKeepers } from '../generated/fast/keepers.js';
+import { CODE_RULES, type PlacedRule } from '../schemas/codeRules/index.js';
+import { field, isRecord, NO_PROBLEMS } from '../schemas/codeRules/codeRule.js';
+import { jsonSchemaRules } from '../schemas/codeRules/jsonSchemas.js';
+import { definitions } from '../schemas/registry.js';
+import type { SchemaName } from '../schemas/validate.js';
+import { arbitraryFor } from '../scripts/contract/arbitrary.js';
+import { RULE_CASES } from '../scripts/contract/ruleCases.js';
+import type { VectorGroup } from '../scripts/emit/vectors.js';
+
+const numRuns = Number(process.env.FC_RUNS ?? 200);
+const KEEPERS = ruleKeepers(CODE_RULES, field, isRecord);
+
+/** The object a placed rule looks at, if the body has one there. */
+function placeOf(body: unknown, at: readonly (string | number)[]): Readonly<Record<string, unknown>> | undefined {
+  let object: unknown = body;
+  for (const key of at) object = isRecord(object) ? field(object, String(key)) : undefined;
+  return isRecord(object) ? object : undefined;
+}
+
+/** What the composition must answer, asked rule by rule. */
+function firstNotKept(placed: readonly PlacedRule[], body: unknown): number {
+  return placed.findIndex(({ at, rule }) => {
+    const object = placeOf(body, at);
+    return object !== undefined && !rule.keeps(object);
+  });
+}
+
+/** The rules whose `keeps` said yes while `check` found a problem. */
+function unsoundYes(placed: readonly PlacedRule[], body: unknown): string[] {
+  return placed.flatMap(({ at, rule }) => {
+    const object = placeOf(body, at);
+    return object !== undefined && rule.keeps(object) && rule.check(object) !== NO_PROBLEMS ? [`${rule.id} at ${at.join('.')}`] : [];
+  });
+}
+
+const named = Object.keys(CODE_RULES) as SchemaName[];
+
+describe("the composed keepers and each rule's keeps", () => {
+  it('the composition covers exactly the definitions with rules written as code', () => {
+    expect(Object.keys(KEEPERS).sort()).toEqual([...named].sort());
+  });
+
+  for (const name of named) {
+    const [version, definition] = name.split('/') as ['v1' | 'v2', string];
+    const placed = CODE_RULES[name]!;
+    const schema = definitions[version].get(definition)!;
+    const bodies = fc
+      .oneof(arbitraryFor(schema), arbitraryFor(schema, { rules: false }), fc.jsonValue({ maxDepth: 3 }))
+      .map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+
+    it(`${name}: the composition answers the first rule whose keeps says no; a yes is never contradicted by check`, () => {
+      fc.assert(
+        fc.property(bodies, (body) => {
+          expect(KEEPERS[name]!(body)).toBe(firstNotKept(placed, body));
+          expect(unsoundYes(placed, body)).toEqual([]);
+        }),
+        { numRuns },
+      );
+    });
+  }
+
+  it('every rule case and vector: the composition as rule by rule, and no unsound yes; the invalid side of a code rule case is not kept', () => {
+    const VECTORS = fileURLToPath(new URL('../generated/vectors/', import.meta.url));
+    const vectors = (['v1', 'v2'] as const).flatMap((version) =>
+      readdirSync(join(VECTORS, version))
+        .filter((f) => f.endsWith('.json'))
+        .flatMap((f) => JSON.parse(readFileSync(join(VECTORS, version, f), 'utf8')) as VectorGroup[])
+        .flatMap((group) => group.tests.map((test) => ({ name: `${version}/${group.schema}` as SchemaName, body: test.data }))),
+    );
+    const cases = RULE_CASES.flatMap((c) => [
+      { name: `${c.version}/${c.schema}` as SchemaName, body: c.valid },
+      { name: `${c.version}/${c.schema}` as SchemaName, body: c.invalid, notKept: c.kind === 'code' },
+    ]);
+    let asked = 0;
+    for (const { name, body, notKept } of [...cases, ...vectors] as { name: SchemaName; body: unknown; notKept?: boolean }[]) {
+      const placed = CODE_RULES[name];
+      if (placed === undefined) continue;
+      asked += 1;
+      expect(KEEPERS[name]!(body), `${name} ${JSON.stringify(body)}`).toBe(firstNotKept(placed, body));
+      expect(unsoundYes(placed, body), `${name} ${JSON.stringify(body)}`).toEqual([]);
+      if (notKept === true) expect(KEEPERS[name]!(body), `${name} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(0);
+    }
+    expect(asked).toBeGreaterThan(100);
+  });
+});
+
+describe("the JSON Schema rules' cheap answers", () => {
+  const [compiles, notFreeForm] = jsonSchemaRules('v1', 'holder') as [
+    ReturnType<typeof jsonSchemaRules>[0],
+    ReturnType<typeof jsonSchemaRules>[0],
+  ];
+  const [v2NotFreeForm] = jsonSchemaRules('v2', 'holder');
+  /** The same data with the keys of every object in reverse order. */
+  const reordered = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reordered)
+      : isRecord(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .reverse()
+              .map((k) => [k, reordered(value[k])]),
+          )
+        : value;
+  const schemas = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.record(
+      {
+        type: fc.constantFrom('object', 'string', 'array'),
+        additionalProperties: fc.oneof(fc.boolean(), fc.constant({})),
+        properties: fc.dictionary(fc.string({ maxLength: 3 }), fc.record({ type: fc.constantFrom('string', 'number', 'object') })),
+        $ref: fc.constantFrom('#/definitions/a', '#'),
+        minimum: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant('x')),
+        items: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+  it('a schema is known as compiled only after it compiled, and then in any key order; a changed one is not', () => {
+    fc.assert(
+      fc.property(schemas, fc.jsonValue({ maxDepth: 1 }), (schema, change) => {
+        const holder = { schema: JSON.parse(JSON.stringify(schema)) as unknown };
+        const ok = compiles!.check(holder) === NO_PROBLEMS;
+        const again = { schema: reordered(JSON.parse(JSON.stringify(schema))) };
+        // Once checked, the same data is known by its cheap answer exactly when it compiled.
+        if (isRecord(holder.schema)) expect(compiles!.keeps(again)).toBe(ok);
+        const changed = isRecord(holder.schema) ? { schema: { ...holder.schema, zzChanged: change } } : undefined;
+        if (changed !== undefined && compiles!.keeps(changed)) expect(compiles!.check(changed)).toBe(NO_PROBLEMS);
+      }),
+      { numRuns },
+    );
+  });
+
+  it('the walk that finds no free-form object never says yes where the check finds one (v1, and v2 leaving $ref alone)', () => {
+    fc.assert(
+      fc.property(schemas, fc.boolean(), (schema, nested) => {
+        const holder = { schema: nested ? { type: 'object', properties: { inner: schema } } : schema };
+        for (const rule of [notFreeForm!, v2NotFreeForm!]) if (rule.keeps(holder)) expect(rule.check(holder)).toBe(NO_PROBLEMS);
+      }),
+      { numRuns },
+    );
+    // And it does find one, deep inside, in an array, but not under $ref in v2.
+    const deep = { schema: { type: 'object', properties: { a: { anyOf: [{ type: 'object', additionalProperties: true }] } } } };
+    expect(notFreeForm!.keeps(deep)).toBe(false);
+    expect(v2NotFreeForm!.keeps(deep)).toBe(false);
+    const underRef = { schema: { type: 'object', properties: { a: { $ref: '#/x', type: 'object', additionalProperties: true } } } };
+    expect(v2NotFreeForm!.keeps(underRef)).toBe(true);
+    expect(notFreeForm!.keeps(underRef)).toBe(false);
+  });
+});
