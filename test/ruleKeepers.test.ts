@@ -3,7 +3,8 @@
  *   - each rule's `keeps` is sound: when it says yes, `check` finds nothing (a wrong yes would accept a body the
  *     rule refuses);
  *   - the generator's composition (generated/fast/keepers.js) answers what asking each rule at its place, in the
- *     order of CODE_RULES, answers: the index of the first rule whose `keeps` says no, or -1;
+ *     order of CODE_RULES, answers: the index of the first rule whose `keeps` says no, or -1; and a rule it skips
+ *     for want of its `triggers` does keep;
  *   - the JSON Schema rules' cheap answers: a schema that compiled is known again by its data (keys in any order),
  *     never a different one; and the walk that finds no free-form object agrees with the check.
  * On generated bodies (valid, and of the right shape breaking rules), arbitrary JSON, every rule case and vector.
@@ -74,6 +75,20 @@ describe("the composed keepers and each rule's keeps", () => {
       );
     });
   }
+
+  it('a rule with triggers keeps every object that holds none of them (the composition does not ask it then)', () => {
+    const rules = [...new Set(Object.values(CODE_RULES).flatMap((placed) => (placed ?? []).map(({ rule }) => rule)))];
+    const withTriggers = rules.filter((rule) => rule.triggers !== undefined);
+    expect(withTriggers.length).toBeGreaterThan(5);
+    const objects = fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }));
+    fc.assert(
+      fc.property(objects, fc.constantFrom(...withTriggers), (object, rule) => {
+        const without = Object.fromEntries(Object.entries(object).filter(([key]) => !rule.triggers!.includes(key)));
+        expect(rule.keeps(without), rule.id).toBe(true);
+      }),
+      { numRuns: numRuns * 5 },
+    );
+  });
 
   it('every rule case and vector: the composition as rule by rule, and no unsound yes; the invalid side of a code rule case is not kept', () => {
     const VECTORS = fileURLToPath(new URL('../generated/vectors/', import.meta.url));

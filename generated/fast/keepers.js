@@ -52,117 +52,117 @@ export function ruleKeepers(placed, field, isRecord) {
     "v1/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
       if (!r0_0.keeps(x)) return 0;
-      if (!r0_1.keeps(x)) return 1;
-      if (!r0_2.keeps(x)) return 2;
-      if (!r0_3.keeps(x)) return 3;
-      if (!r0_4.keeps(x)) return 4;
+      if (x["waitFor"] !== undefined && !r0_1.keeps(x)) return 1;
+      if ((x["waitFor"] !== undefined || x["actions"] !== undefined) && !r0_2.keeps(x)) return 2;
+      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_3.keeps(x)) return 3;
+      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_4.keeps(x)) return 4;
       const o1 = field(x, "webhook");
       if (isRecord(o1)) {
-        if (!r0_5.keeps(o1)) return 5;
+        if (o1["headers"] !== undefined && !r0_5.keeps(o1)) return 5;
       }
       return -1;
     },
     "v1/ChangeTrackingOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (!r1_0.keeps(x)) return 0;
-      if (!r1_1.keeps(x)) return 1;
+      if (x["schema"] !== undefined && !r1_0.keeps(x)) return 0;
+      if (x["schema"] !== undefined && !r1_1.keeps(x)) return 1;
       return -1;
     },
     "v1/CrawlRequest"(x) {
       if (!isRecord(x)) return -1;
-      if (!r2_0.keeps(x)) return 0;
-      if (!r2_1.keeps(x)) return 1;
-      if (!r2_2.keeps(x)) return 2;
+      if (x["url"] !== undefined && !r2_0.keeps(x)) return 0;
+      if (x["url"] !== undefined && !r2_1.keeps(x)) return 1;
+      if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r2_2.keeps(x)) return 2;
       const o1 = field(x, "scrapeOptions");
       if (isRecord(o1)) {
-        if (!r2_3.keeps(o1)) return 3;
-        if (!r2_4.keeps(o1)) return 4;
-        if (!r2_5.keeps(o1)) return 5;
-        if (!r2_6.keeps(o1)) return 6;
+        if (o1["waitFor"] !== undefined && !r2_3.keeps(o1)) return 3;
+        if ((o1["waitFor"] !== undefined || o1["actions"] !== undefined) && !r2_4.keeps(o1)) return 4;
+        if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_5.keeps(o1)) return 5;
+        if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_6.keeps(o1)) return 6;
       }
       const o2 = field(x, "webhook");
       if (isRecord(o2)) {
-        if (!r2_7.keeps(o2)) return 7;
+        if (o2["headers"] !== undefined && !r2_7.keeps(o2)) return 7;
       }
       return -1;
     },
     "v1/JsonOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (!r3_0.keeps(x)) return 0;
-      if (!r3_1.keeps(x)) return 1;
+      if (x["schema"] !== undefined && !r3_0.keeps(x)) return 0;
+      if (x["schema"] !== undefined && !r3_1.keeps(x)) return 1;
       return -1;
     },
     "v1/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (!r4_0.keeps(x)) return 0;
-      if (!r4_1.keeps(x)) return 1;
-      if (!r4_2.keeps(x)) return 2;
-      if (!r4_3.keeps(x)) return 3;
+      if (x["waitFor"] !== undefined && !r4_0.keeps(x)) return 0;
+      if ((x["waitFor"] !== undefined || x["actions"] !== undefined) && !r4_1.keeps(x)) return 1;
+      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r4_2.keeps(x)) return 2;
+      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r4_3.keeps(x)) return 3;
       return -1;
     },
     "v1/Webhook"(x) {
       if (!isRecord(x)) return -1;
-      if (!r5_0.keeps(x)) return 0;
+      if (x["headers"] !== undefined && !r5_0.keeps(x)) return 0;
       return -1;
     },
     "v1/WebhookObject"(x) {
       if (!isRecord(x)) return -1;
-      if (!r6_0.keeps(x)) return 0;
+      if (x["headers"] !== undefined && !r6_0.keeps(x)) return 0;
       return -1;
     },
     "v2/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
       if (!r7_0.keeps(x)) return 0;
-      if (!r7_1.keeps(x)) return 1;
-      if (!r7_2.keeps(x)) return 2;
-      if (!r7_3.keeps(x)) return 3;
+      if (x["waitFor"] !== undefined && !r7_1.keeps(x)) return 1;
+      if (x["actions"] !== undefined && !r7_2.keeps(x)) return 2;
+      if (x["formats"] !== undefined && !r7_3.keeps(x)) return 3;
       const o1 = field(x, "webhook");
       if (isRecord(o1)) {
-        if (!r7_4.keeps(o1)) return 4;
+        if (o1["headers"] !== undefined && !r7_4.keeps(o1)) return 4;
       }
       return -1;
     },
     "v2/ChangeTrackingFormat"(x) {
       if (!isRecord(x)) return -1;
-      if (!r8_0.keeps(x)) return 0;
+      if (x["schema"] !== undefined && !r8_0.keeps(x)) return 0;
       return -1;
     },
     "v2/CrawlRequest"(x) {
       if (!isRecord(x)) return -1;
-      if (!r9_0.keeps(x)) return 0;
-      if (!r9_1.keeps(x)) return 1;
+      if (x["url"] !== undefined && !r9_0.keeps(x)) return 0;
+      if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r9_1.keeps(x)) return 1;
       const o1 = field(x, "scrapeOptions");
       if (isRecord(o1)) {
-        if (!r9_2.keeps(o1)) return 2;
-        if (!r9_3.keeps(o1)) return 3;
-        if (!r9_4.keeps(o1)) return 4;
+        if (o1["waitFor"] !== undefined && !r9_2.keeps(o1)) return 2;
+        if (o1["actions"] !== undefined && !r9_3.keeps(o1)) return 3;
+        if (o1["formats"] !== undefined && !r9_4.keeps(o1)) return 4;
       }
       const o2 = field(x, "webhook");
       if (isRecord(o2)) {
-        if (!r9_5.keeps(o2)) return 5;
+        if (o2["headers"] !== undefined && !r9_5.keeps(o2)) return 5;
       }
       return -1;
     },
     "v2/JsonFormat"(x) {
       if (!isRecord(x)) return -1;
-      if (!r10_0.keeps(x)) return 0;
+      if (x["schema"] !== undefined && !r10_0.keeps(x)) return 0;
       return -1;
     },
     "v2/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (!r11_0.keeps(x)) return 0;
-      if (!r11_1.keeps(x)) return 1;
-      if (!r11_2.keeps(x)) return 2;
+      if (x["waitFor"] !== undefined && !r11_0.keeps(x)) return 0;
+      if (x["actions"] !== undefined && !r11_1.keeps(x)) return 1;
+      if (x["formats"] !== undefined && !r11_2.keeps(x)) return 2;
       return -1;
     },
     "v2/Webhook"(x) {
       if (!isRecord(x)) return -1;
-      if (!r12_0.keeps(x)) return 0;
+      if (x["headers"] !== undefined && !r12_0.keeps(x)) return 0;
       return -1;
     },
     "v2/WebhookObject"(x) {
       if (!isRecord(x)) return -1;
-      if (!r13_0.keeps(x)) return 0;
+      if (x["headers"] !== undefined && !r13_0.keeps(x)) return 0;
       return -1;
     },
   };

@@ -26,6 +26,12 @@ export interface CodeRule {
   readonly source: Source;
   /** The fields whose descriptions in the documents tell of the rule. */
   readonly fields: readonly string[];
+  /**
+   * The fields without which the rule always keeps: when the object holds none of them, `keeps` is true. The
+   * generated composition (generated/fast/keepers.js) then does not ask it. Absent for a rule that may not keep
+   * whatever fields are missing.
+   */
+  readonly triggers?: readonly string[];
   /** The problems found: `NO_PROBLEMS` (shared, nothing allocated) when there are none. */
   readonly check: (object: Readonly<Record<string, unknown>>) => readonly RuleProblem[];
   /**

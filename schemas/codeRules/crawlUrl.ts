@@ -7,6 +7,7 @@ export const crawlUrlValid: CodeRule = {
   // A string that is no URL at all breaks interface §2.1 ("string (URI)"); the other clauses are the service's.
   source: 'service',
   fields: ['url'],
+  triggers: ['url'],
   description:
     'A valid crawl URL: http or https (or no scheme, meaning http), parseable, with an IP address or a host whose top-level domain is in the ICANN section of the Public Suffix List.',
   check(request) {
@@ -105,6 +106,7 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
     // Interface §2.1 bounds the depth of scraped URLs; refusing a deeper start URL is the service's rule.
     source: 'service',
     fields: ['maxDepth'],
+    triggers: ['url'],
     description: `The start URL's depth (slashes in its path, not counting a trailing one) must not exceed \`maxDepth\` (default ${defaultMaxDepth}).`,
     check(request) {
       const url = field(request, 'url');

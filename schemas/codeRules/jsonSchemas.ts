@@ -403,6 +403,7 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
     id,
     source: 'service',
     fields,
+    triggers: fields,
     description,
     check(object) {
       let problems: RuleProblem[] | undefined;

@@ -122,11 +122,30 @@ function boundedPatterns(value: unknown): readonly unknown[] | undefined {
   return value;
 }
 
+/**
+ * For `keeps`: the characters of a field's patterns when each is a pattern accepted before (a cache hit, so none is
+ * longer than the schema allows); a large negative number when one is not; 0 for no array. Not a string: the
+ * schema's to report, and `check` skips it.
+ */
+function knownCharacters(value: unknown): number {
+  if (!Array.isArray(value)) return 0;
+  if (value.length > PATH_PATTERNS_PER_FIELD) return -Infinity;
+  let characters = 0;
+  for (let i = 0; i < value.length; i++) {
+    const pattern: unknown = value[i];
+    if (typeof pattern !== 'string') continue;
+    if (verdicts.get(pattern) !== null) return -Infinity;
+    characters += pattern.length;
+  }
+  return characters;
+}
+
 export const pathPatternsCompile: CodeRule = {
   id: 'pathPatternsCompile',
   // Interface §2.1 calls them regex patterns; which syntax, and refusing one that does not compile, is the service's.
   source: 'service',
   fields: ['includePaths', 'excludePaths'],
+  triggers: PATTERN_FIELDS,
   description: `Each pattern must be a valid regular expression without look-around assertions or backreferences (the service matches with an RE2-style engine); together the two fields hold at most ${PATH_PATTERNS_COMBINED} patterns and ${PATH_PATTERN_CHARACTERS_COMBINED} characters.`,
   check(request) {
     // The bounds first, before anything is compiled: the work stays bounded by them, whatever the body holds.
@@ -164,19 +183,10 @@ export const pathPatternsCompile: CodeRule = {
   },
   keeps(request) {
     // As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit).
-    let count = 0;
-    let characters = 0;
-    for (let f = 0; f < PATTERN_FIELDS.length; f++) {
-      const patterns = boundedPatterns(field(request, PATTERN_FIELDS[f]!));
-      if (patterns === undefined) continue;
-      count += patterns.length;
-      for (let i = 0; i < patterns.length; i++) {
-        const pattern = patterns[i];
-        if (typeof pattern !== 'string') continue;
-        characters += pattern.length;
-        if (verdicts.get(pattern) !== null) return false;
-      }
-    }
-    return count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
+    const include = field(request, 'includePaths');
+    const exclude = field(request, 'excludePaths');
+    const characters = knownCharacters(include) + knownCharacters(exclude);
+    const count = (Array.isArray(include) ? include.length : 0) + (Array.isArray(exclude) ? exclude.length : 0);
+    return characters >= 0 && count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
   },
 };

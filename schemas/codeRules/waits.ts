@@ -12,6 +12,7 @@ export const waitForWithinTimeout: CodeRule = {
   id: 'waitForWithinTimeout',
   source: 'service',
   fields: ['waitFor'],
+  triggers: ['waitFor'],
   // The service compares the two only when both are sent (and waitFor is not 0); the interface's default timeout
   // of 30000 ms is not used in its place: `{"waitFor": 20000}` alone is accepted.
   description: 'When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.',
@@ -48,6 +49,7 @@ export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
     id: 'totalWaitWithinLimit',
     source: 'service',
     fields: ['actions'],
+    triggers: version === 'v1' ? ['waitFor', 'actions'] : ['actions'],
     description:
       version === 'v1'
         ? '`waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.'

@@ -15,6 +15,7 @@ export const webhookSignatureHeader: CodeRule = {
   id: 'webhookSignatureHeader',
   source: 'service',
   fields: ['headers'],
+  triggers: ['headers'],
   description: `The headers may not include \`${SIGNATURE_HEADER}\`, in any letter case: the service sets it to sign each delivery.`,
   check(webhook) {
     const headers = field(webhook, 'headers');

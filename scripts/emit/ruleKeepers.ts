@@ -1,8 +1,8 @@
 /**
  * The rules written as code, composed per definition (`generated/fast/keepers.js`): for each definition that has
  * such rules, one function that asks every rule's `keeps` at its place, in the order of the definition's list,
- * reading each place of the body once, and answers the index of the first rule whose cheap answer is no (-1 when
- * the body keeps them all). `validate()` asks it of every body the fast path accepts; only when it names a rule
+ * reading each place of the body once (and asking a rule with `triggers` only when one of them is there), and
+ * answers the index of the first rule whose cheap answer is no (-1 when the body keeps them all). `validate()` asks it of every body the fast path accepts; only when it names a rule
  * are the rules checked, from that one on (those before it kept).
  *
  * Why generated rather than a loop over `CODE_RULES`: a loop shares one call site among every rule of every
@@ -19,7 +19,7 @@ export const RULE_KEEPERS_FILE = 'keepers.js';
 
 /** The rules placed at one object of the body, and the objects inside it that have rules, by field. */
 interface Place {
-  readonly rules: { readonly variable: string; readonly index: number }[];
+  readonly rules: { readonly variable: string; readonly index: number; readonly triggers: readonly string[] | undefined }[];
   readonly inner: Map<string, Place>;
 }
 
@@ -27,7 +27,12 @@ const newPlace = (): Place => ({ rules: [], inner: new Map() });
 
 /** The statements that check one place held in `variable` (already known to be an object). */
 function placeCode(place: Place, variable: string, indent: string, counter: { next: number }): string[] {
-  const lines = place.rules.map((rule) => `${indent}if (!${rule.variable}.keeps(${variable})) return ${rule.index};`);
+  const lines = place.rules.map(({ variable: rule, index, triggers }) => {
+    // A rule with triggers is asked only when the object holds one of them.
+    const held = (triggers ?? []).map((name) => `${variable}[${JSON.stringify(name)}] !== undefined`);
+    const guard = held.length === 0 ? '' : `${held.length === 1 ? held[0] : `(${held.join(' || ')})`} && `;
+    return `${indent}if (${guard}!${rule}.keeps(${variable})) return ${index};`;
+  });
   for (const [key, inner] of place.inner) {
     const name = `o${counter.next++}`;
     lines.push(`${indent}const ${name} = field(${variable}, ${JSON.stringify(key)});`);
@@ -60,7 +65,7 @@ export function ruleKeepersModule(): { js: string; dts: string } {
         if (!place.inner.has(key)) place.inner.set(key, newPlace());
         place = place.inner.get(key)!;
       }
-      place.rules.push({ variable, index: i });
+      place.rules.push({ variable, index: i, triggers: rule.triggers });
     });
     functions.push(
       `    ${JSON.stringify(name)}(x) {`,
