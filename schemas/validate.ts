@@ -82,7 +82,7 @@ interface Entry {
 }
 
 /** The rules of each definition composed by the generator (generated/fast/keepers.js): each place read once. */
-const KEEPERS = ruleKeepers(CODE_RULES, field, isRecord);
+const KEEPERS = ruleKeepers(CODE_RULES, isRecord);
 const keepsAll = () => -1;
 
 /** The Ajv validators of a definition, which say why a body breaks the schema. */

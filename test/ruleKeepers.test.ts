@@ -4,7 +4,8 @@
  *     rule refuses);
  *   - the generator's composition (generated/fast/keepers.js) answers what asking each rule at its place, in the
  *     order of CODE_RULES, answers: the index of the first rule whose `keeps` says no, or -1; and a rule it skips
- *     for want of its `triggers` does keep;
+ *     for want of its `triggers` does keep. On objects with fields they only inherit (read plainly where that can
+ *     only make an answer stricter), a yes is still never contradicted by check;
  *   - the JSON Schema rules' cheap answers: a schema that compiled is known again by its data (keys in any order),
  *     never a different one; and the walk that finds no free-form object agrees with the check.
  * On generated bodies (valid, and of the right shape breaking rules), arbitrary JSON, every rule case and vector.
@@ -25,7 +26,7 @@ import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
-const KEEPERS = ruleKeepers(CODE_RULES, field, isRecord);
+const KEEPERS = ruleKeepers(CODE_RULES, isRecord);
 
 /** The object a placed rule looks at, if the body has one there. */
 function placeOf(body: unknown, at: readonly (string | number)[]): Readonly<Record<string, unknown>> | undefined {
@@ -75,6 +76,56 @@ describe("the composed keepers and each rule's keeps", () => {
       );
     });
   }
+
+  it('fields a body only inherits (a polluted or custom prototype): a yes, of a rule or of the composition, is never contradicted by check', () => {
+    // Values that, read in place of the defaults or of absent fields, would let a plain read say yes wrongly.
+    const proto = {
+      maxDepth: 1000,
+      ignoreInvalidURLs: true,
+      url: 'https://docs.example.com/a/b/c/d/e/f/g/h/i/j/k/l',
+      urls: ['https://docs.example.com/'],
+      includePaths: ['^/a$'],
+      scrapeOptions: { waitFor: 1000, timeout: 1000 },
+      webhook: { url: 'https://hooks.example.com/', headers: { 'X-Firecrawl-Signature': 'x' } },
+      waitFor: 59000,
+      timeout: 1000,
+      headers: { 'x-firecrawl-signature': 'x' },
+      schema: { type: 'object', additionalProperties: true },
+    };
+    for (const name of named) {
+      const [version, definition] = name.split('/') as ['v1' | 'v2', string];
+      const placed = CODE_RULES[name]!;
+      const schema = definitions[version].get(definition)!;
+      const bodies = fc
+        .oneof(arbitraryFor(schema), arbitraryFor(schema, { rules: false }))
+        .map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+      fc.assert(
+        fc.property(bodies, fc.subarray(Object.keys(proto)), (body, inherited) => {
+          if (!isRecord(body)) return;
+          const parent = Object.fromEntries(inherited.map((key) => [key, proto[key as keyof typeof proto]]));
+          const object = Object.assign(Object.create(parent) as object, body) as Readonly<Record<string, unknown>>;
+          expect(unsoundYes(placed, object), name).toEqual([]);
+          const first = KEEPERS[name]!(object);
+          // Rules before the one named keep; with none named, every rule keeps.
+          const kept = first < 0 ? placed : placed.slice(0, first);
+          for (const { at, rule } of kept) {
+            const place = placeOf(object, at);
+            if (place !== undefined) expect(rule.check(place), `${name} ${rule.id}`).toBe(NO_PROBLEMS);
+          }
+        }),
+        { numRuns: Math.max(20, numRuns / 5) },
+      );
+    }
+    // The two defaults a plain read would replace: a deep start URL under an inherited maxDepth, an invalid entry
+    // under an inherited ignoreInvalidURLs.
+    const deep = Object.assign(Object.create({ maxDepth: 1000 }) as object, { url: proto.url });
+    expect(CODE_RULES['v1/CrawlRequest']!.map(({ rule }) => rule.check(deep)).flat()).not.toEqual([]);
+    expect(unsoundYes(CODE_RULES['v1/CrawlRequest']!, deep)).toEqual([]);
+    expect(KEEPERS['v1/CrawlRequest']!(deep)).toBeGreaterThanOrEqual(0);
+    const mixed = Object.assign(Object.create({ ignoreInvalidURLs: true }) as object, { urls: ['https://docs.example.com/', 'nope'] });
+    expect(unsoundYes(CODE_RULES['v1/BatchScrapeRequest']!, mixed)).toEqual([]);
+    expect(KEEPERS['v1/BatchScrapeRequest']!(mixed)).toBe(0);
+  });
 
   it('a rule with triggers keeps every object that holds none of them (the composition does not ask it then)', () => {
     const rules = [...new Set(Object.values(CODE_RULES).flatMap((placed) => (placed ?? []).map(({ rule }) => rule)))];

@@ -3,10 +3,9 @@
 /**
  * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at
  * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is
- * CODE_RULES; `field` and `isRecord` are codeRule.ts's.
+ * CODE_RULES; `isRecord` is codeRule.ts's.
  */
 export declare function ruleKeepers(
   placed: Readonly<Record<string, readonly { readonly rule: { keeps(object: Readonly<Record<string, unknown>>): boolean } }[]>>,
-  field: (object: Readonly<Record<string, unknown>>, key: string) => unknown,
   isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, (x: unknown) => number>>;

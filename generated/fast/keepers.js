@@ -3,9 +3,9 @@
 /**
  * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at
  * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is
- * CODE_RULES; `field` and `isRecord` are codeRule.ts's.
+ * CODE_RULES; `isRecord` is codeRule.ts's.
  */
-export function ruleKeepers(placed, field, isRecord) {
+export function ruleKeepers(placed, isRecord) {
   const r0_0 = placed["v1/BatchScrapeRequest"][0].rule; // batchUrls
   const r0_1 = placed["v1/BatchScrapeRequest"][1].rule; // waitForWithinTimeout
   const r0_2 = placed["v1/BatchScrapeRequest"][2].rule; // totalWaitWithinLimit
@@ -56,7 +56,7 @@ export function ruleKeepers(placed, field, isRecord) {
       if ((x["waitFor"] !== undefined || x["actions"] !== undefined) && !r0_2.keeps(x)) return 2;
       if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_3.keeps(x)) return 3;
       if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_4.keeps(x)) return 4;
-      const o1 = field(x, "webhook");
+      const o1 = x["webhook"];
       if (isRecord(o1)) {
         if (o1["headers"] !== undefined && !r0_5.keeps(o1)) return 5;
       }
@@ -73,14 +73,14 @@ export function ruleKeepers(placed, field, isRecord) {
       if (x["url"] !== undefined && !r2_0.keeps(x)) return 0;
       if (x["url"] !== undefined && !r2_1.keeps(x)) return 1;
       if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r2_2.keeps(x)) return 2;
-      const o1 = field(x, "scrapeOptions");
+      const o1 = x["scrapeOptions"];
       if (isRecord(o1)) {
         if (o1["waitFor"] !== undefined && !r2_3.keeps(o1)) return 3;
         if ((o1["waitFor"] !== undefined || o1["actions"] !== undefined) && !r2_4.keeps(o1)) return 4;
         if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_5.keeps(o1)) return 5;
         if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_6.keeps(o1)) return 6;
       }
-      const o2 = field(x, "webhook");
+      const o2 = x["webhook"];
       if (isRecord(o2)) {
         if (o2["headers"] !== undefined && !r2_7.keeps(o2)) return 7;
       }
@@ -116,7 +116,7 @@ export function ruleKeepers(placed, field, isRecord) {
       if (x["waitFor"] !== undefined && !r7_1.keeps(x)) return 1;
       if (x["actions"] !== undefined && !r7_2.keeps(x)) return 2;
       if (x["formats"] !== undefined && !r7_3.keeps(x)) return 3;
-      const o1 = field(x, "webhook");
+      const o1 = x["webhook"];
       if (isRecord(o1)) {
         if (o1["headers"] !== undefined && !r7_4.keeps(o1)) return 4;
       }
@@ -131,13 +131,13 @@ export function ruleKeepers(placed, field, isRecord) {
       if (!isRecord(x)) return -1;
       if (x["url"] !== undefined && !r9_0.keeps(x)) return 0;
       if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r9_1.keeps(x)) return 1;
-      const o1 = field(x, "scrapeOptions");
+      const o1 = x["scrapeOptions"];
       if (isRecord(o1)) {
         if (o1["waitFor"] !== undefined && !r9_2.keeps(o1)) return 2;
         if (o1["actions"] !== undefined && !r9_3.keeps(o1)) return 3;
         if (o1["formats"] !== undefined && !r9_4.keeps(o1)) return 4;
       }
-      const o2 = field(x, "webhook");
+      const o2 = x["webhook"];
       if (isRecord(o2)) {
         if (o2["headers"] !== undefined && !r9_5.keeps(o2)) return 5;
       }

@@ -38,6 +38,11 @@ export interface CodeRule {
    * The common case, cheaply: true only when `check` finds no problem, decided without allocating anything;
    * false when `check` may find one (it then decides). `validate()` asks it of every body the fast path
    * accepts, so a body that keeps every rule builds nothing at all.
+   *
+   * It may read fields as plain property reads (`object.url`), without asking whether they are the object's own,
+   * where a value inherited from a prototype can only make it stricter: `check` ignores such a value, so it finds
+   * nothing that `keeps` could miss. A field whose absence means a default (v1 `maxDepth`, `ignoreInvalidURLs`)
+   * is read with `field`: an inherited value there would stand in for the default.
    */
   readonly keeps: (object: Readonly<Record<string, unknown>>) => boolean;
 }

@@ -18,7 +18,7 @@ export const crawlUrlValid: CodeRule = {
   },
   keeps(request) {
     // A plain address is valid (crawlUrlProblem asks the same first); anything else is for `check`.
-    const url = field(request, 'url');
+    const url = request.url;
     return typeof url !== 'string' || plainOriginEnd(url) >= 0;
   },
 };
@@ -120,7 +120,7 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
         : NO_PROBLEMS;
     },
     keeps(request) {
-      const url = field(request, 'url');
+      const url = request.url;
       if (typeof url !== 'string') return true;
       const given = field(request, 'maxDepth');
       const depth = writtenPathDepth(url);

@@ -356,23 +356,24 @@ function schemasOf(version: Version, options: Readonly<Record<string, unknown>>)
  * gathering them).
  */
 function everySchema(version: Version, options: Readonly<Record<string, unknown>>, kept: (schema: unknown) => boolean): boolean {
+  // Plain reads (see CodeRule.keeps): a schema inherited from a prototype is one more to keep, never one less.
   if (version === 'v1') {
-    for (const key of V1_SCHEMA_HOLDERS) {
-      const holder = field(options, key);
-      if (isRecord(holder) && !kept(field(holder, 'schema'))) return false;
-    }
-    return true;
+    const { jsonOptions, extract, changeTrackingOptions } = options;
+    return keptIn(jsonOptions, kept) && keptIn(extract, kept) && keptIn(changeTrackingOptions, kept);
   }
-  const formats = denseArray(field(options, 'formats'));
+  const formats = denseArray(options.formats);
   if (formats === undefined) return true;
   for (let i = 0; i < formats.length; i++) {
     const format = formats[i];
     if (!isRecord(format)) continue;
-    const type = field(format, 'type');
-    if ((type === 'json' || type === 'changeTracking') && !kept(field(format, 'schema'))) return false;
+    const type = format.type;
+    if ((type === 'json' || type === 'changeTracking') && !kept(format.schema)) return false;
   }
   return true;
 }
+
+/** Whether the schema of a v1 holder (`jsonOptions`, ...) is kept; true when there is no holder. */
+const keptIn = (holder: unknown, kept: (schema: unknown) => boolean) => !isRecord(holder) || kept(holder.schema);
 
 /** What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object. */
 function schemaProblem(version: Version, schema: unknown): { rule: 'compile' | 'freeForm'; message: string } | undefined {
@@ -415,7 +416,7 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
     },
     // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
     // finds no free-form object, or (compiling) when it is one that compiled before.
-    keeps: (object) => (place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](field(object, 'schema'))),
+    keeps: (object) => (place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](object.schema)),
   });
   const freeForm = rule(
     'freeForm',

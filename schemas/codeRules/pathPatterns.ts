@@ -183,8 +183,8 @@ export const pathPatternsCompile: CodeRule = {
   },
   keeps(request) {
     // As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit).
-    const include = field(request, 'includePaths');
-    const exclude = field(request, 'excludePaths');
+    const include = request.includePaths;
+    const exclude = request.excludePaths;
     const characters = knownCharacters(include) + knownCharacters(exclude);
     const count = (Array.isArray(include) ? include.length : 0) + (Array.isArray(exclude) ? exclude.length : 0);
     return characters >= 0 && count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;

@@ -16,13 +16,14 @@ export const waitForWithinTimeout: CodeRule = {
   // The service compares the two only when both are sent (and waitFor is not 0); the interface's default timeout
   // of 30000 ms is not used in its place: `{"waitFor": 20000}` alone is accepted.
   description: 'When both are sent and `waitFor` is not 0, `waitFor` must not exceed half of `timeout`.',
-  check: (options) => (waitForKept(options) ? NO_PROBLEMS : [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }]),
-  keeps: (options) => waitForKept(options),
+  check: (options) =>
+    waitForKept(field(options, 'waitFor'), field(options, 'timeout'))
+      ? NO_PROBLEMS
+      : [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }],
+  keeps: (options) => waitForKept(options.waitFor, options.timeout),
 };
 
-function waitForKept(options: Readonly<Record<string, unknown>>): boolean {
-  const waitFor = field(options, 'waitFor');
-  const timeout = field(options, 'timeout');
+function waitForKept(waitFor: unknown, timeout: unknown): boolean {
   return !(typeof waitFor === 'number' && typeof timeout === 'number' && waitFor > 0 && waitFor > timeout / 2);
 }
 
@@ -54,12 +55,12 @@ export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
       version === 'v1'
         ? '`waitFor` plus the wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms.'
         : 'The wait actions (a wait for an element counts 1000 ms) must not exceed 60000 ms in total.',
-    check: (options) => (kept(options) ? NO_PROBLEMS : [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }]),
-    keeps: (options) => kept(options),
+    check: (options) =>
+      kept(field(options, 'waitFor'), field(options, 'actions')) ? NO_PROBLEMS : [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }],
+    keeps: (options) => kept(options.waitFor, options.actions),
   };
-  function kept(options: Readonly<Record<string, unknown>>): boolean {
-    const waitFor = field(options, 'waitFor');
-    const total = waitActionsTotal(field(options, 'actions')) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
+  function kept(waitFor: unknown, actions: unknown): boolean {
+    const total = waitActionsTotal(actions) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);
     return !(total > MAX_TOTAL_WAIT);
   }
 }

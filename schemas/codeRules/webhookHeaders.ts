@@ -30,7 +30,7 @@ export const webhookSignatureHeader: CodeRule = {
   },
   keeps(webhook) {
     // As `check`, over the names where they stand (`for...in` and an own-property test: no array of names).
-    const headers = field(webhook, 'headers');
+    const headers = webhook.headers;
     if (!isRecord(headers)) return true;
     for (const name in headers)
       if (Object.prototype.hasOwnProperty.call(headers, name) && name.length === LOWER.length && name.toLowerCase() === LOWER) return false;

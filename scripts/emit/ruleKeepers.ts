@@ -9,8 +9,8 @@
  * definition, which the engine cannot specialise (it calls each `keeps` through a generic, megamorphic call and
  * walks each rule's place from the top); here each call site calls one rule, and the body's places are read once.
  * On the typical v2 crawl that halves what the rules cost. The module imports nothing: it is given `CODE_RULES`
- * and codeRule.ts's `field` and `isRecord`, and picks the rules by their index in their definition's list, which
- * `npm run generate -- --check` keeps in step with schemas/codeRules/index.ts (and test/agreement.test.ts checks
+ * and codeRule.ts's `isRecord`, and picks the rules by their index in their definition's list, which
+ * `npm run generate -- --check` keeps in step with schemas/codeRules/index.ts (and test/ruleKeepers.test.ts checks
  * the composition against the rules one by one).
  */
 import { CODE_RULES, type PlacedRule } from '../../schemas/codeRules/index.js';
@@ -35,7 +35,9 @@ function placeCode(place: Place, variable: string, indent: string, counter: { ne
   });
   for (const [key, inner] of place.inner) {
     const name = `o${counter.next++}`;
-    lines.push(`${indent}const ${name} = field(${variable}, ${JSON.stringify(key)});`);
+    // A plain read (no own-property test): rules at a place the body only inherits find nothing, so asking them
+    // there can only answer a rule that `validate()` then checks and finds kept.
+    lines.push(`${indent}const ${name} = ${variable}[${JSON.stringify(key)}];`);
     lines.push(`${indent}if (isRecord(${name})) {`, ...placeCode(inner, name, `${indent}  `, counter), `${indent}}`);
   }
   return lines;
@@ -80,13 +82,13 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     '/**',
     ' * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at',
     ' * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is',
-    " * CODE_RULES; `field` and `isRecord` are codeRule.ts's.",
+    " * CODE_RULES; `isRecord` is codeRule.ts's.",
     ' */',
   ];
   const js = [
     header,
     ...doc,
-    'export function ruleKeepers(placed, field, isRecord) {',
+    'export function ruleKeepers(placed, isRecord) {',
     ...bindings,
     '  return {',
     ...functions,
@@ -99,7 +101,6 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     ...doc,
     'export declare function ruleKeepers(',
     '  placed: Readonly<Record<string, readonly { readonly rule: { keeps(object: Readonly<Record<string, unknown>>): boolean } }[]>>,',
-    '  field: (object: Readonly<Record<string, unknown>>, key: string) => unknown,',
     '  isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,',
     '): Readonly<Record<string, (x: unknown) => number>>;',
     '',
