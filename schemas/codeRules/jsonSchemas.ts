@@ -61,10 +61,13 @@ const CACHED_SCHEMAS = 256;
 const CACHED_LENGTH = 4096;
 const byObject = new WeakMap<object, string | null>();
 /**
- * The schemas that compiled, as JSON data of their own (parsed from their text), by `fingerprint`: `keeps` finds a
- * schema seen before here, and compares it value by value, without making its text. Bounded as `verdicts` is.
+ * The schemas that compiled most recently, most recent first, each as a copy of its data (see `Known`): `keeps`
+ * compares a body's schema with them value by value, without making its text. A client sends the same few schemas
+ * again and again; past RECENT_SCHEMAS the oldest is forgotten (its next sender pays `check`, whose verdicts by
+ * text are kept longer).
  */
-const compiled = new Map<number, unknown[]>();
+const recent: Known[] = [];
+const RECENT_SCHEMAS = 16;
 
 /**
  * Why `schema` is too large to compile, or undefined: it holds more than MAX_SCHEMA_VALUES values or more than
@@ -143,15 +146,9 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | un
         verdicts.set(text, verdict ?? null);
       }
     }
-    if (verdict === undefined && cached) {
-      const copy: unknown = JSON.parse(text);
-      const hash = fingerprint(copy, 0);
-      if (hash !== UNSURE) {
-        if (compiled.size >= CACHED_SCHEMAS) compiled.clear();
-        const same = compiled.get(hash);
-        if (same === undefined) compiled.set(hash, [copy]);
-        else if (!same.some((known) => sameData(known, copy, 0))) same.push(copy);
-      }
+    if (verdict === undefined && cached && !compiledBefore(schema)) {
+      recent.unshift(knownOf(JSON.parse(text)));
+      if (recent.length > RECENT_SCHEMAS) recent.pop();
     }
   }
   byObject.set(schema, verdict ?? null);
@@ -163,88 +160,63 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | un
  * (or holding a cycle, which only a caller of the JavaScript API can make) is left to `check`.
  */
 const CHEAP_DEPTH = 64;
-/** `fingerprint`'s answer when it cannot tell: the value is no JSON data, or is nested too deep. */
-const UNSURE = -1;
+/**
+ * A schema's data as `compiledBefore` compares it: an object as its keys in their order and its values, an array as
+ * its items, anything else as it is. Comparing with it reads nothing but the body's schema.
+ */
+type Known = string | number | boolean | null | readonly Known[] | KnownObject;
 
-/** FNV-1a step over a string's UTF-16 units. */
-function hashText(hash: number, text: string): number {
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash;
+class KnownObject {
+  constructor(
+    readonly keys: readonly string[],
+    readonly values: readonly Known[],
+  ) {}
+}
+
+/** JSON data (parsed from a schema's text) as `Known`. */
+function knownOf(value: unknown): Known {
+  if (Array.isArray(value)) return value.map(knownOf);
+  if (isRecord(value)) {
+    const keys = Object.keys(value);
+    return new KnownObject(
+      keys,
+      keys.map((key) => knownOf(value[key])),
+    );
+  }
+  return value as Known;
 }
 
 /**
- * A hash of a JSON value (kinds, keys, strings, numbers), non-negative; UNSURE for anything that is no JSON data
- * (undefined, a function, a bigint, a number JSON cannot write, an inherited enumerable key) or nested deeper than
- * CHEAP_DEPTH. Equal data hash equally, whatever the order of their keys.
+ * Whether `value` holds exactly the data `known` holds, its objects' own keys in the same order, without
+ * allocating; false past CHEAP_DEPTH. A key the value only inherits is not its data (JSON.stringify, which the
+ * verdicts by text go by, leaves it out): such a key makes it differ.
  */
-function fingerprint(value: unknown, depth: number): number {
-  let hash = 0x811c9dc5;
-  switch (typeof value) {
-    case 'string':
-      return hashText(Math.imul(hash ^ 0x73, 0x01000193), value) >>> 1;
-    case 'number':
-      if (!Number.isFinite(value)) return UNSURE;
-      // Its whole part (wrapped to 32 bits) and its fraction: equal numbers (0 and -0 too) hash equally.
-      return (Math.imul(Math.imul(hash ^ 0x6e, 0x01000193) ^ (value | 0), 0x01000193) ^ (((value % 1) * 0x7fffffff) | 0)) >>> 1;
-    case 'boolean':
-      return value ? 1 : 2;
-    case 'object':
-      break;
-    default:
-      return UNSURE;
-  }
-  if (value === null) return 3;
-  if (depth >= CHEAP_DEPTH) return UNSURE;
-  if (Array.isArray(value)) {
-    hash = Math.imul(hash ^ 0x5b, 0x01000193);
-    for (let i = 0; i < value.length; i++) {
-      const member = fingerprint(value[i], depth + 1);
-      if (member === UNSURE) return UNSURE;
-      hash = Math.imul(hash ^ member, 0x01000193);
+function sameAs(value: unknown, known: Known, depth: number): boolean {
+  if (typeof known !== 'object' || known === null) return value === known;
+  if (typeof value !== 'object' || value === null || depth >= CHEAP_DEPTH) return false;
+  if (known instanceof KnownObject) {
+    if (Array.isArray(value)) return false;
+    const { keys, values } = known;
+    const object = value as Readonly<Record<string, unknown>>;
+    let i = 0;
+    for (const key in object) {
+      if (i >= keys.length || key !== keys[i] || !Object.prototype.hasOwnProperty.call(object, key)) return false;
+      if (!sameAs(object[key], values[i]!, depth + 1)) return false;
+      i += 1;
     }
-    return hash >>> 1;
+    return i === keys.length;
   }
-  // The members' hashes are added up, so that the order of the keys does not matter (`sameData` ignores it too).
-  let sum = 0x7b;
-  const object = value as Readonly<Record<string, unknown>>;
-  for (const key in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) return UNSURE;
-    const member = fingerprint(object[key], depth + 1);
-    if (member === UNSURE) return UNSURE;
-    sum = (sum + Math.imul(hashText(hash, key) ^ member, 0x01000193)) | 0;
-  }
-  return sum >>> 1;
+  if (!Array.isArray(value) || value.length !== known.length) return false;
+  for (let i = 0; i < known.length; i++) if (!sameAs(value[i], known[i]!, depth + 1)) return false;
+  return true;
 }
 
-/** Whether two JSON values hold the same data (keys in any order), without allocating; false past CHEAP_DEPTH. */
-function sameData(a: unknown, b: unknown, depth: number): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
-  if (depth >= CHEAP_DEPTH) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i], depth + 1)) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const x = a as Readonly<Record<string, unknown>>;
-  const y = b as Readonly<Record<string, unknown>>;
-  let keys = 0;
-  for (const key in x) {
-    if (!Object.prototype.hasOwnProperty.call(x, key) || !Object.prototype.hasOwnProperty.call(y, key)) return false;
-    if (!sameData(x[key], y[key], depth + 1)) return false;
-    keys += 1;
-  }
-  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) keys -= 1;
-  return keys === 0;
-}
-
-/** Cheaply: true only when `schema` is one that compiled before (same data); false when it cannot tell. */
+/**
+ * Cheaply: true only when `schema` holds the data of a schema that compiled recently (keys in the same order);
+ * false when it cannot tell.
+ */
 function compiledBefore(schema: unknown): boolean {
-  const hash = fingerprint(schema, 0);
-  if (hash === UNSURE) return false;
-  const same = compiled.get(hash);
-  if (same === undefined) return false;
-  for (const known of same) if (sameData(schema, known, 0)) return true;
+  for (let i = 0; i < recent.length; i++) if (sameAs(schema, recent[i]!, 0)) return true;
   return false;
 }
 
@@ -259,19 +231,18 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
     for (let i = 0; i < value.length; i++) if (!noFreeForm(value[i], skipRefs, depth + 1)) return false;
     return true;
   }
+  // Plain reads first (see CodeRule.keeps): an inherited `additionalProperties` or key can only make the walk find
+  // more than `freeFormObject` does. Skipping an object for `$ref`, or counting `properties` as named, needs them own.
   const object = value as Readonly<Record<string, unknown>>;
-  if (skipRefs && Object.hasOwn(object, '$ref')) return true;
+  if (skipRefs && object.$ref !== undefined && Object.hasOwn(object, '$ref')) return true;
   if (
-    field(object, 'type') === 'object' &&
-    field(object, 'additionalProperties') === true &&
+    object.additionalProperties === true &&
+    object.type === 'object' &&
     !Object.hasOwn(object, 'properties') &&
     !Object.hasOwn(object, 'patternProperties')
   )
     return false;
-  for (const key in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) return false;
-    if (!noFreeForm(object[key], skipRefs, depth + 1)) return false;
-  }
+  for (const key in object) if (!noFreeForm(object[key], skipRefs, depth + 1)) return false;
   return true;
 }
 
