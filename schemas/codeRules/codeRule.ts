@@ -53,15 +53,9 @@ export const NO_PROBLEMS: readonly RuleProblem[] = Object.freeze([]);
 export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * An own property of a parsed body (never one inherited from Object.prototype). Read first and asked about only
- * when it holds something: most fields a rule looks at are absent, and an absent one then costs one read. (The
- * read is the one the schema check makes of every field anyway.)
- */
-export function field(object: Readonly<Record<string, unknown>>, key: string): unknown {
-  const value = object[key];
-  return value === undefined || Object.prototype.hasOwnProperty.call(object, key) ? value : undefined;
-}
+/** An own property of a parsed body (never one inherited from Object.prototype). */
+export const field = (object: Readonly<Record<string, unknown>>, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 
 /** Arrays up to this long are read index by index whatever they hold; a longer one only when it has no holes. */
 export const LONG_ARRAY = 65_536;

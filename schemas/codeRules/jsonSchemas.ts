@@ -234,7 +234,8 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
   // Plain reads first (see CodeRule.keeps): an inherited `additionalProperties` or key can only make the walk find
   // more than `freeFormObject` does. Skipping an object for `$ref`, or counting `properties` as named, needs them own.
   const object = value as Readonly<Record<string, unknown>>;
-  if (skipRefs && object.$ref !== undefined && Object.hasOwn(object, '$ref')) return true;
+  // The own-property test first, as `freeFormObject` does: a schema that throws when read says so alike.
+  if (skipRefs && Object.hasOwn(object, '$ref')) return true;
   if (
     object.additionalProperties === true &&
     object.type === 'object' &&
