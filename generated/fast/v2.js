@@ -3,8 +3,46 @@
 import formats from "../validators/formats.js";
 const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
-const format3 = formats.fullFormats["uri"];
+const format3 = (s) => isPlainUri(s) || formats.fullFormats.uri(s);
 const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
+
+/** Characters after the host: 1 in a path, 2 also in a query or fragment (see scripts/emit/plainUri.ts). */
+const URI_CHARACTERS = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(128);
+  const pchar = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/";
+  for (let i = 0; i < pchar.length; i++) table[pchar.charCodeAt(i)] = 3;
+  table[63] = 2;
+  return table;
+})();
+
+/** Whether `s` is an http(s) address in plain characters, which ajv-formats' uri accepts (see scripts/emit/plainUri.ts). */
+function isPlainUri(s) {
+  const n = s.length;
+  if (n > 8192) return false;
+  if ((s.charCodeAt(0) | 32) !== 104 || (s.charCodeAt(1) | 32) !== 116 || (s.charCodeAt(2) | 32) !== 116 || (s.charCodeAt(3) | 32) !== 112) return false;
+  let i = (s.charCodeAt(4) | 32) === 115 ? 5 : 4;
+  if (s.charCodeAt(i) !== 58 || s.charCodeAt(i + 1) !== 47 || s.charCodeAt(i + 2) !== 47) return false;
+  i += 3;
+  const host = i;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const lower = c | 32;
+    if (!((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) break;
+  }
+  if (i === host) return false;
+  if (i < n && s.charCodeAt(i) !== 47 && s.charCodeAt(i) !== 63 && s.charCodeAt(i) !== 35) return false;
+  // 1: in the path; 2: in the query or the fragment; 3: in the fragment.
+  let part = 1;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 35) {
+      if (part === 3) return false;
+      part = 3;
+    } else if (c === 63 && part === 1) part = 2;
+    else if (c >= 128 || (URI_CHARACTERS[c] & (part === 1 ? 1 : 2)) === 0) return false;
+  }
+  return true;
+}
 
 function s1(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;

@@ -24,6 +24,7 @@ import { ANNOTATION_KEYWORDS } from '../../schemas/annotations.js';
 import type { Version } from '../../schemas/registry.js';
 import { emitDefinitions } from './definitions.js';
 import { FORMATS_SPECIFIER } from './formatsModule.js';
+import { PLAIN_URI_SOURCE } from './plainUri.js';
 import type { JsonSchema } from './jsonSchema.js';
 
 // CommonJS module: the default import is its `module.exports`.
@@ -142,13 +143,18 @@ class Writer {
   /** Constants the functions use: patterns and formats. */
   constants(): string[] {
     return [
-      ...[...this.formats].map(([format, name]) => `const ${name} = formats.fullFormats[${literal(format)}];`),
+      // The uri format is asked of a plain http(s) address by a pass over it first (plainUri.ts).
+      ...[...this.formats].map(([format, name]) =>
+        format === 'uri'
+          ? `const ${name} = (s) => isPlainUri(s) || formats.fullFormats.uri(s);`
+          : `const ${name} = formats.fullFormats[${literal(format)}];`,
+      ),
       ...[...this.patterns].map(([source, name]) => `const ${name} = /* @__PURE__ */ new RegExp(${literal(source)}, "u");`),
     ];
   }
 
   helperFunctions(): string[] {
-    return this.helperCode;
+    return [...(this.formats.has('uri') ? [PLAIN_URI_SOURCE, ''] : []), ...this.helperCode];
   }
 
   private refTarget(ref: unknown): string {
@@ -368,6 +374,7 @@ class Writer {
       name = `format${this.formats.size + 1}`;
       this.formats.set(format, name);
     }
+    if (format === 'uri') return `${name}(${v})`;
     if (implementation instanceof RegExp) return `${name}.test(${v})`;
     if (typeof implementation === 'function') return `${name}(${v})`;
     if (isObject(implementation) && typeof implementation.validate === 'function') return `${name}.validate(${v})`;
