@@ -37,20 +37,31 @@ function hashOf(s: string, start: number, end: number): number {
 }
 
 /** 1 in the slot of each top-level domain of two or three letters. */
-const SHORT = new Uint8Array(27 * 27 * 27);
+let SHORT: Uint8Array | undefined;
 /** Every other top-level domain, by hash (labels sharing one listed together). */
 const OTHERS = new Map<number, string[]>();
 
-for (const label of ICANN_TOP_LEVEL_DOMAINS.split(' ')) {
-  const [a, b, c] = [0, 1, 2].map((i) => letterOf(label.charCodeAt(i)));
-  if ((label.length === 2 || label.length === 3) && a! > 0 && b! > 0 && (label.length === 2 || c! > 0))
-    SHORT[slotOf(a!, b!, label.length === 3 ? c! : 0)] = 1;
-  else {
-    const hash = hashOf(label, 0, label.length);
-    const same = OTHERS.get(hash);
-    if (same === undefined) OTHERS.set(hash, [label]);
-    else same.push(label);
+/**
+ * The two tables, made on the first question (some milliseconds when the module is still being interpreted, which an
+ * import of the main entry should not pay before a crawl URL is checked).
+ */
+function shortTable(): Uint8Array {
+  if (SHORT !== undefined) return SHORT;
+  const short = new Uint8Array(27 * 27 * 27);
+  for (const label of ICANN_TOP_LEVEL_DOMAINS.split(' ')) {
+    const n = label.length;
+    const a = letterOf(label.charCodeAt(0));
+    const b = letterOf(label.charCodeAt(1));
+    const c = n === 3 ? letterOf(label.charCodeAt(2)) : 0;
+    if ((n === 2 || n === 3) && a > 0 && b > 0 && (n === 2 || c > 0)) short[slotOf(a, b, c)] = 1;
+    else {
+      const hash = hashOf(label, 0, n);
+      const same = OTHERS.get(hash);
+      if (same === undefined) OTHERS.set(hash, [label]);
+      else same.push(label);
+    }
   }
+  return (SHORT = short);
 }
 
 function sameLabel(label: string, s: string, start: number, end: number): boolean {
@@ -61,12 +72,13 @@ function sameLabel(label: string, s: string, start: number, end: number): boolea
 
 /** Whether `s[start, end)`, in any ASCII letter case, is a top-level domain of the ICANN section. */
 export function isIcannTopLevelAt(s: string, start: number, end: number): boolean {
+  const short = shortTable();
   const length = end - start;
   if (length === 2 || length === 3) {
     const a = letterOf(s.charCodeAt(start));
     const b = letterOf(s.charCodeAt(start + 1));
     const c = length === 3 ? letterOf(s.charCodeAt(start + 2)) : 0;
-    if (a > 0 && b > 0 && (length === 2 || c > 0)) return SHORT[slotOf(a, b, c)] === 1;
+    if (a > 0 && b > 0 && (length === 2 || c > 0)) return short[slotOf(a, b, c)] === 1;
   }
   const same = OTHERS.get(hashOf(s, start, end));
   if (same !== undefined) for (const label of same) if (sameLabel(label, s, start, end)) return true;
