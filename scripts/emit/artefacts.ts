@@ -12,6 +12,7 @@ import { loaderModules, validatorFile, validatorModule } from './validators.js';
 import { DEFAULTS_FILE, defaultsModule } from './defaultsModule.js';
 import { TOP_LEVEL_DOMAINS_FILE, topLevelDomainsModule } from './topLevelDomains.js';
 import { RULE_KEEPERS_FILE, ruleKeepersModule } from './ruleKeepers.js';
+import { PLAIN_URI_FILE, plainUriModule } from './plainUri.js';
 import { vectorFiles } from './vectors.js';
 import { checkTable } from '../contract/checkTable.js';
 
@@ -20,6 +21,11 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** Every generated file, by path relative to `generated/`. */
 export async function artefacts(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  /** A module at `path` (`….js`) and its declarations beside it (`….d.ts`). */
+  const setModule = (path: string, { js, dts }: { js: string; dts: string }) => {
+    files.set(path, js);
+    files.set(path.replace(/\.js$/, '.d.ts'), dts);
+  };
   const documents: [string, DocumentScope][] = [
     ['v1', 'v1'],
     ['v2', 'v2'],
@@ -33,27 +39,16 @@ export async function artefacts(): Promise<Map<string, string>> {
   for (const version of VERSIONS) {
     for (const [name, schema] of jsonSchemaFiles(version)) files.set(`schemas/${version}/${name}.json`, json(schema));
     files.set(`types/${version}.d.ts`, await typeDeclarations(version));
-    for (const errors of ['first', 'all'] as const) {
-      const { js, dts } = validatorModule(version, errors);
-      const file = validatorFile(version, errors);
-      files.set(`validators/${file}`, js);
-      files.set(`validators/${file.replace(/\.js$/, '.d.ts')}`, dts);
-    }
-    const fast = fastPathModule(version);
-    files.set(`fast/${fastPathFile(version)}`, fast.js);
-    files.set(`fast/${fastPathFile(version).replace(/\.js$/, '.d.ts')}`, fast.dts);
+    for (const errors of ['first', 'all'] as const)
+      setModule(`validators/${validatorFile(version, errors)}`, validatorModule(version, errors));
+    setModule(`fast/${fastPathFile(version)}`, fastPathModule(version));
   }
   for (const [file, code] of loaderModules(VERSIONS)) files.set(`load/${file}`, code);
   for (const [file, code] of dependencyLoaders()) files.set(`load/${file}`, code);
-  const defaults = defaultsModule();
-  files.set(`fast/${DEFAULTS_FILE}`, defaults.js);
-  files.set(`fast/${DEFAULTS_FILE.replace(/\.js$/, '.d.ts')}`, defaults.dts);
-  const domains = topLevelDomainsModule();
-  files.set(`fast/${TOP_LEVEL_DOMAINS_FILE}`, domains.js);
-  files.set(`fast/${TOP_LEVEL_DOMAINS_FILE.replace(/\.js$/, '.d.ts')}`, domains.dts);
-  const keepers = ruleKeepersModule();
-  files.set(`fast/${RULE_KEEPERS_FILE}`, keepers.js);
-  files.set(`fast/${RULE_KEEPERS_FILE.replace(/\.js$/, '.d.ts')}`, keepers.dts);
+  setModule(`fast/${DEFAULTS_FILE}`, defaultsModule());
+  setModule(`fast/${TOP_LEVEL_DOMAINS_FILE}`, topLevelDomainsModule());
+  setModule(`fast/${PLAIN_URI_FILE}`, plainUriModule());
+  setModule(`fast/${RULE_KEEPERS_FILE}`, ruleKeepersModule());
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);

@@ -24,7 +24,7 @@ import { ANNOTATION_KEYWORDS } from '../../schemas/annotations.js';
 import type { Version } from '../../schemas/registry.js';
 import { emitDefinitions } from './definitions.js';
 import { FORMATS_SPECIFIER } from './formatsModule.js';
-import { PLAIN_URI_SOURCE } from './plainUri.js';
+import { PLAIN_URI_FILE } from './plainUri.js';
 import type { JsonSchema } from './jsonSchema.js';
 
 // CommonJS module: the default import is its `module.exports`.
@@ -154,7 +154,7 @@ class Writer {
   }
 
   helperFunctions(): string[] {
-    return [...(this.formats.has('uri') ? [PLAIN_URI_SOURCE, ''] : []), ...this.helperCode];
+    return this.helperCode;
   }
 
   private refTarget(ref: unknown): string {
@@ -423,6 +423,7 @@ export function fastPathModule(version: Version): { js: string; dts: string } {
     ...(constants.some((c) => c.includes('fullFormats'))
       ? [`import formats from ${literal(`../validators/${FORMATS_SPECIFIER.slice(2)}`)};`]
       : []),
+    ...(constants.some((c) => c.includes('isPlainUri')) ? [`import { isPlainUri } from ${literal(`./${PLAIN_URI_FILE}`)};`] : []),
     ...constants,
     '',
     ...writer.helperFunctions(),
