@@ -6,7 +6,9 @@
  * Never throws for any input value; an unknown schema name is a programming error and throws a RangeError.
  * A value that cannot be checked (reading it runs a getter or a Proxy trap that throws; or a check meets an
  * engine limit, such as a `format: uri` string of 8 Mi characters overflowing the regular expression's
- * stack) is invalid, with one issue at `$` that says why.
+ * stack) is invalid, with one issue at `$` that says why. How often and in which order a field is read is not part of
+ * the contract (docs/hardening.md): a getter or Proxy that answers differently from one read to the next, or throws
+ * on some reads only, may be decided differently by another release; plain data reads the same however often.
  *
  * The schema is decided first by the fast path (`generated/fast/<version>.js`), which answers yes or no and
  * builds nothing on the way; a body it accepts only has the rules written as code left to keep. Only a body it

@@ -116,6 +116,23 @@ describe('compiling', () => {
     expect(validate('v1/ScrapeOptions', v1({ ...second, type: 'text' })).valid).toBe(false);
   });
 
+  it("no request's verdict depends on an earlier one: the compiler keeps nothing a schema registers", () => {
+    const compiles = (schema: unknown) => validate('v1/ScrapeOptions', v1(schema)).valid;
+    // A root $id naming draft-07's meta-schema once removed the meta-schema from the shared compiler with the
+    // schema: nothing compiled after it.
+    expect(compiles({ $id: 'http://json-schema.org/draft-07/schema', title: 'meta' })).toBe(true);
+    expect(compiles({ type: 'object', properties: { after: { type: 'string' } } })).toBe(true);
+    // A nested $id was registered on the compiler and answered a later request's $ref.
+    const alone = { $ref: 'https://schemas.example.com/leak.json', title: 'alone' };
+    expect(compiles(alone)).toBe(false);
+    expect(compiles({ type: 'object', properties: { x: { $id: 'https://schemas.example.com/leak.json', type: 'string' } } })).toBe(true);
+    expect(compiles({ ...alone, title: 'after the nested $id' })).toBe(false);
+    // `1e400` is Infinity, which JSON writes as null: the verdict on one is not the other's.
+    expect(validate('v1/JsonOptions', JSON.parse('{"schema":{"type":"number","minimum":1e400}}')).valid).toBe(true);
+    const nullMinimum = '{"schema":{"type":"number","minimum":null}}';
+    expect(problems(validate('v1/JsonOptions', JSON.parse(nullMinimum))).map((p) => p.message)).toEqual([INVALID_JSON_SCHEMA]);
+  });
+
   it('a pattern that backtracks catastrophically is compiled, never run', () => {
     const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^(a|a)*$' } } };
     const [result, ms] = timed(() => validate('v1/ScrapeOptions', v1(schema)));

@@ -46,8 +46,8 @@ export const MAX_SCHEMA_CHARACTERS = 100_000;
  * One Ajv for every compile, as the service has, made on first use (the package is loaded then, through
  * `#generated/load/dependencies.js`, not with the main entry);
  * `addUsedSchema: false` keeps a schema's `$id` from being registered (a second request with the same `$id`
- * would otherwise fail), and each schema is removed from Ajv's cache once compiled, so the instance holds
- * nothing per request.
+ * would otherwise fail), and what a compile leaves in the instance is taken out after it (`compileProblem`), so
+ * that it holds nothing per request and no request's verdict depends on an earlier one.
  */
 let ajv: Ajv | undefined;
 
@@ -64,7 +64,7 @@ const byObject = new WeakMap<object, string | null>();
  * The schemas that compiled most recently, most recent first, each as a copy of its data (see `Known`): `keeps`
  * compares a body's schema with them value by value, without making its text. A client sends the same few schemas
  * again and again; past RECENT_SCHEMAS the oldest is forgotten (its next sender pays `check`, whose verdicts by
- * text are kept longer).
+ * text are kept longer), and all are forgotten when the verdicts by text are.
  */
 const recent: Known[] = [];
 const RECENT_SCHEMAS = 16;
@@ -110,13 +110,21 @@ function compileProblem(schema: Readonly<Record<string, unknown>>): string | und
     allErrors: true,
     code: { optimize: false },
   }));
+  // What the compile leaves in the instance: its entry in Ajv's cache of compiled schemas, and the references its
+  // nested `$id`s add (Ajv registers them on the instance even with addUsedSchema off), which would let a later
+  // schema's `$ref` resolve to this request's. Not `removeSchema(schema)`: it also deletes whatever is registered
+  // under the schema's own `$id`, and a schema whose `$id` names draft-07's meta-schema would remove the
+  // meta-schema, after which nothing compiles. (Ajv is pinned; `_cache` is its private Map by schema object.)
+  const internals = compiler as unknown as { readonly _cache: Map<unknown, unknown>; readonly refs: Record<string, unknown> };
+  const refsBefore = new Set(Object.keys(internals.refs));
   try {
     compiler.compile(schema);
     return undefined;
   } catch {
     return INVALID_JSON_SCHEMA;
   } finally {
-    compiler.removeSchema(schema);
+    internals._cache.delete(schema);
+    for (const ref of Object.keys(internals.refs)) if (!refsBefore.has(ref)) delete internals.refs[ref];
   }
 }
 
@@ -135,24 +143,37 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | un
   if (seen !== undefined) return seen ?? undefined;
   let verdict = sizeProblem(schema);
   if (verdict === undefined) {
+    // A verdict is kept by text only for a schema that is exactly the data of its text: `1e400` parses to Infinity,
+    // which JSON.stringify writes as null, and `"minimum": Infinity` compiles where `"minimum": null` does not.
     const text = textOf(schema);
-    const cached = text !== undefined && text.length <= CACHED_LENGTH;
-    const known = cached ? verdicts.get(text) : undefined;
+    const exact = text !== undefined && text.length <= CACHED_LENGTH ? exactData(schema, text) : undefined;
+    const known = exact !== undefined ? verdicts.get(text!) : undefined;
     if (known !== undefined) verdict = known ?? undefined;
     else {
       verdict = compileProblem(schema);
-      if (cached) {
-        if (verdicts.size >= CACHED_SCHEMAS) verdicts.clear();
-        verdicts.set(text, verdict ?? null);
+      if (exact !== undefined) {
+        if (verdicts.size >= CACHED_SCHEMAS) {
+          // What `recent` remembers is what `verdicts` holds: both forget at once.
+          verdicts.clear();
+          recent.length = 0;
+        }
+        verdicts.set(text!, verdict ?? null);
       }
     }
-    if (verdict === undefined && cached && !compiledBefore(schema)) {
-      recent.unshift(knownOf(JSON.parse(text)));
+    // A schema recognised in `recent` then has the text whose verdict `verdicts` holds: the answer `check` gives.
+    if (verdict === undefined && exact !== undefined && !compiledBefore(schema)) {
+      recent.unshift(exact);
       if (recent.length > RECENT_SCHEMAS) recent.pop();
     }
   }
   byObject.set(schema, verdict ?? null);
   return verdict;
+}
+
+/** The data of `text` (the schema's JSON text) as `Known`, when the schema holds exactly that data; else undefined. */
+function exactData(schema: unknown, text: string): Known | undefined {
+  const known = knownOf(JSON.parse(text));
+  return sameAs(schema, known, 0) ? known : undefined;
 }
 
 /**
@@ -231,14 +252,15 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
     for (let i = 0; i < value.length; i++) if (!noFreeForm(value[i], skipRefs, depth + 1)) return false;
     return true;
   }
-  // Plain reads first (see CodeRule.keeps): an inherited `additionalProperties` or key can only make the walk find
-  // more than `freeFormObject` does. Skipping an object for `$ref`, or counting `properties` as named, needs them own.
+  // Plain reads, `type` then `additionalProperties` as the check reads them (see CodeRule.keeps): an inherited one,
+  // or an inherited key, can only make the walk find more than `freeFormObject` does. Skipping an object for `$ref`,
+  // or counting `properties` as named, needs them own.
   const object = value as Readonly<Record<string, unknown>>;
   // The own-property test first, as `freeFormObject` does: a schema that throws when read says so alike.
   if (skipRefs && Object.hasOwn(object, '$ref')) return true;
   if (
-    object.additionalProperties === true &&
     object.type === 'object' &&
+    object.additionalProperties === true &&
     !Object.hasOwn(object, 'properties') &&
     !Object.hasOwn(object, 'patternProperties')
   )
