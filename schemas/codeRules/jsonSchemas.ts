@@ -28,9 +28,12 @@
  *     (about 1000 levels) is refused as not compiling, as the service's compiler (which nests deeper still)
  *     refuses it;
  *   - verdicts on schemas seen before are kept, as pathPatterns.ts keeps pattern verdicts, so a client sending one
- *     schema with every request compiles it once.
+ *     schema with every request compiles it once; and the schemas that compiled last are recognised by their data
+ *     (`compiledBefore`), so such a request is not even serialised. A kept verdict is the one compiling afresh
+ *     gives: the compiler keeps nothing a schema registers (`compileProblem`).
  * Compiling never runs a `pattern` (Ajv builds the RegExp; nothing is matched), so a pattern that backtracks costs
- * nothing here. Kept out of the generated fast path: code rules run after it.
+ * nothing here. Kept out of the generated fast path: code rules run after it; their cheap answers (`keeps`) walk
+ * a schema once without allocating.
  */
 import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
