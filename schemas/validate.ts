@@ -30,6 +30,7 @@ import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { ruleKeepers } from '#generated/fast/keepers.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
+import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 import type { Version } from './versions.js';
@@ -240,19 +241,8 @@ function holdsAtMost(data: unknown, limit: number): boolean {
  * never its holes.
  */
 function longSparseArray(data: unknown): { path: string; length: number; elements: number } | undefined {
-  interface Place {
-    readonly value: unknown;
-    readonly parent: Place | undefined;
-    readonly key: string | number;
-  }
-  // Where a value is, kept as a link to its parent: the path is spelled only for the array found.
-  const pathOf = (place: Place): string => {
-    const segments: (string | number)[] = [];
-    for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent) segments.push(p.key);
-    return jsonPath(segments.reverse());
-  };
   const seen = new Set<object>();
-  const stack: Place[] = [{ value: data, parent: undefined, key: '' }];
+  const stack: Place[] = [rootPlace(data)];
   while (stack.length > 0) {
     const place = stack.pop()!;
     const { value } = place;
@@ -264,7 +254,7 @@ function longSparseArray(data: unknown): { path: string; length: number; element
     if (typeof keys === 'number') {
       if (keys > LONG_ARRAY) {
         const elements = Object.keys(value).length;
-        if (elements !== keys) return { path: pathOf(place), length: keys, elements };
+        if (elements !== keys) return { path: jsonPath(keysTo(place)), length: keys, elements };
       }
       for (let i = 0; i < keys; i++) stack.push({ value: read(i), parent: place, key: i });
     } else for (const key of keys) stack.push({ value: read(key), parent: place, key });

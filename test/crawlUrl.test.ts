@@ -251,7 +251,8 @@ describe('top-level domains (topLevelDomains.ts)', () => {
     }
     for (const made of ['zz', 'local', 'test', 'jpg', 'intranet', 'q1x', 'xn--zz', 'com-', '-com', 'c0m', 'рф1'])
       expect(isIcannTopLevel(made), made).toBe(tldts(made));
-    for (const known of ['com', 'de', 'museum', 'ck', 'xn--p1ai', 'photography', 'рф']) expect(isIcannTopLevel(known), known).toBe(true);
+    for (const known of ['com', 'de', 'info', 'online', 'travel', 'museum', 'ck', 'xn--p1ai', 'photography', 'рф'])
+      expect(isIcannTopLevel(known), known).toBe(true);
     expect(isIcannTopLevel('za'), 'a domain listed only for names under it').toBe(false);
   });
 

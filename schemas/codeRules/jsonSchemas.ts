@@ -37,6 +37,7 @@
  */
 import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
+import { keysTo, rootPlace, type Place } from '../place.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
 
 export const INVALID_JSON_SCHEMA = 'Invalid JSON schema.';
@@ -272,19 +273,10 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
   return true;
 }
 
-/** Where a value stands inside the schema: a link to its parent, so a path is spelled only for what is reported. */
-interface Place {
-  readonly value: unknown;
-  readonly parent: Place | undefined;
-  readonly key: string | number;
-}
-
 /** A JSON Pointer into the schema, for a message. */
 function pointer(place: Place): string {
-  const keys: string[] = [];
-  for (let p: Place | undefined = place; p?.parent !== undefined; p = p.parent)
-    keys.push(String(p.key).replace(/~/g, '~0').replace(/\//g, '~1'));
-  return keys.length === 0 ? 'the root' : `/${keys.reverse().join('/')}`;
+  const keys = keysTo(place).map((key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1'));
+  return keys.length === 0 ? 'the root' : `/${keys.join('/')}`;
 }
 
 /**
@@ -294,7 +286,7 @@ function pointer(place: Place): string {
  */
 function freeFormObject(schema: unknown, skipRefs: boolean): string | undefined {
   const seen = new Set<object>();
-  const stack: Place[] = [{ value: schema, parent: undefined, key: '' }];
+  const stack: Place[] = [rootPlace(schema)];
   while (stack.length > 0) {
     const place = stack.pop()!;
     const { value } = place;

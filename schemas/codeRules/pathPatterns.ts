@@ -124,7 +124,7 @@ function boundedPatterns(value: unknown): readonly unknown[] | undefined {
 
 /**
  * For `keeps`: the characters of a field's patterns when each is a pattern accepted before (a cache hit, so none is
- * longer than the schema allows); a large negative number when one is not; 0 for no array. Not a string: the
+ * longer than the schema allows); -Infinity, which no sum brings back to zero, when one is not; 0 for no array. Not a string: the
  * schema's to report, and `check` skips it.
  */
 function knownCharacters(value: unknown): number {

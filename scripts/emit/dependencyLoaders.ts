@@ -9,7 +9,7 @@
  *   - `dependencies.js` everywhere else (older Node, browsers, bundlers): imported statically.
  */
 
-import { REQUIRING_PREAMBLE } from './validators.js';
+import { loaderPairFiles, REQUIRING_PREAMBLE } from './validators.js';
 
 /** The libraries, by the name of the function that gives each. */
 const LIBRARIES = { ajv: 'ajv' } as const;
@@ -46,10 +46,5 @@ export function dependencyLoaders(): Map<string, string> {
     header,
     ...names.flatMap((name) => [doc(name), `export declare function ${name}(): typeof import(${JSON.stringify(LIBRARIES[name])});`, '']),
   ].join('\n');
-  return new Map([
-    [DEPENDENCIES_FILE, loader],
-    [DEPENDENCIES_FILE.replace(/\.js$/, '.d.ts'), dts],
-    [REQUIRING_DEPENDENCIES_FILE, requiring],
-    [REQUIRING_DEPENDENCIES_FILE.replace(/\.js$/, '.d.ts'), dts],
-  ]);
+  return loaderPairFiles(DEPENDENCIES_FILE, loader, REQUIRING_DEPENDENCIES_FILE, requiring, dts);
 }

@@ -123,6 +123,21 @@ export const REQUIRING_PREAMBLE: readonly string[] = [
   "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
 ];
 
+/**
+ * The files of a pair of loaders with one interface (here and `dependencyLoaders.ts`): the one that imports
+ * statically at `file`, the one that `require()`s on first use at `requiringFile`, each with the declarations
+ * both share beside it.
+ */
+export function loaderPairFiles(file: string, loader: string, requiringFile: string, requiring: string, dts: string): Map<string, string> {
+  const declarations = (js: string) => js.replace(/\.js$/, '.d.ts');
+  return new Map([
+    [file, loader],
+    [declarations(file), dts],
+    [requiringFile, requiring],
+    [declarations(requiringFile), dts],
+  ]);
+}
+
 /** The file names, in `generated/load/`, of the two loaders (see `loaderModules`). */
 export const LOADER_FILE = 'validators.js';
 export const REQUIRING_LOADER_FILE = 'validators.require.js';
@@ -184,10 +199,5 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     `export declare function validators(version: ${versions.map((v) => JSON.stringify(v)).join(' | ')}, errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>>;`,
     '',
   ].join('\n');
-  return new Map([
-    [LOADER_FILE, loader],
-    [LOADER_FILE.replace(/\.js$/, '.d.ts'), dts],
-    [REQUIRING_LOADER_FILE, requiring],
-    [REQUIRING_LOADER_FILE.replace(/\.js$/, '.d.ts'), dts],
-  ]);
+  return loaderPairFiles(LOADER_FILE, loader, REQUIRING_LOADER_FILE, requiring, dts);
 }
