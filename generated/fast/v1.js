@@ -455,12 +455,25 @@ function isBatchScrapeRequest(x) {
     if (!isGeolocation(v43)) return false;
   }
   for (const k44 in x) {
-    switch (k44) {
-      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "__experimental_cache": case "geolocation":
-        break;
-      default:
-        return false;
+    switch (k44.length) {
+      case 4: if (k44 === "urls") continue; break;
+      case 5: if (k44 === "proxy") continue; break;
+      case 6: if (k44 === "origin" || k44 === "maxAge" || k44 === "mobile") continue; break;
+      case 7: if (k44 === "webhook" || k44 === "formats" || k44 === "headers" || k44 === "waitFor" || k44 === "timeout" || k44 === "useMock" || k44 === "extract" || k44 === "actions") continue; break;
+      case 8: if (k44 === "location" || k44 === "blockAds" || k44 === "fastMode" || k44 === "parsePDF") continue; break;
+      case 10: if (k44 === "appendToId") continue; break;
+      case 11: if (k44 === "integration" || k44 === "includeTags" || k44 === "excludeTags" || k44 === "jsonOptions" || k44 === "geolocation") continue; break;
+      case 12: if (k44 === "storeInCache") continue; break;
+      case 14: if (k44 === "maxConcurrency") continue; break;
+      case 15: if (k44 === "onlyMainContent") continue; break;
+      case 16: if (k44 === "onlyCleanContent") continue; break;
+      case 17: if (k44 === "ignoreInvalidURLs" || k44 === "zeroDataRetention") continue; break;
+      case 18: if (k44 === "removeBase64Images") continue; break;
+      case 19: if (k44 === "skipTlsVerification") continue; break;
+      case 20: if (k44 === "__experimental_cache") continue; break;
+      case 21: if (k44 === "changeTrackingOptions") continue; break;
     }
+    return false;
   }
   if (!(s5(x) || s7(x))) return false;
   if (!(s8(x) || s10(x))) return false;
@@ -484,12 +497,13 @@ function isBatchScrapeStartResponse(x) {
     if (!(s11(v4) || (v4 === null))) return false;
   }
   for (const k5 in x) {
-    switch (k5) {
-      case "success": case "id": case "url": case "invalidURLs":
-        break;
-      default:
-        return false;
+    switch (k5.length) {
+      case 2: if (k5 === "id") continue; break;
+      case 3: if (k5 === "url") continue; break;
+      case 7: if (k5 === "success") continue; break;
+      case 11: if (k5 === "invalidURLs") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -536,12 +550,12 @@ function isChangeTrackingOptions(x) {
     if (!((typeof v6 === "string") || (v6 === null))) return false;
   }
   for (const k7 in x) {
-    switch (k7) {
-      case "modes": case "schema": case "prompt": case "tag":
-        break;
-      default:
-        return false;
+    switch (k7.length) {
+      case 3: if (k7 === "tag") continue; break;
+      case 5: if (k7 === "modes") continue; break;
+      case 6: if (k7 === "schema" || k7 === "prompt") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -690,12 +704,23 @@ function isCrawlRequest(x) {
     if (!isScrapeOptions(v26)) return false;
   }
   for (const k27 in x) {
-    switch (k27) {
-      case "url": case "excludePaths": case "includePaths": case "maxDiscoveryDepth": case "ignoreQueryParameters": case "limit": case "crawlEntireDomain": case "allowExternalLinks": case "allowSubdomains": case "delay": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "ignoreRobotsTxt": case "deduplicateSimilarURLs": case "regexOnFullURL": case "maxDepth": case "ignoreSitemap": case "allowBackwardLinks": case "scrapeOptions":
-        break;
-      default:
-        return false;
+    switch (k27.length) {
+      case 3: if (k27 === "url") continue; break;
+      case 5: if (k27 === "limit" || k27 === "delay") continue; break;
+      case 6: if (k27 === "origin") continue; break;
+      case 7: if (k27 === "webhook") continue; break;
+      case 8: if (k27 === "maxDepth") continue; break;
+      case 11: if (k27 === "integration") continue; break;
+      case 12: if (k27 === "excludePaths" || k27 === "includePaths") continue; break;
+      case 13: if (k27 === "ignoreSitemap" || k27 === "scrapeOptions") continue; break;
+      case 14: if (k27 === "maxConcurrency" || k27 === "regexOnFullURL") continue; break;
+      case 15: if (k27 === "allowSubdomains" || k27 === "ignoreRobotsTxt") continue; break;
+      case 17: if (k27 === "maxDiscoveryDepth" || k27 === "crawlEntireDomain" || k27 === "zeroDataRetention") continue; break;
+      case 18: if (k27 === "allowExternalLinks" || k27 === "allowBackwardLinks") continue; break;
+      case 21: if (k27 === "ignoreQueryParameters") continue; break;
+      case 22: if (k27 === "deduplicateSimilarURLs") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -713,12 +738,12 @@ function isCrawlStartResponse(x) {
   if (!(typeof v3 === "string")) return false;
   if (!format3(v3)) return false;
   for (const k4 in x) {
-    switch (k4) {
-      case "success": case "id": case "url":
-        break;
-      default:
-        return false;
+    switch (k4.length) {
+      case 2: if (k4 === "id") continue; break;
+      case 3: if (k4 === "url") continue; break;
+      case 7: if (k4 === "success") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1035,12 +1060,14 @@ function isJsonOptions(x) {
     if (!(typeof v6 === "boolean")) return false;
   }
   for (const k7 in x) {
-    switch (k7) {
-      case "schema": case "systemPrompt": case "prompt": case "mode": case "temperature": case "checkPromptInjection":
-        break;
-      default:
-        return false;
+    switch (k7.length) {
+      case 4: if (k7 === "mode") continue; break;
+      case 6: if (k7 === "schema" || k7 === "prompt") continue; break;
+      case 11: if (k7 === "temperature") continue; break;
+      case 12: if (k7 === "systemPrompt") continue; break;
+      case 20: if (k7 === "checkPromptInjection") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1232,12 +1259,21 @@ function isScrapeOptions(x) {
     if (!isGeolocation(v33)) return false;
   }
   for (const k34 in x) {
-    switch (k34) {
-      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsePDF": case "jsonOptions": case "extract": case "actions": case "changeTrackingOptions": case "__experimental_cache": case "geolocation":
-        break;
-      default:
-        return false;
+    switch (k34.length) {
+      case 5: if (k34 === "proxy") continue; break;
+      case 6: if (k34 === "maxAge" || k34 === "mobile") continue; break;
+      case 7: if (k34 === "formats" || k34 === "headers" || k34 === "waitFor" || k34 === "timeout" || k34 === "useMock" || k34 === "extract" || k34 === "actions") continue; break;
+      case 8: if (k34 === "location" || k34 === "blockAds" || k34 === "fastMode" || k34 === "parsePDF") continue; break;
+      case 11: if (k34 === "includeTags" || k34 === "excludeTags" || k34 === "jsonOptions" || k34 === "geolocation") continue; break;
+      case 12: if (k34 === "storeInCache") continue; break;
+      case 15: if (k34 === "onlyMainContent") continue; break;
+      case 16: if (k34 === "onlyCleanContent") continue; break;
+      case 18: if (k34 === "removeBase64Images") continue; break;
+      case 19: if (k34 === "skipTlsVerification") continue; break;
+      case 20: if (k34 === "__experimental_cache") continue; break;
+      case 21: if (k34 === "changeTrackingOptions") continue; break;
     }
+    return false;
   }
   if (!(s5(x) || s7(x))) return false;
   if (!(s8(x) || s10(x))) return false;
@@ -1281,10 +1317,7 @@ function isScrollAction(x) {
 function isStringMap(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   for (const k1 in x) {
-    switch (k1) {
-      default:
-        if (!(typeof x[k1] === "string")) return false;
-    }
+    if (!(typeof x[k1] === "string")) return false;
   }
   return true;
 }
@@ -1393,12 +1426,13 @@ function isWebhookObject(x) {
     }
   }
   for (const k7 in x) {
-    switch (k7) {
-      case "url": case "headers": case "metadata": case "events":
-        break;
-      default:
-        return false;
+    switch (k7.length) {
+      case 3: if (k7 === "url") continue; break;
+      case 6: if (k7 === "events") continue; break;
+      case 7: if (k7 === "headers") continue; break;
+      case 8: if (k7 === "metadata") continue; break;
     }
+    return false;
   }
   return true;
 }

@@ -258,21 +258,19 @@ function isAttributesFormat(x) {
     if (v6 === undefined) return false;
     if (!(typeof v6 === "string")) return false;
     for (const k7 in v3) {
-      switch (k7) {
-        case "selector": case "attribute":
-          break;
-        default:
-          return false;
+      switch (k7.length) {
+        case 8: if (k7 === "selector") continue; break;
+        case 9: if (k7 === "attribute") continue; break;
       }
+      return false;
     }
   }
   for (const k8 in x) {
-    switch (k8) {
-      case "type": case "selectors":
-        break;
-      default:
-        return false;
+    switch (k8.length) {
+      case 4: if (k8 === "type") continue; break;
+      case 9: if (k8 === "selectors") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -455,12 +453,11 @@ function isBatchScrapeRequest(x) {
       if (!(typeof v47 === "boolean")) return false;
     }
     for (const k48 in v45) {
-      switch (k48) {
-        case "name": case "saveChanges":
-          break;
-        default:
-          return false;
+      switch (k48.length) {
+        case 4: if (k48 === "name") continue; break;
+        case 11: if (k48 === "saveChanges") continue; break;
       }
+      return false;
     }
   }
   const v49 = x.auditMetadata;
@@ -472,12 +469,25 @@ function isBatchScrapeRequest(x) {
     if (!(typeof v50 === "boolean")) return false;
   }
   for (const k51 in x) {
-    switch (k51) {
-      case "urls": case "ignoreInvalidURLs": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "appendToId": case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsers": case "actions": case "safeMode": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
-        break;
-      default:
-        return false;
+    switch (k51.length) {
+      case 4: if (k51 === "urls") continue; break;
+      case 5: if (k51 === "proxy") continue; break;
+      case 6: if (k51 === "origin" || k51 === "maxAge" || k51 === "mobile" || k51 === "minAge") continue; break;
+      case 7: if (k51 === "webhook" || k51 === "formats" || k51 === "headers" || k51 === "waitFor" || k51 === "timeout" || k51 === "useMock" || k51 === "parsers" || k51 === "actions" || k51 === "profile") continue; break;
+      case 8: if (k51 === "location" || k51 === "blockAds" || k51 === "fastMode" || k51 === "safeMode" || k51 === "lockdown") continue; break;
+      case 9: if (k51 === "redactPII") continue; break;
+      case 10: if (k51 === "appendToId") continue; break;
+      case 11: if (k51 === "integration" || k51 === "includeTags" || k51 === "excludeTags") continue; break;
+      case 12: if (k51 === "storeInCache") continue; break;
+      case 13: if (k51 === "auditMetadata") continue; break;
+      case 14: if (k51 === "maxConcurrency") continue; break;
+      case 15: if (k51 === "onlyMainContent") continue; break;
+      case 16: if (k51 === "onlyCleanContent" || k51 === "threatProtection") continue; break;
+      case 17: if (k51 === "ignoreInvalidURLs" || k51 === "zeroDataRetention") continue; break;
+      case 18: if (k51 === "removeBase64Images") continue; break;
+      case 19: if (k51 === "skipTlsVerification") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -499,12 +509,13 @@ function isBatchScrapeStartResponse(x) {
     if (!(s11(v4) || (v4 === null))) return false;
   }
   for (const k5 in x) {
-    switch (k5) {
-      case "success": case "id": case "url": case "invalidURLs":
-        break;
-      default:
-        return false;
+    switch (k5.length) {
+      case 2: if (k5 === "id") continue; break;
+      case 3: if (k5 === "url") continue; break;
+      case 7: if (k5 === "success") continue; break;
+      case 11: if (k5 === "invalidURLs") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -550,12 +561,13 @@ function isChangeTrackingFormat(x) {
     if (!((typeof v7 === "string") || (v7 === null))) return false;
   }
   for (const k8 in x) {
-    switch (k8) {
-      case "type": case "modes": case "schema": case "prompt": case "tag":
-        break;
-      default:
-        return false;
+    switch (k8.length) {
+      case 3: if (k8 === "tag") continue; break;
+      case 4: if (k8 === "type") continue; break;
+      case 5: if (k8 === "modes") continue; break;
+      case 6: if (k8 === "schema" || k8 === "prompt") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -737,12 +749,22 @@ function isCrawlRequest(x) {
     if (!isScrapeOptions(v26)) return false;
   }
   for (const k27 in x) {
-    switch (k27) {
-      case "url": case "excludePaths": case "includePaths": case "maxDiscoveryDepth": case "ignoreQueryParameters": case "limit": case "crawlEntireDomain": case "allowExternalLinks": case "allowSubdomains": case "delay": case "webhook": case "maxConcurrency": case "zeroDataRetention": case "origin": case "integration": case "ignoreRobotsTxt": case "deduplicateSimilarURLs": case "regexOnFullURL": case "prompt": case "sitemap": case "robotsUserAgent": case "scrapeOptions":
-        break;
-      default:
-        return false;
+    switch (k27.length) {
+      case 3: if (k27 === "url") continue; break;
+      case 5: if (k27 === "limit" || k27 === "delay") continue; break;
+      case 6: if (k27 === "origin" || k27 === "prompt") continue; break;
+      case 7: if (k27 === "webhook" || k27 === "sitemap") continue; break;
+      case 11: if (k27 === "integration") continue; break;
+      case 12: if (k27 === "excludePaths" || k27 === "includePaths") continue; break;
+      case 13: if (k27 === "scrapeOptions") continue; break;
+      case 14: if (k27 === "maxConcurrency" || k27 === "regexOnFullURL") continue; break;
+      case 15: if (k27 === "allowSubdomains" || k27 === "ignoreRobotsTxt" || k27 === "robotsUserAgent") continue; break;
+      case 17: if (k27 === "maxDiscoveryDepth" || k27 === "crawlEntireDomain" || k27 === "zeroDataRetention") continue; break;
+      case 18: if (k27 === "allowExternalLinks") continue; break;
+      case 21: if (k27 === "ignoreQueryParameters") continue; break;
+      case 22: if (k27 === "deduplicateSimilarURLs") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -768,12 +790,14 @@ function isCrawlStartResponse(x) {
     if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
   }
   for (const k6 in x) {
-    switch (k6) {
-      case "success": case "id": case "url": case "promptGeneratedOptions": case "finalCrawlerOptions":
-        break;
-      default:
-        return false;
+    switch (k6.length) {
+      case 2: if (k6 === "id") continue; break;
+      case 3: if (k6 === "url") continue; break;
+      case 7: if (k6 === "success") continue; break;
+      case 19: if (k6 === "finalCrawlerOptions") continue; break;
+      case 22: if (k6 === "promptGeneratedOptions") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -997,12 +1021,11 @@ function isHighlightsFormat(x) {
   if (v2.length < 1) return false;
   if (v2.length > 10000) return false;
   for (const k3 in x) {
-    switch (k3) {
-      case "type": case "query":
-        break;
-      default:
-        return false;
+    switch (k3.length) {
+      case 4: if (k3 === "type") continue; break;
+      case 5: if (k3 === "query") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1013,12 +1036,10 @@ function isImageParser(x) {
   if (!(typeof v1 === "string")) return false;
   if (v1 !== "image") return false;
   for (const k2 in x) {
-    switch (k2) {
-      case "type":
-        break;
-      default:
-        return false;
+    switch (k2.length) {
+      case 4: if (k2 === "type") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1153,12 +1174,12 @@ function isJsonFormat(x) {
     if (!(typeof v4 === "boolean")) return false;
   }
   for (const k5 in x) {
-    switch (k5) {
-      case "type": case "schema": case "prompt": case "checkPromptInjection":
-        break;
-      default:
-        return false;
+    switch (k5.length) {
+      case 4: if (k5 === "type") continue; break;
+      case 6: if (k5 === "schema" || k5 === "prompt") continue; break;
+      case 20: if (k5 === "checkPromptInjection") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1242,12 +1263,15 @@ function isPdfParser(x) {
     if (!(typeof v7 === "boolean")) return false;
   }
   for (const k8 in x) {
-    switch (k8) {
-      case "type": case "mode": case "maxPages": case "pages": case "pageMarkdown": case "blocks": case "pageMarkers":
-        break;
-      default:
-        return false;
+    switch (k8.length) {
+      case 4: if (k8 === "type" || k8 === "mode") continue; break;
+      case 5: if (k8 === "pages") continue; break;
+      case 6: if (k8 === "blocks") continue; break;
+      case 8: if (k8 === "maxPages") continue; break;
+      case 11: if (k8 === "pageMarkers") continue; break;
+      case 12: if (k8 === "pageMarkdown") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1286,12 +1310,11 @@ function isQueryFormat(x) {
     if (!(v3 === "freeform" || v3 === "directQuote")) return false;
   }
   for (const k4 in x) {
-    switch (k4) {
-      case "type": case "prompt": case "mode":
-        break;
-      default:
-        return false;
+    switch (k4.length) {
+      case 4: if (k4 === "type" || k4 === "mode") continue; break;
+      case 6: if (k4 === "prompt") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1307,12 +1330,11 @@ function isQuestionFormat(x) {
   if (v2.length < 1) return false;
   if (v2.length > 10000) return false;
   for (const k3 in x) {
-    switch (k3) {
-      case "type": case "question":
-        break;
-      default:
-        return false;
+    switch (k3.length) {
+      case 4: if (k3 === "type") continue; break;
+      case 8: if (k3 === "question") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1338,12 +1360,12 @@ function isRedactPiiOptions(x) {
     if (!(v5 === "tag" || v5 === "mask" || v5 === "remove")) return false;
   }
   for (const k6 in x) {
-    switch (k6) {
-      case "mode": case "entities": case "replaceStyle":
-        break;
-      default:
-        return false;
+    switch (k6.length) {
+      case 4: if (k6 === "mode") continue; break;
+      case 8: if (k6 === "entities") continue; break;
+      case 12: if (k6 === "replaceStyle") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1496,12 +1518,11 @@ function isScrapeOptions(x) {
       if (!(typeof v37 === "boolean")) return false;
     }
     for (const k38 in v35) {
-      switch (k38) {
-        case "name": case "saveChanges":
-          break;
-        default:
-          return false;
+      switch (k38.length) {
+        case 4: if (k38 === "name") continue; break;
+        case 11: if (k38 === "saveChanges") continue; break;
       }
+      return false;
     }
   }
   const v39 = x.auditMetadata;
@@ -1513,12 +1534,21 @@ function isScrapeOptions(x) {
     if (!(typeof v40 === "boolean")) return false;
   }
   for (const k41 in x) {
-    switch (k41) {
-      case "formats": case "onlyMainContent": case "includeTags": case "excludeTags": case "maxAge": case "headers": case "waitFor": case "mobile": case "skipTlsVerification": case "timeout": case "location": case "removeBase64Images": case "blockAds": case "proxy": case "storeInCache": case "onlyCleanContent": case "fastMode": case "useMock": case "parsers": case "actions": case "safeMode": case "minAge": case "redactPII": case "threatProtection": case "profile": case "auditMetadata": case "lockdown":
-        break;
-      default:
-        return false;
+    switch (k41.length) {
+      case 5: if (k41 === "proxy") continue; break;
+      case 6: if (k41 === "maxAge" || k41 === "mobile" || k41 === "minAge") continue; break;
+      case 7: if (k41 === "formats" || k41 === "headers" || k41 === "waitFor" || k41 === "timeout" || k41 === "useMock" || k41 === "parsers" || k41 === "actions" || k41 === "profile") continue; break;
+      case 8: if (k41 === "location" || k41 === "blockAds" || k41 === "fastMode" || k41 === "safeMode" || k41 === "lockdown") continue; break;
+      case 9: if (k41 === "redactPII") continue; break;
+      case 11: if (k41 === "includeTags" || k41 === "excludeTags") continue; break;
+      case 12: if (k41 === "storeInCache") continue; break;
+      case 13: if (k41 === "auditMetadata") continue; break;
+      case 15: if (k41 === "onlyMainContent") continue; break;
+      case 16: if (k41 === "onlyCleanContent" || k41 === "threatProtection") continue; break;
+      case 18: if (k41 === "removeBase64Images") continue; break;
+      case 19: if (k41 === "skipTlsVerification") continue; break;
     }
+    return false;
   }
   return true;
 }
@@ -1590,22 +1620,17 @@ function isStrictPlainFormat(x) {
   if (!(typeof v1 === "string")) return false;
   if (!(v1 === "images" || v1 === "branding" || v1 === "product" || v1 === "menu" || v1 === "audio" || v1 === "video")) return false;
   for (const k2 in x) {
-    switch (k2) {
-      case "type":
-        break;
-      default:
-        return false;
+    switch (k2.length) {
+      case 4: if (k2 === "type") continue; break;
     }
+    return false;
   }
   return true;
 }
 function isStringMap(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   for (const k1 in x) {
-    switch (k1) {
-      default:
-        if (!(typeof x[k1] === "string")) return false;
-    }
+    if (!(typeof x[k1] === "string")) return false;
   }
   return true;
 }
@@ -1728,12 +1753,13 @@ function isWebhookObject(x) {
     }
   }
   for (const k7 in x) {
-    switch (k7) {
-      case "url": case "headers": case "metadata": case "events":
-        break;
-      default:
-        return false;
+    switch (k7.length) {
+      case 3: if (k7 === "url") continue; break;
+      case 6: if (k7 === "events") continue; break;
+      case 7: if (k7 === "headers") continue; break;
+      case 8: if (k7 === "metadata") continue; break;
     }
+    return false;
   }
   return true;
 }
