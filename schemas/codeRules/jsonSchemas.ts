@@ -226,15 +226,19 @@ function sameAs(value: unknown, known: Known, depth: number): boolean {
     let i = 0;
     for (const key in object) {
       if (i >= keys.length || key !== keys[i] || !Object.prototype.hasOwnProperty.call(object, key)) return false;
-      if (!sameAs(object[key], values[i]!, depth + 1)) return false;
+      if (!sameMember(object[key], values[i]!, depth)) return false;
       i += 1;
     }
     return i === keys.length;
   }
   if (!Array.isArray(value) || value.length !== known.length) return false;
-  for (let i = 0; i < known.length; i++) if (!sameAs(value[i], known[i]!, depth + 1)) return false;
+  for (let i = 0; i < known.length; i++) if (!sameMember(value[i], known[i]!, depth)) return false;
   return true;
 }
+
+/** `sameAs` of a member at `depth + 1`, a primitive compared in place (most members are: no call for them). */
+const sameMember = (value: unknown, known: Known, depth: number): boolean =>
+  typeof known !== 'object' || known === null ? value === known : sameAs(value, known, depth + 1);
 
 /**
  * Cheaply: true only when `schema` holds the data of a schema that compiled recently (keys in the same order);
@@ -269,7 +273,10 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
     !Object.hasOwn(object, 'patternProperties')
   )
     return false;
-  for (const key in object) if (!noFreeForm(object[key], skipRefs, depth + 1)) return false;
+  for (const key in object) {
+    const member = object[key];
+    if (typeof member === 'object' && member !== null && !noFreeForm(member, skipRefs, depth + 1)) return false;
+  }
   return true;
 }
 
