@@ -25,7 +25,7 @@
 import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { validators as loadValidators } from '#generated/load/validators.js';
+import { reasonData, validators as loadValidators } from '#generated/load/validators.js';
 import * as v1FastPath from '#generated/fast/v1.js';
 import * as v2FastPath from '#generated/fast/v2.js';
 import { ruleKeepers } from '#generated/fast/keepers.js';
@@ -33,6 +33,7 @@ import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
+import { reasonValidators } from './reasons.js';
 import type { Version } from './versions.js';
 
 export type { ValidationIssue };
@@ -137,8 +138,8 @@ type ByName = ReadonlyMap<string, Validator<unknown>>;
 function validatorsOf({ version, definition }: Entry): Validators {
   let modules = loaded.get(version);
   if (modules === undefined) {
-    const first: ByName = new Map(Object.entries(loadValidators(version, 'first')));
-    const all: ByName = new Map(Object.entries(loadValidators(version, 'all')));
+    const first: ByName = new Map(Object.entries(shipped(version, 'first')));
+    const all: ByName = new Map(Object.entries(shipped(version, 'all')));
     modules = { first, all, lookup: (name) => all.get(name), firstLookup: (name) => first.get(name) };
     loaded.set(version, modules);
   }
@@ -148,6 +149,19 @@ function validatorsOf({ version, definition }: Entry): Validators {
     lookup: modules.lookup,
     firstLookup: modules.firstLookup,
   };
+}
+
+/**
+ * A version's validators of one kind: the Ajv module, or where it is not shipped (a browser bundle: see
+ * generated/load/), validators built from the definitions as data (reasons.ts), which report the same errors.
+ */
+function shipped(version: Version, errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>> {
+  const compiled = loadValidators(version, errors);
+  if (compiled !== undefined) return compiled;
+  const data = reasonData(version)!;
+  return reasonValidators(data.definitions, data.formats as Parameters<typeof reasonValidators>[1], errors) as Readonly<
+    Record<string, Validator<unknown>>
+  >;
 }
 
 /** Issues listed, and how many more were found but not listed. */

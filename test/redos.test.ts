@@ -49,6 +49,11 @@ const DYNAMIC_PATTERNS: Readonly<Record<string, { readonly sites: number; readon
     reason:
       'the validator compiles each includePaths/excludePaths pattern of a request only to learn whether it is valid; the RegExp is dropped, never run, so a hostile pattern costs no more than its length',
   },
+  'schemas/reasons.ts': {
+    sites: 1,
+    reason:
+      "the reasons read the definitions as data and compile their `pattern` keywords, the same patterns the generated validators run (checked in b below); a request's data is only ever matched, never compiled",
+  },
   'schemas/crawl/rules.ts': {
     sites: 1,
     reason:

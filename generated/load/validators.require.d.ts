@@ -4,6 +4,16 @@ import type { Validator } from '../validators/v1.js';
 
 /**
  * The validators of `version` that stop at the first problem (`errors` "first") or gather every problem ("all"),
- * as the module `generated/validators/<version>[.all-errors].js` exports them (scripts/emit/validators.ts).
+ * as the module `generated/validators/<version>[.all-errors].js` exports them (scripts/emit/validators.ts); undefined
+ * where they are not shipped (then see `reasonData`).
  */
-export declare function validators(version: "v1" | "v2", errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>>;
+export declare function validators(version: "v1" | "v2", errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>> | undefined;
+
+/**
+ * Where the validators are not shipped, the definitions of `version` as data and the formats, for
+ * schemas/reasons.ts to build validators that report the same errors; else undefined.
+ */
+export declare function reasonData(version: "v1" | "v2"): {
+  readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly formats: Readonly<Record<string, unknown>>;
+} | undefined;

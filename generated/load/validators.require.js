@@ -8,8 +8,17 @@ const loaded = { v1: { first: undefined, all: undefined }, v2: { first: undefine
 
 /**
  * The validators of `version` that stop at the first problem (`errors` "first") or gather every problem ("all"),
- * as the module `generated/validators/<version>[.all-errors].js` exports them (scripts/emit/validators.ts).
+ * as the module `generated/validators/<version>[.all-errors].js` exports them (scripts/emit/validators.ts); undefined
+ * where they are not shipped (then see `reasonData`).
  */
 export function validators(version, errors) {
   return (loaded[version][errors] ??= require(FILES[version][errors]));
+}
+
+/**
+ * Where the validators are not shipped, the definitions of `version` as data and the formats, for
+ * schemas/reasons.ts to build validators that report the same errors; else undefined.
+ */
+export function reasonData(_version) {
+  return undefined;
 }

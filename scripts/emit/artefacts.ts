@@ -14,6 +14,7 @@ import { TOP_LEVEL_DOMAINS_FILE, topLevelDomainsModule } from './topLevelDomains
 import { RULE_KEEPERS_FILE, ruleKeepersModule } from './ruleKeepers.js';
 import { PLAIN_URI_FILE, plainUriModule } from './plainUri.js';
 import { vectorFiles } from './vectors.js';
+import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checkTable.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -49,6 +50,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   setModule(`fast/${TOP_LEVEL_DOMAINS_FILE}`, topLevelDomainsModule());
   setModule(`fast/${PLAIN_URI_FILE}`, plainUriModule());
   setModule(`fast/${RULE_KEEPERS_FILE}`, ruleKeepersModule());
+  setModule(`reasons/${REASONS_FILE}`, reasonsModule(VERSIONS));
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
   for (const [path, vector] of vectorFiles()) files.set(path, vector);
