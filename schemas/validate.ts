@@ -13,6 +13,8 @@
  * The schema is decided first by the fast path (`generated/fast/<version>.js`), which answers yes or no and
  * builds nothing on the way; a body it accepts only has the rules written as code left to keep. Only a body it
  * refuses goes to the validators below, for the reasons (and so does one it cannot read: they say what throws).
+ * A browser bundle has no fast path and no Ajv validators (generated/load/): every body goes that way, to
+ * validators built from the definitions as data (reasons.ts), which decide and say why as the Ajv ones do.
  *
  * The work is bounded by the body's size, whatever it holds (the sender chooses how many problems it has):
  *   - the schema is checked by validators that stop at the first problem (`<version>.js`);
@@ -25,22 +27,20 @@
 import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { reasonData, validators as loadValidators } from '#generated/load/validators.js';
-import * as v1FastPath from '#generated/fast/v1.js';
-import * as v2FastPath from '#generated/fast/v2.js';
+import { fastPath, reasonData, validators as loadValidators } from '#generated/load/validators.js';
 import { ruleKeepers } from '#generated/fast/keepers.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
 import { formatIssue, jsonPath, toIssues, type DefinitionLookup, type ValidationIssue } from './issues.js';
 import { reasonValidators } from './reasons.js';
-import type { Version } from './versions.js';
+import { VERSIONS, type Version } from './versions.js';
 
 export type { ValidationIssue };
 export { formatIssue };
 
-/** The decision functions by version: one per named definition, the same names as the validators'. */
-const fastPaths: Record<Version, object> = { v1: v1FastPath, v2: v2FastPath };
+/** Without a fast path (a browser bundle: see generated/load/), every body takes the way that finds reasons. */
+const undecided = () => false;
 
 /** At most this many issues are listed; one more issue then says how many were left out. */
 export const MAX_ISSUES = 100;
@@ -106,12 +106,13 @@ interface Validators {
  * fast path's; the validators are not loaded here (see `validatorsOf`).
  */
 const ENTRIES: ReadonlyMap<string, Entry> = new Map(
-  (Object.keys(fastPaths) as Version[]).flatMap((version) => {
-    const decisions = Object.entries(fastPaths[version] as Readonly<Record<string, (data: unknown) => boolean>>);
-    return decisions.map(([definition, decide]) => {
+  VERSIONS.flatMap((version) => {
+    const decisions = fastPath(version) as Readonly<Record<string, (data: unknown) => boolean>> | undefined;
+    const names = Object.keys(decisions ?? reasonData(version)!.definitions);
+    return names.map((definition) => {
       const name = `${version}/${definition}` as SchemaName;
       const rules = CODE_RULES[name] ?? [];
-      return [name, { version, definition, decide, rules, keeps: KEEPERS[name] ?? keepsAll }];
+      return [name, { version, definition, decide: decisions?.[definition] ?? undecided, rules, keeps: KEEPERS[name] ?? keepsAll }];
     });
   }),
 );

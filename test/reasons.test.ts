@@ -22,12 +22,13 @@ import * as v2First from '../generated/validators/v2.js';
 import * as v2All from '../generated/validators/v2.all-errors.js';
 import { ANNOTATION_KEYWORDS, KEYWORD_SOURCES, RULES, SOURCE } from '../schemas/annotations.js';
 import { toIssues } from '../schemas/issues.js';
-import { validate, type SchemaName } from '../schemas/index.js';
+import { schemaNames, validate, type SchemaName } from '../schemas/index.js';
 import { REASON_KEYWORDS, reasonValidators, type ReasonValidator } from '../schemas/reasons.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
+import { sharedLiteral } from '../scripts/emit/reasonsData.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 type Modules = Readonly<Record<string, ReasonValidator>>;
@@ -182,10 +183,29 @@ describe('the reasons read from the definitions as data are the Ajv validatorsâ€
     expect([...used].filter((k) => !broken.has(k))).toEqual([]);
   });
 
+  it('the data module writes repeated parts and keys once, and reads back as the same data (a `__proto__` key too)', () => {
+    const repeated = { description: 'the same long description', 'x-crawlspec-source': 'interface Â§2.4' };
+    // JSON.parse makes `__proto__` an own key (in an object literal it would set the prototype).
+    const value = JSON.parse(
+      `{"a":${JSON.stringify(repeated)},"b":[${JSON.stringify(repeated)},${JSON.stringify(repeated)}],"c":{"__proto__":{"type":"string"},"description":"x"},"d":{"description":"y"}}`,
+    ) as unknown;
+    const { constants, expression } = sharedLiteral(value);
+    expect(constants.length).toBeGreaterThan(2);
+    const read = new Function(`${constants.join('\n')}\nreturn ${expression};`)() as Record<string, Record<string, unknown>>;
+    expect(read).toEqual(value);
+    expect(Object.getPrototypeOf(read.c)).toBe(Object.prototype);
+    expect(Object.hasOwn(read.c!, '__proto__')).toBe(true);
+  });
+
   it('a browser bundle of validate() carries the definitions as data, not the Ajv validators, and answers as validate() does', async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
     const result = await build({
-      stdin: { contents: `export { validate } from './schemas/index.js';`, resolveDir: root, sourcefile: 'entry.ts', loader: 'ts' },
+      stdin: {
+        contents: `export { schemaNames, validate } from './schemas/index.js';`,
+        resolveDir: root,
+        sourcefile: 'entry.ts',
+        loader: 'ts',
+      },
       bundle: true,
       platform: 'browser',
       format: 'esm',
@@ -201,7 +221,8 @@ describe('the reasons read from the definitions as data are the Ajv validatorsâ€
     try {
       const file = join(dir, 'bundle.mjs');
       writeFileSync(file, result.outputFiles[0]!.text);
-      const bundled = (await import(pathToFileURL(file).href)) as { validate: typeof validate };
+      const bundled = (await import(pathToFileURL(file).href)) as { validate: typeof validate; schemaNames: typeof schemaNames };
+      expect(bundled.schemaNames()).toEqual(schemaNames());
       const bodies: [SchemaName, unknown][] = [
         [
           'v2/CrawlRequest',

@@ -20,3 +20,8 @@ export function validators(_version, _errors) {
 export function reasonData(version) {
   return { definitions: definitions[version], formats: formats.fullFormats };
 }
+
+/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */
+export function fastPath(_version) {
+  return undefined;
+}

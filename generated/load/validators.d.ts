@@ -17,3 +17,6 @@ export declare function reasonData(version: "v1" | "v2"): {
   readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly formats: Readonly<Record<string, unknown>>;
 } | undefined;
+
+/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */
+export declare function fastPath(version: "v1" | "v2"): Readonly<Record<string, (data: unknown) => boolean>> | undefined;

@@ -6,6 +6,8 @@ import * as v1First from "../validators/v1.js";
 import * as v1All from "../validators/v1.all-errors.js";
 import * as v2First from "../validators/v2.js";
 import * as v2All from "../validators/v2.all-errors.js";
+import * as v1Fast from "../fast/v1.js";
+import * as v2Fast from "../fast/v2.js";
 
 const MODULES = { v1: { first: v1First, all: v1All }, v2: { first: v2First, all: v2All } };
 
@@ -24,4 +26,10 @@ export function validators(version, errors) {
  */
 export function reasonData(_version) {
   return undefined;
+}
+
+/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */
+const FAST = { v1: v1Fast, v2: v2Fast };
+export function fastPath(version) {
+  return FAST[version];
 }

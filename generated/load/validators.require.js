@@ -3,6 +3,8 @@
 // Node with require(esm) only (package.json `imports`: the `node` and `module-sync` conditions). Nothing is
 // loaded until asked for: `process.getBuiltinModule` (Node 20.16 and later) gives `createRequire` without an import.
 const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
+import * as v1Fast from "../fast/v1.js";
+import * as v2Fast from "../fast/v2.js";
 const FILES = { v1: { first: "../validators/v1.js", all: "../validators/v1.all-errors.js" }, v2: { first: "../validators/v2.js", all: "../validators/v2.all-errors.js" } };
 const loaded = { v1: { first: undefined, all: undefined }, v2: { first: undefined, all: undefined } };
 
@@ -21,4 +23,10 @@ export function validators(version, errors) {
  */
 export function reasonData(_version) {
   return undefined;
+}
+
+/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */
+const FAST = { v1: v1Fast, v2: v2Fast };
+export function fastPath(version) {
+  return FAST[version];
 }

@@ -71,24 +71,41 @@ export function reasonDefinitions(version: Version): Record<string, unknown> {
 export const REASONS_FILE = 'definitions.js';
 
 /** Subtrees and strings at least this long (as JSON) that occur more than once are written once, as a constant. */
-const SHARED_LENGTH = 24;
+const SHARED_LENGTH = 6;
+/** Keys at least this long that occur at least SHARED_KEY_COUNT times are written once too (`{ [k0]: ... }`). */
+const SHARED_KEY_LENGTH = 5;
+const SHARED_KEY_COUNT = 3;
 
 /**
  * JavaScript for `value`, where each object, array or string of at least SHARED_LENGTH characters of JSON met more
- * than once is a constant (`c0`, `c1`, ... in `constants`, each written before its first use): the batch requests
- * repeat the scrape options, and v2 repeats much of v1. Sharing changes nothing the reasons read (they never
- * compare schemas by identity, and never change one).
+ * than once is a constant (`c0`, `c1`, ... in `constants`, each written before its first use), and so is each
+ * frequent key (`k0`, ...): the batch requests repeat the scrape options, v2 repeats much of v1, and every schema
+ * says where it comes from. A minifier then names each constant in a character or two. Sharing changes nothing the
+ * reasons read (they never compare schemas by identity, and never change one).
  */
-function sharedLiteral(value: unknown): { constants: string[]; expression: string } {
+export function sharedLiteral(value: unknown): { constants: string[]; expression: string } {
   const counts = new Map<string, number>();
+  const keyCounts = new Map<string, number>();
   const count = (v: unknown) => {
     const text = JSON.stringify(v);
     counts.set(text, (counts.get(text) ?? 0) + 1);
-    if (typeof v === 'object' && v !== null) for (const member of Object.values(v)) count(member);
+    if (typeof v !== 'object' || v === null) return;
+    if (!Array.isArray(v)) for (const key of Object.keys(v)) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
+    for (const member of Object.values(v)) count(member);
   };
   count(value);
-  const names = new Map<string, string>();
   const constants: string[] = [];
+  const keyNames = new Map<string, string>();
+  for (const [key, n] of [...keyCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (key.length < SHARED_KEY_LENGTH || n < SHARED_KEY_COUNT) continue;
+    const name = `k${keyNames.size}`;
+    keyNames.set(key, name);
+    constants.push(`const ${name} = ${JSON.stringify(key)};`);
+  }
+  // A computed key makes an own property, also of `__proto__`, which as a plain key would set the prototype.
+  const keyOf = (key: string) =>
+    keyNames.has(key) ? `[${keyNames.get(key)!}]` : key === '__proto__' ? '["__proto__"]' : JSON.stringify(key);
+  const names = new Map<string, string>();
   const write = (v: unknown): string => {
     const text = JSON.stringify(v);
     const shared = text.length >= SHARED_LENGTH && counts.get(text)! > 1;
@@ -97,7 +114,7 @@ function sharedLiteral(value: unknown): { constants: string[]; expression: strin
     if (Array.isArray(v)) expression = `[${v.map(write).join(',')}]`;
     else if (typeof v === 'object' && v !== null)
       expression = `{${Object.entries(v)
-        .map(([key, member]) => `${JSON.stringify(key)}:${write(member)}`)
+        .map(([key, member]) => `${keyOf(key)}:${write(member)}`)
         .join(',')}}`;
     else expression = text;
     if (!shared) return expression;

@@ -145,16 +145,18 @@ export const REQUIRING_LOADER_FILE = 'validators.require.js';
 export const BROWSER_LOADER_FILE = 'validators.browser.js';
 
 /**
- * How `validate()` reaches what says why a body is refused (`#generated/load/validators.js`): `validators(version,
- * errors)` gives a version's Ajv module of either kind, or undefined where they are not shipped; `reasonData(version)`
- * then gives the definitions as data for schemas/reasons.ts. Three loaders with one interface; package.json's
- * `imports` picks one:
+ * How `validate()` reaches what decides and what says why a body is refused (`#generated/load/validators.js`):
+ * `fastPath(version)` gives the version's fast path (generated/fast/), or undefined where it is not shipped;
+ * `validators(version, errors)` gives a version's Ajv module of either kind, or undefined where they are not shipped;
+ * `reasonData(version)` then gives the definitions as data for schemas/reasons.ts. Three loaders with one interface;
+ * package.json's `imports` picks one:
  *   - `validators.require.js`, on Node with `require(esm)` (20.19 and later, 22.12 and later: the Node versions that set
  *     the `module-sync` condition): loads each module on first use, synchronously, with `require()`. The four
  *     modules are about 1.8 MB of JavaScript, most of the main entry's import time; a server whose bodies the
  *     fast path accepts never loads them.
  *   - `validators.browser.js` under the `browser` condition (bundles for a browser): no Ajv module (1.3 MB minified),
- *     the definitions as data instead (`generated/reasons/`, scripts/emit/reasonsData.ts), a tenth of that.
+ *     the definitions as data instead (`generated/reasons/`, scripts/emit/reasonsData.ts), a tenth of that; and no
+ *     fast path (60 KB): in a browser every body is decided by the validators built from that data.
  *   - `validators.js` everywhere else (older Node, other bundles): imports the Ajv modules statically.
  */
 export function loaderModules(versions: readonly Version[]): Map<string, string> {
@@ -179,11 +181,22 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     ' */',
   ];
   const noData = [...dataDoc, 'export function reasonData(_version) {', '  return undefined;', '}', ''];
+  const fastDoc = ['/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */'];
+  const fastImports = versions.map((version) => `import * as ${version}Fast from ${JSON.stringify(`../fast/${version}.js`)};`);
+  const fastPath = [
+    ...fastDoc,
+    `const FAST = { ${versions.map((version) => `${version}: ${version}Fast`).join(', ')} };`,
+    'export function fastPath(version) {',
+    '  return FAST[version];',
+    '}',
+    '',
+  ];
   const loader = [
     header,
     '// Every module imported with this one: where neither validators.require.js nor validators.browser.js is picked',
     '// (package.json `imports`), that is on Node without require(esm) and in bundles that are not for a browser.',
     ...kinds.map(([version, errors, file]) => `import * as ${local(version, errors)} from ${JSON.stringify(`../validators/${file}`)};`),
+    ...fastImports,
     '',
     `const MODULES = ${table(local)};`,
     '',
@@ -193,10 +206,12 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '}',
     '',
     ...noData,
+    ...fastPath,
   ].join('\n');
   const requiring = [
     header,
     ...REQUIRING_PREAMBLE,
+    ...fastImports,
     `const FILES = ${table((version, errors) => JSON.stringify(`../validators/${validatorFile(version, errors)}`))};`,
     `const loaded = ${table(() => 'undefined')};`,
     '',
@@ -206,6 +221,7 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '}',
     '',
     ...noData,
+    ...fastPath,
   ].join('\n');
   const browser = [
     header,
@@ -223,6 +239,11 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '  return { definitions: definitions[version], formats: formats.fullFormats };',
     '}',
     '',
+    ...fastDoc,
+    'export function fastPath(_version) {',
+    '  return undefined;',
+    '}',
+    '',
   ].join('\n');
   const dts = [
     header,
@@ -236,6 +257,9 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '  readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;',
     '  readonly formats: Readonly<Record<string, unknown>>;',
     '} | undefined;',
+    '',
+    ...fastDoc,
+    `export declare function fastPath(version: ${versions.map((v) => JSON.stringify(v)).join(' | ')}): Readonly<Record<string, (data: unknown) => boolean>> | undefined;`,
     '',
   ].join('\n');
   const files = loaderPairFiles(LOADER_FILE, loader, REQUIRING_LOADER_FILE, requiring, dts);
