@@ -5,6 +5,7 @@
  * slow or to throw. Both sides of each rule are in scripts/contract/ruleCases.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { CODE_RULES } from '../schemas/codeRules/index.js';
 import { INVALID_JSON_SCHEMA, MAX_SCHEMA_CHARACTERS, MAX_SCHEMA_VALUES } from '../schemas/codeRules/jsonSchemas.js';
 import { validate, type ValidationResult } from '../schemas/validate.js';
 
@@ -131,6 +132,74 @@ describe('compiling', () => {
     expect(validate('v1/JsonOptions', JSON.parse('{"schema":{"type":"number","minimum":1e400}}')).valid).toBe(true);
     const nullMinimum = '{"schema":{"type":"number","minimum":null}}';
     expect(problems(validate('v1/JsonOptions', JSON.parse(nullMinimum))).map((p) => p.message)).toEqual([INVALID_JSON_SCHEMA]);
+  });
+
+  it('a schema object changed between two requests (the JavaScript API) is judged on what it holds now', () => {
+    // Recognised twice (its verdict kept by object and by data), then changed in place: the verdicts kept are not its.
+    const schema = { type: 'object', properties: { title: { type: 'string' } } } as Record<string, any>;
+    const body = { url: 'https://example.com', scrapeOptions: v1(schema) };
+    expect(validate('v1/CrawlRequest', body).valid).toBe(true);
+    expect(validate('v1/CrawlRequest', body).valid).toBe(true);
+    schema.properties.title.type = 'text';
+    expect(problems(validate('v1/CrawlRequest', body)).map((p) => p.rule)).toEqual(['jsonSchemaCompiles']);
+    schema.properties.title.type = 'string';
+    expect(validate('v1/CrawlRequest', body).valid).toBe(true);
+    // The free-form rule, which takes the compile rule's recognition of the schema: changed, it is walked again.
+    schema.properties.extra = { type: 'object', additionalProperties: true };
+    expect(problems(validate('v1/CrawlRequest', body))).toEqual([
+      { path: '$.scrapeOptions.jsonOptions.schema', rule: 'jsonSchemaNotFreeForm', message: expect.stringContaining('/properties/extra') },
+    ]);
+    delete schema.properties.extra;
+    expect(validate('v1/CrawlRequest', body).valid).toBe(true);
+    // Another object holding the recognised data and a free-form object is not taken for the one recognised.
+    const other = { ...schema, properties: { ...schema.properties, extra: { type: 'object', additionalProperties: true } } };
+    expect(problems(validate('v1/BatchScrapeRequest', { urls: ['https://example.com'], ...v1(other) })).map((p) => p.rule)).toEqual([
+      'jsonSchemaNotFreeForm',
+    ]);
+  });
+
+  it('v1: the free-form rule is placed right after the compile rule, at the same place, wherever both apply', () => {
+    const pairs = Object.entries(CODE_RULES).flatMap(([name, placed]) =>
+      (placed ?? []).flatMap(({ at, rule }, i) =>
+        rule.id === 'jsonSchemaNotFreeForm' && name.startsWith('v1/') ? [[name, placed![i - 1]?.rule.id, placed![i - 1]?.at, at]] : [],
+      ),
+    );
+    expect(pairs.length).toBeGreaterThan(4);
+    for (const [name, before, beforeAt, at] of pairs) expect([name, before, beforeAt]).toEqual([name, 'jsonSchemaCompiles', at]);
+  });
+
+  it("the free-form rule takes the compile rule's recognition only for the schema recognised, in the same request", () => {
+    const freeForm = () => ({ type: 'object', properties: { any: { type: 'object', additionalProperties: true } } });
+    const plain = () => ({ type: 'object', properties: { name: { type: 'string' } } });
+    // Both compile, so both are recognised when sent again (the first is refused for its free-form object).
+    expect(problems(validate('v1/ScrapeOptions', v1(freeForm()))).map((p) => p.rule)).toEqual(['jsonSchemaNotFreeForm']);
+    expect(validate('v1/ScrapeOptions', v1(plain())).valid).toBe(true);
+    // Recognised one after the other: the one recognised last is not free-form; the other still is.
+    const both = { ...v1(freeForm()), formats: ['json', 'extract'], extract: { schema: plain() } };
+    expect(problems(validate('v1/ScrapeOptions', both))).toEqual([
+      { path: '$.jsonOptions.schema', rule: 'jsonSchemaNotFreeForm', message: expect.stringContaining('/properties/any') },
+    ]);
+    // A request that throws while the schemas are recognised (a getter that answers once, then throws: read once by
+    // the fast path, again by the cheap answers) leaves nothing for the next one, whose schema (the one recognised
+    // then, changed since) is walked again.
+    const schema = plain() as Record<string, any>;
+    let reads = 0;
+    const throwing = {
+      ...v1(schema),
+      formats: ['json', 'extract'],
+      extract: Object.defineProperty({}, 'schema', {
+        enumerable: true,
+        get() {
+          reads += 1;
+          if (reads > 1) throw new Error('read twice');
+          return plain();
+        },
+      }),
+    };
+    expect(problems(validate('v1/ScrapeOptions', throwing)).map((p) => p.rule)).toEqual(['readable']);
+    expect(reads).toBe(2);
+    schema.properties.any = { type: 'object', additionalProperties: true };
+    expect(problems(validate('v1/ScrapeOptions', v1(schema))).map((p) => p.rule)).toEqual(['jsonSchemaNotFreeForm']);
   });
 
   it('a pattern that backtracks catastrophically is compiled, never run', () => {

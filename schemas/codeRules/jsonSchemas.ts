@@ -57,21 +57,38 @@ let ajv: Ajv | undefined;
 
 /**
  * Verdicts (`null`: compiles) by the schema's JSON text, for schemas of at most CACHED_LENGTH characters; and by
- * the schema object itself, so that the two rules looking at one body's schema compile it once (held weakly:
- * nothing is kept past the body).
+ * the schema object itself, with the data it held (the verdict stands only while the object holds that data: a
+ * caller of the JavaScript API may change it between two requests), so that the two rules looking at one body's
+ * schema compile it once (held weakly: nothing is kept past the object).
  */
 const verdicts = new Map<string, string | null>();
 const CACHED_SCHEMAS = 256;
 const CACHED_LENGTH = 4096;
-const byObject = new WeakMap<object, string | null>();
+const byObject = new WeakMap<object, { readonly known: Known; readonly verdict: string | null }>();
 /**
  * The schemas that compiled most recently, most recent first, each as a copy of its data (see `Known`): `keeps`
  * compares a body's schema with them value by value, without making its text. A client sends the same few schemas
  * again and again; past RECENT_SCHEMAS the oldest is forgotten (its next sender pays `check`, whose verdicts by
  * text are kept longer), and all are forgotten when the verdicts by text are.
  */
-const recent: Known[] = [];
+const recent: Recent[] = [];
 const RECENT_SCHEMAS = 16;
+
+/** A schema that compiled recently: its data, and whether v1's walk (into `$ref`s too) finds no free-form object in it. */
+interface Recent {
+  readonly known: Known;
+  readonly noFreeForm: boolean;
+}
+
+/**
+ * The schema `compiledBefore` last recognised, and whether its data holds no free-form object (`Recent.noFreeForm`):
+ * v1's free-form rule, placed right after the compile rule wherever both apply (test/jsonSchemas.test.ts checks it),
+ * takes this answer for the same schema object instead of walking it again. `compiledBefore` clears it before it
+ * compares, and the compile rule's cheap answer (or its check) asks `compiledBefore` before the free-form rule is
+ * asked, so the answer taken is one given for this object in this request.
+ */
+let recognised: object | undefined;
+let recognisedNoFreeForm = false;
 
 /**
  * Why `schema` is too large to compile, or undefined: it holds more than MAX_SCHEMA_VALUES values or more than
@@ -143,34 +160,37 @@ function textOf(schema: unknown): string | undefined {
 
 /** Why `schema` is not compiled or does not compile, from a cache when it can be. */
 function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | undefined {
+  // The verdict on this very object, if it still holds the data it was given for (a caller of the JavaScript API may
+  // change a schema between two requests).
   const seen = byObject.get(schema);
-  if (seen !== undefined) return seen ?? undefined;
-  let verdict = sizeProblem(schema);
-  if (verdict === undefined) {
-    // A verdict is kept by text only for a schema that is exactly the data of its text: `1e400` parses to Infinity,
-    // which JSON.stringify writes as null, and `"minimum": Infinity` compiles where `"minimum": null` does not.
-    const text = textOf(schema);
-    const exact = text !== undefined && text.length <= CACHED_LENGTH ? exactData(schema, text) : undefined;
-    const known = exact !== undefined ? verdicts.get(text!) : undefined;
-    if (known !== undefined) verdict = known ?? undefined;
-    else {
-      verdict = compileProblem(schema);
-      if (exact !== undefined) {
-        if (verdicts.size >= CACHED_SCHEMAS) {
-          // What `recent` remembers is what `verdicts` holds: both forget at once.
-          verdicts.clear();
-          recent.length = 0;
-        }
-        verdicts.set(text!, verdict ?? null);
+  if (seen !== undefined && sameAs(schema, seen.known, 0)) return seen.verdict ?? undefined;
+  const tooLarge = sizeProblem(schema);
+  if (tooLarge !== undefined) return tooLarge;
+  // A verdict is kept only for a schema that is exactly the data of its text: `1e400` parses to Infinity, which
+  // JSON.stringify writes as null, and `"minimum": Infinity` compiles where `"minimum": null` does not.
+  const text = textOf(schema);
+  const exact = text !== undefined ? exactData(schema, text) : undefined;
+  const cached = exact !== undefined && text!.length <= CACHED_LENGTH;
+  const known = cached ? verdicts.get(text!) : undefined;
+  let verdict: string | undefined;
+  if (known !== undefined) verdict = known ?? undefined;
+  else {
+    verdict = compileProblem(schema);
+    if (cached) {
+      if (verdicts.size >= CACHED_SCHEMAS) {
+        // What `recent` remembers is what `verdicts` holds: both forget at once.
+        verdicts.clear();
+        recent.length = 0;
       }
-    }
-    // A schema recognised in `recent` then has the text whose verdict `verdicts` holds: the answer `check` gives.
-    if (verdict === undefined && exact !== undefined && !compiledBefore(schema)) {
-      recent.unshift(exact);
-      if (recent.length > RECENT_SCHEMAS) recent.pop();
+      verdicts.set(text!, verdict ?? null);
     }
   }
-  byObject.set(schema, verdict ?? null);
+  // A schema recognised in `recent` then has the text whose verdict `verdicts` holds: the answer `check` gives.
+  if (verdict === undefined && cached && !compiledBefore(schema)) {
+    recent.unshift({ known: exact!, noFreeForm: noFreeForm(JSON.parse(text!), false, 0) });
+    if (recent.length > RECENT_SCHEMAS) recent.pop();
+  }
+  if (exact !== undefined) byObject.set(schema, { known: exact, verdict: verdict ?? null });
   return verdict;
 }
 
@@ -245,9 +265,24 @@ const sameMember = (value: unknown, known: Known, depth: number): boolean =>
  * false when it cannot tell.
  */
 function compiledBefore(schema: unknown): boolean {
-  for (let i = 0; i < recent.length; i++) if (sameAs(schema, recent[i]!, 0)) return true;
+  recognised = undefined;
+  for (let i = 0; i < recent.length; i++) {
+    const { known, noFreeForm: free } = recent[i]!;
+    if (sameAs(schema, known, 0)) {
+      recognised = schema as object;
+      recognisedNoFreeForm = free;
+      return true;
+    }
+  }
   return false;
 }
+
+/** The schema taken from `recognised` by the v1 free-form rule's cheap answer being asked, and its verdict. */
+let taken: object | undefined;
+let takenNoFreeForm = false;
+
+/** Cheaply, v1: true only when no object schema inside `schema` allows any property without naming one. */
+const keptFreeFormV1 = (schema: unknown) => !isRecord(schema) || (schema === taken ? takenNoFreeForm : noFreeForm(schema, false, 0));
 
 /**
  * Cheaply: true only when no object schema inside `value` allows any property without naming one (as
@@ -394,7 +429,12 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
   // A schema that is no object is the schema check's to report: neither rule finds anything in it.
   const kept = {
     compile: (schema: unknown) => !isRecord(schema) || compiledBefore(schema),
-    freeForm: (schema: unknown) => !isRecord(schema) || noFreeForm(schema, version === 'v2', 0),
+    freeForm: version === 'v1' ? keptFreeFormV1 : (schema: unknown) => !isRecord(schema) || noFreeForm(schema, true, 0),
+  };
+  /** v1's free-form answer takes what the compile answer just recognised (see `recognised`). */
+  const take = () => {
+    taken = recognised;
+    takenNoFreeForm = recognisedNoFreeForm;
   };
   const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => ({
     id,
@@ -412,7 +452,10 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
     },
     // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
     // finds no free-form object, or (compiling) when it is one that compiled before.
-    keeps: (object) => (place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](object.schema)),
+    keeps: (object) => {
+      if (kind === 'freeForm' && version === 'v1') take();
+      return place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](object.schema);
+    },
   });
   const freeForm = rule(
     'freeForm',
