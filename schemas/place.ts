@@ -14,6 +14,9 @@ export interface Place {
 /** The root of a walk over `value`. */
 export const rootPlace = (value: unknown): Place => ({ value, parent: undefined, key: '' });
 
+/** A key or index as a JSON Pointer spells it (RFC 6901: `~` is `~0`, `/` is `~1`), without the leading `/`. */
+export const pointerSegment = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+
 /** The keys from the root down to `place`, in order (none for the root). */
 export function keysTo(place: Place): (string | number)[] {
   const keys: (string | number)[] = [];

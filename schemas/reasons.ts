@@ -3,7 +3,7 @@
  * validators (`generated/validators/`) report, built the same way, in the same order, with the same fields, in
  * both modes (`first`: stop at the first problem; `all`: gather every one). Where the Ajv validators cannot be
  * shipped (a browser bundle: they are 1.3 MB of code, the definitions as data about a tenth of it), `validate()`
- * builds its validators here from `generated/reasons/<version>.js`. test/reasons.test.ts proves the errors equal
+ * builds its validators here from `generated/reasons/definitions.js`. test/reasons.test.ts proves the errors equal
  * to Ajv's, field by field, on every definition.
  *
  * Written as Ajv 8's code generator writes its code (ajv/dist/compile/validate and the vocabularies), for the
@@ -20,8 +20,9 @@
  *     state, its schema paths start at `#`, and its problems are appended to the caller's.
  */
 import type { ErrorObject } from 'ajv';
+import { pointerSegment } from './place.js';
 
-/** A definition (or part of one), as `generated/reasons/<version>.js` holds it. */
+/** A definition (or part of one), as `generated/reasons/definitions.js` holds it. */
 type Schema = Readonly<Record<string, unknown>>;
 
 /** A version's named definitions. */
@@ -75,8 +76,10 @@ function hasType(type: string, data: unknown): boolean {
   }
 }
 
-const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const escapeFragment = (key: string) => encodeURIComponent(escapePointer(key));
+const escapeFragment = (key: string) => encodeURIComponent(pointerSegment(key));
+
+/** The definition a `$ref` names (`#/$defs/Name`). */
+const refName = (ref: unknown) => String(ref).replace(/^#\/\$defs\//, '');
 
 /** Ajv's way out of a definition at its first problem outside a union: its function returns these errors. */
 class Return {
@@ -165,7 +168,10 @@ export function reasonValidators(
     report(found, at, problem(at, 'type', { type }, `must be ${String(type)}`, type, schema));
   }
 
-  /** A subschema at `keyword` (and `schemaProp`) of the schema at `at`, on `data` at `dataKey` (if given). */
+  /**
+   * Ajv's `subschema`: `subschema`, at `schemaSuffix` below the schema at `at`, on `data` (at `dataKey` below `at`'s
+   * data, if given), in `mode` where it differs; whether it added no problem.
+   */
   function sub(
     found: ErrorObject[],
     at: Place,
@@ -178,8 +184,7 @@ export function reasonValidators(
     const before = found.length;
     evaluate(found, subschema, {
       data,
-      instancePath:
-        dataKey === undefined ? at.instancePath : `${at.instancePath}/${typeof dataKey === 'number' ? dataKey : escapePointer(dataKey)}`,
+      instancePath: dataKey === undefined ? at.instancePath : `${at.instancePath}/${pointerSegment(dataKey)}`,
       schemaPath: `${at.schemaPath}${schemaSuffix}`,
       allErrors: mode?.allErrors ?? at.allErrors,
       composite: mode?.composite ?? at.composite,
@@ -224,7 +229,7 @@ export function reasonValidators(
     const fail = (params: Record<string, unknown>, message: string) => report(found, at, problem(at, keyword, params, message, value, s));
     switch (keyword) {
       case '$ref': {
-        const errors = call(String(value).replace(/^#\/\$defs\//, ''), data, at.instancePath);
+        const errors = call(refName(value), data, at.instancePath);
         // Ajv appends the called definition's problems and goes on (stopping at the first problem, nothing after it runs).
         if (errors !== null) for (const error of errors) found.push(error);
         return;
@@ -386,7 +391,7 @@ export function reasonValidators(
 
   /** The tag values a branch of a discriminated `oneOf` stands for (its tag property's `const` or `enum`). */
   function tagsOf(branch: Schema, tagName: string): readonly unknown[] {
-    const target = typeof branch.$ref === 'string' ? definitions[branch.$ref.replace(/^#\/\$defs\//, '')] : branch;
+    const target = typeof branch.$ref === 'string' ? definitions[refName(branch.$ref)] : branch;
     const tagSchema = (target?.properties as Record<string, Schema> | undefined)?.[tagName];
     if (tagSchema === undefined) return [];
     return tagSchema.const !== undefined ? [tagSchema.const] : ((tagSchema.enum as unknown[] | undefined) ?? []);

@@ -13,22 +13,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject } from 'ajv';
 import fc from 'fast-check';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { reasonData } from '../generated/load/validators.browser.js';
 import * as v1First from '../generated/validators/v1.js';
 import * as v1All from '../generated/validators/v1.all-errors.js';
 import * as v2First from '../generated/validators/v2.js';
 import * as v2All from '../generated/validators/v2.all-errors.js';
-import { ANNOTATION_KEYWORDS, KEYWORD_SOURCES, RULES, SOURCE } from '../schemas/annotations.js';
 import { toIssues } from '../schemas/issues.js';
 import { schemaNames, validate, type SchemaName } from '../schemas/index.js';
 import { REASON_KEYWORDS, reasonValidators, type ReasonValidator } from '../schemas/reasons.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
+import { browserBundle } from '../scripts/bench/bundle.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
-import { sharedLiteral } from '../scripts/emit/reasonsData.js';
+import { LEFT_OUT, sharedLiteral } from '../scripts/emit/reasonsData.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 type Modules = Readonly<Record<string, ReasonValidator>>;
@@ -45,15 +44,7 @@ const REASONS = Object.fromEntries(
   }),
 ) as Record<Version, Record<'first' | 'all', Modules>>;
 
-/** What generated/reasons/ leaves out of a schema (nothing the issues read), left out of Ajv's errors' schemas to compare. */
-const LEFT_OUT = new Set([
-  'examples',
-  'default',
-  'deprecated',
-  '$schema',
-  '$id',
-  ...ANNOTATION_KEYWORDS.filter((k) => ![SOURCE, KEYWORD_SOURCES, RULES].includes(k)),
-]);
+/** Ajv's errors' schemas without what generated/reasons/ leaves out (nothing the issues read), to compare. */
 const withoutLeftOut = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(withoutLeftOut)
@@ -199,28 +190,14 @@ describe('the reasons read from the definitions as data are the Ajv validatorsâ€
 
   it('a browser bundle of validate() carries the definitions as data, not the Ajv validators, and answers as validate() does', async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const result = await build({
-      stdin: {
-        contents: `export { schemaNames, validate } from './schemas/index.js';`,
-        resolveDir: root,
-        sourcefile: 'entry.ts',
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
-    const inputs = Object.keys(result.metafile.inputs);
+    const { text, inputs } = await browserBundle(root, ['schemaNames', 'validate']);
     expect(inputs).toContain('generated/reasons/definitions.js');
     expect(inputs.filter((input) => input.startsWith('generated/validators/v'))).toEqual([]);
     // The bundle uses no browser API: Node runs it as a browser would.
     const dir = mkdtempSync(join(tmpdir(), 'crawlspec-bundle-'));
     try {
       const file = join(dir, 'bundle.mjs');
-      writeFileSync(file, result.outputFiles[0]!.text);
+      writeFileSync(file, text);
       const bundled = (await import(pathToFileURL(file).href)) as { validate: typeof validate; schemaNames: typeof schemaNames };
       expect(bundled.schemaNames()).toEqual(schemaNames());
       const bodies: [SchemaName, unknown][] = [

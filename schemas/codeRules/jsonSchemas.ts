@@ -37,7 +37,7 @@
  */
 import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
-import { keysTo, rootPlace, type Place } from '../place.js';
+import { keysTo, pointerSegment, rootPlace, type Place } from '../place.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
 
 export const INVALID_JSON_SCHEMA = 'Invalid JSON schema.';
@@ -317,7 +317,7 @@ function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
 
 /** A JSON Pointer into the schema, for a message. */
 function pointer(place: Place): string {
-  const keys = keysTo(place).map((key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1'));
+  const keys = keysTo(place).map(pointerSegment);
   return keys.length === 0 ? 'the root' : `/${keys.join('/')}`;
 }
 

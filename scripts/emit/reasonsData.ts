@@ -1,5 +1,5 @@
 /**
- * The definitions as data for `schemas/reasons.ts` (`generated/reasons/<version>.js`): each named definition's
+ * The definitions as data for `schemas/reasons.ts` (`generated/reasons/definitions.js`): each named definition's
  * JSON Schema, as the validators are compiled from, with only what the reasons need: the keywords that decide
  * validity, and the annotations the issues quote (`title`, `description`, where a constraint comes from, the
  * rules a keyword stands for). Examples, defaults and the other annotations are left out: a browser bundle
@@ -16,7 +16,7 @@ import type { JsonSchema } from './jsonSchema.js';
 /** Annotations the issues read from an error's schema (schemas/issues.ts). */
 const QUOTED = new Set<string>(['title', 'description', SOURCE, KEYWORD_SOURCES, RULES]);
 /** Annotations nothing reads from an error: left out. */
-const LEFT_OUT = new Set<string>([
+export const LEFT_OUT = new Set<string>([
   'examples',
   'default',
   'deprecated',
@@ -30,7 +30,7 @@ const SUBSCHEMA = new Set(['not', 'items', 'contains', 'additionalProperties']);
 const SUBSCHEMA_LIST = new Set(['anyOf', 'oneOf', 'allOf']);
 
 /** `schema` with only what the reasons need (see the module's comment). */
-export function reasonSchema(schema: unknown, where = '#'): unknown {
+function reasonSchema(schema: unknown, where = '#'): unknown {
   if (typeof schema === 'boolean') return schema;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`reasons: ${where} is not a schema`);
   const out: Record<string, unknown> = {};
@@ -58,7 +58,7 @@ export function reasonSchema(schema: unknown, where = '#'): unknown {
 }
 
 /** A version's definitions as data, by name. */
-export function reasonDefinitions(version: Version): Record<string, unknown> {
+function reasonDefinitions(version: Version): Record<string, unknown> {
   return Object.fromEntries(
     [...emitDefinitions(version, (name) => `#/$defs/${name}`)].map(([name, { schema }]) => [
       name,

@@ -34,6 +34,7 @@ import { RULE_CASES } from '../contract/ruleCases.js';
 import { createAjv, FORMATS } from './ajv.js';
 import type { JsonSchema } from './jsonSchema.js';
 import { DIALECT, jsonSchemaFiles } from './jsonSchemaFiles.js';
+import { pointerSegment } from '../../schemas/place.js';
 
 /** The request definitions: every property of each is covered. */
 export const REQUEST_DEFINITIONS = ['CrawlRequest', 'BatchScrapeRequest', 'ScrapeOptions'] as const;
@@ -107,8 +108,7 @@ interface RuleUse {
   readonly description: string;
 }
 
-const pointer = (segments: readonly (string | number)[]) =>
-  segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointer = (segments: readonly (string | number)[]) => segments.map((s) => `/${pointerSegment(s)}`).join('');
 
 function codeRuleUses(): Map<string, RuleUse[]> {
   const byId = new Map<string, RuleUse[]>();
