@@ -37,6 +37,9 @@ const defaultOf = (version: 'v1' | 'v2'): boolean => {
 
 const IGNORE_BY_DEFAULT = { v1: defaultOf('v1'), v2: defaultOf('v2') };
 
+/** Whether a request without its own `ignoreInvalidURLs` ignores invalid URLs (the version's default). */
+export const ignoresInvalidUrlsByDefault = (version: 'v1' | 'v2'): boolean => IGNORE_BY_DEFAULT[version];
+
 /** Whether the request ignores invalid URLs: its own `ignoreInvalidURLs`, or the version's default. */
 export function ignoresInvalidUrls(version: 'v1' | 'v2', request: unknown): boolean {
   const given = isRecord(request) ? field(request, 'ignoreInvalidURLs') : undefined;

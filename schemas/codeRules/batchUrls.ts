@@ -1,9 +1,10 @@
 /** A batch's `urls` under the `invalidURLs` rule (see `batchPartition.ts`). */
-import { ignoresInvalidUrls, NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
+import { ignoresInvalidUrls, ignoresInvalidUrlsByDefault, NO_VALID_URLS, partitionBatch } from '../batchPartition.js';
 import { isUnparseableUrl, plainOriginEnd } from '../shared/crawlUrl.js';
 import { denseArray, field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
+  const ignoringByDefault = ignoresInvalidUrlsByDefault(version);
   return {
     id: 'batchUrls',
     // Interface §4 rule 1 and §7 rule 1 state the rule; which entries are invalid beyond "no URL at all" (§2.2:
@@ -18,11 +19,15 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
       return partitionProblems(version, request);
     },
     keeps(request) {
-      const urls = denseArray(field(request, 'urls'));
+      // Plain reads (see CodeRule.keeps): `check` reads own fields only, and where `urls` is inherited it finds
+      // nothing, whatever this answers. An absent `ignoreInvalidURLs` means the default, so one the plain read finds
+      // counts only when it is the request's own.
+      const urls = denseArray(request.urls);
       if (urls === undefined) return false;
+      const ignoring = request.ignoreInvalidURLs === undefined ? ignoringByDefault : ignoresInvalidUrls(version, request);
       // Ignoring invalid entries, a batch is refused only when none is valid (partitionBatch): one plain entry
       // settles it, and which others are invalid is for the answer's invalidURLs, not for validation.
-      return ignoresInvalidUrls(version, request) ? urls.length === 0 || somePlain(urls) : allPlain(urls);
+      return ignoring ? urls.length === 0 || somePlain(urls) : allPlain(urls);
     },
   };
 }

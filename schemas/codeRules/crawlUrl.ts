@@ -136,9 +136,13 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
     keeps(request) {
       const url = request.url;
       if (typeof url !== 'string') return true;
-      const given = field(request, 'maxDepth');
       const depth = writtenPathDepth(url);
-      return depth >= 0 && !(depth > (typeof given === 'number' ? given : defaultMaxDepth));
+      if (depth < 0) return false;
+      // A plain read: an absent `maxDepth` means the default, so a number read counts only when it is the request's
+      // own, which is asked only when the depth is within the number but not within the default.
+      const given = request.maxDepth;
+      if (typeof given !== 'number') return !(depth > defaultMaxDepth);
+      return !(depth > given) && (!(depth > defaultMaxDepth) || Object.hasOwn(request, 'maxDepth'));
     },
   };
 }

@@ -436,27 +436,38 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
     taken = recognised;
     takenNoFreeForm = recognisedNoFreeForm;
   };
-  const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => ({
-    id,
-    source: 'service',
-    fields,
-    triggers: fields,
-    description,
-    check(object) {
-      let problems: RuleProblem[] | undefined;
-      for (const [at, schema] of schemas(object)) {
-        const problem = schemaProblem(version, schema);
-        if (problem?.rule === kind) (problems ??= []).push({ at, message: problem.message });
-      }
-      return problems ?? NO_PROBLEMS;
-    },
-    // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
-    // finds no free-form object, or (compiling) when it is one that compiled before.
-    keeps: (object) => {
-      if (kind === 'freeForm' && version === 'v1') take();
-      return place === 'options' ? everySchema(version, object, kept[kind]) : kept[kind](object.schema);
-    },
-  });
+  const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => {
+    // Which schemas, and which cheap answer, are chosen here once: `keeps` then reads no key that varies by rule.
+    const keptSchema = kept[kind];
+    const keptSchemas =
+      place === 'options'
+        ? (object: Readonly<Record<string, unknown>>) => everySchema(version, object, keptSchema)
+        : (object: Readonly<Record<string, unknown>>) => keptSchema(object.schema);
+    return {
+      id,
+      source: 'service',
+      fields,
+      triggers: fields,
+      description,
+      check(object) {
+        let problems: RuleProblem[] | undefined;
+        for (const [at, schema] of schemas(object)) {
+          const problem = schemaProblem(version, schema);
+          if (problem?.rule === kind) (problems ??= []).push({ at, message: problem.message });
+        }
+        return problems ?? NO_PROBLEMS;
+      },
+      // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
+      // finds no free-form object, or (compiling) when it is one that compiled before.
+      keeps:
+        kind === 'freeForm' && version === 'v1'
+          ? (object) => {
+              take();
+              return keptSchemas(object);
+            }
+          : keptSchemas,
+    };
+  };
   const freeForm = rule(
     'freeForm',
     'jsonSchemaNotFreeForm',
