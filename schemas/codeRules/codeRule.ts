@@ -42,7 +42,8 @@ export interface CodeRule {
    * It may read fields as plain property reads (`object.url`), without asking whether they are the object's own,
    * where a value inherited from a prototype can only make it stricter: `check` ignores such a value, so it finds
    * nothing that `keeps` could miss. A field whose absence means a default (v1 `maxDepth`, `ignoreInvalidURLs`)
-   * is read with `field`: an inherited value there would stand in for the default.
+   * is different: an inherited value there would stand in for the default, so a value the plain read finds is
+   * tested as the object's own before it is trusted (or is trusted only where the default would keep too).
    */
   readonly keeps: (object: Readonly<Record<string, unknown>>) => boolean;
 }
