@@ -107,7 +107,7 @@ interface Validators {
  */
 const ENTRIES: ReadonlyMap<string, Entry> = new Map(
   VERSIONS.flatMap((version) => {
-    const decisions = fastPath(version) as Readonly<Record<string, (data: unknown) => boolean>> | undefined;
+    const decisions = fastPath(version);
     const names = Object.keys(decisions ?? reasonData(version)!.definitions);
     return names.map((definition) => {
       const name = `${version}/${definition}` as SchemaName;

@@ -245,21 +245,22 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '}',
     '',
   ].join('\n');
+  const versionType = versions.map((v) => JSON.stringify(v)).join(' | ');
   const dts = [
     header,
     `import type { Validator } from '../validators/${validatorFile(versions[0]!, 'first')}';`,
     '',
     ...validatorsDoc,
-    `export declare function validators(version: ${versions.map((v) => JSON.stringify(v)).join(' | ')}, errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>> | undefined;`,
+    `export declare function validators(version: ${versionType}, errors: 'first' | 'all'): Readonly<Record<string, Validator<unknown>>> | undefined;`,
     '',
     ...dataDoc,
-    `export declare function reasonData(version: ${versions.map((v) => JSON.stringify(v)).join(' | ')}): {`,
+    `export declare function reasonData(version: ${versionType}): {`,
     '  readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;',
     '  readonly formats: Readonly<Record<string, unknown>>;',
     '} | undefined;',
     '',
     ...fastDoc,
-    `export declare function fastPath(version: ${versions.map((v) => JSON.stringify(v)).join(' | ')}): Readonly<Record<string, (data: unknown) => boolean>> | undefined;`,
+    `export declare function fastPath(version: ${versionType}): Readonly<Record<string, (data: unknown) => boolean>> | undefined;`,
     '',
   ].join('\n');
   const files = loaderPairFiles(LOADER_FILE, loader, REQUIRING_LOADER_FILE, requiring, dts);
