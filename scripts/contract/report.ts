@@ -16,7 +16,14 @@
 import type { Version } from '../../schemas/registry.js';
 import type { Level } from './levels.js';
 
-export type CheckStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
+/**
+ * What a check reports. At the run's level (an in-scope check): `pass` (what it proves was observed), `fail`,
+ * `inconclusive` (something it rests on could not be judged), `skipped`. A check above the run's level that
+ * ran informs without deciding, and says what it saw at its own level: `pass` (everything it holds was
+ * observed), `differs` (the target differs from the service there), `notJudged` (something it holds could not
+ * be judged); never `fail`.
+ */
+export type CheckStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped' | 'differs' | 'notJudged';
 
 export type FailureKind =
   | 'status'
@@ -75,6 +82,24 @@ export interface CheckResult {
   readonly durationMs: number;
 }
 
+/**
+ * An endpoint the target does not implement: it answered 404, 405 or 501 to requests of an operation the
+ * interface or the service defines (method and path as the operation names them, e.g. `POST /v2/batch/scrape`).
+ */
+export interface NotImplemented {
+  readonly method: string;
+  /** The operation's path, e.g. `/v2/batch/scrape/{id}`. */
+  readonly path: string;
+  /** Where the operation comes from: `interface §4` or `service`. */
+  readonly source: string;
+  /** The statuses it answered (404, 405, 501). */
+  readonly statuses: readonly number[];
+  /** How many requests got that answer. */
+  readonly requests: number;
+  /** The checks those requests belonged to. */
+  readonly checks: readonly string[];
+}
+
 export interface ContractReport {
   readonly target: string;
   readonly level: Level;
@@ -84,6 +109,8 @@ export interface ContractReport {
   /** The request budget of the run (by default what every check needs), shared among the checks. */
   readonly maxRequests: number;
   readonly checks: readonly CheckResult[];
+  /** The operations the target answered as not there (404, 405, 501), first met first. */
+  readonly notImplemented: readonly NotImplemented[];
   /** Requests sent (retries included). */
   readonly requests: number;
   readonly durationMs: number;
@@ -116,7 +143,7 @@ export function exitCode(report: ContractReport): 0 | 1 | 2 | 3 {
 }
 
 export function totals(report: ContractReport): Record<CheckStatus, number> {
-  const count = { pass: 0, fail: 0, inconclusive: 0, skipped: 0 };
+  const count = { pass: 0, fail: 0, inconclusive: 0, skipped: 0, differs: 0, notJudged: 0 };
   for (const check of report.checks) count[check.status] += 1;
   return count;
 }

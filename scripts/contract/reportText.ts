@@ -4,7 +4,7 @@
  */
 import { differences, totals, unfinished, verdict, type ContractReport, type Failure } from './report.js';
 
-const LABEL = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE', skipped: 'SKIP' } as const;
+const LABEL = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE', skipped: 'SKIP', differs: 'DIFFERS', notJudged: 'NOT JUDGED' } as const;
 const WIDTH = Math.max(...Object.values(LABEL).map((l) => l.length));
 const PAD = ' '.repeat(WIDTH + 4);
 

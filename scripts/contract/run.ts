@@ -7,7 +7,7 @@
  */
 import type { Version } from '../../schemas/registry.js';
 import { RequestBudget } from './budget.js';
-import { statusOf, undecidedAt, type Check } from './check.js';
+import { statusOf, undecidedAt, type Check, type CheckOutcome } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { behaviourChecks } from './checks/behaviour.js';
 import { fieldChecks } from './checks/fields.js';
@@ -23,10 +23,10 @@ import { serveSite } from '../site/server.js';
 import { TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../site/testSite.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
-import { decides } from './levels.js';
+import { decides, type Level } from './levels.js';
 import { matchesGlob, resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
 import { redact } from './redact.js';
-import type { CheckResult, ContractReport } from './report.js';
+import type { CheckResult, CheckStatus, ContractReport } from './report.js';
 
 export type { ContractOptions, SiteProfile } from './options.js';
 export { DEFAULT_OPTIONS, UNKNOWN_SITE } from './options.js';
@@ -84,6 +84,16 @@ export function budgetShares(checks: readonly Check[], options: ResolvedOptions)
   return { shares: needs.map((n) => Math.floor((n * total) / need)), total };
 }
 
+/**
+ * What a check above the run's level saw at its own level (it informs, it does not decide): a difference from
+ * the service, something it could not judge there, or everything it holds observed (`pass`). Skipped stays skipped.
+ */
+function informed(decided: CheckStatus, outcome: CheckOutcome, own: Level): CheckStatus {
+  if (decided === 'skipped') return decided;
+  if (outcome.failures.length > 0) return 'differs';
+  return undecidedAt(outcome, own) !== undefined ? 'notJudged' : 'pass';
+}
+
 async function runCheck(check: Check, env: Env, share: number): Promise<CheckResult> {
   const { level } = env.options;
   const begun = performance.now();
@@ -96,12 +106,19 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     return { ...base, inScope, status: 'skipped', failures: [], detail: `target unreachable: ${env.client.unreachable}` };
   const outcome = await check.run({ ...env, budget: new RequestBudget(share) });
   const failures = outcome.failures.filter((f) => decides(f.level, level));
-  const status = statusOf(failures, outcome, level);
-  const detail = status === 'skipped' ? outcome.skipped : status === 'inconclusive' ? undecidedAt(outcome, level)?.reason : undefined;
+  const decided = statusOf(failures, outcome, level);
+  const inRunScope = inScope || failures.length > 0;
+  const status = inRunScope ? decided : informed(decided, outcome, check.level);
+  const detail =
+    status === 'skipped'
+      ? outcome.skipped
+      : status === 'inconclusive' || status === 'notJudged'
+        ? undecidedAt(outcome, inRunScope ? level : check.level)?.reason
+        : undefined;
   const notes = outcome.undecided.filter((u) => !decides(u.level, level)).map((u) => u.reason);
   return {
     ...base,
-    inScope: inScope || failures.length > 0,
+    inScope: inRunScope,
     status,
     failures,
     differences: outcome.failures.filter((f) => !decides(f.level, level)),
@@ -182,6 +199,7 @@ async function runResolved(resolved: ResolvedOptions, origins: SiteOrigins | und
     runs: resolved.runs,
     maxRequests: total,
     checks: results,
+    notImplemented: [],
     requests: client.sent,
     durationMs,
     requestsPerSecond: durationMs > 0 ? Math.round((client.sent / durationMs) * 1000 * 10) / 10 : 0,
