@@ -11,7 +11,7 @@
  *   2b. The host as written is no longer than DNS allows: no label of more than 63 characters, at most 253 in
  *      all (IPv6 in brackets aside). Else `URL must have a valid top-level domain or be an IP address`. Such a
  *      host can never be resolved, and WHATWG punycodes a long internationalised label in more than linear time.
- *   3. It parses as a WHATWG URL (`URL.canParse`). Else `Invalid URL`.
+ *   3. It parses as a WHATWG URL (`parseUrl`, whatwgUrl.ts). Else `Invalid URL`.
  *   4. The scheme is `http` or `https`, in any letter case. Else `URL uses unsupported protocol`.
  *   5. Take the text after the leading `scheme://` up to the first `.`, `/`, `\`, `?`, `#` or `[` (or to the
  *      end). It holds no `:`, except one followed by one or more digits up to that point (a port). Else
@@ -44,6 +44,7 @@
  */
 
 import { isIcannTopLevel, isIcannTopLevelAt } from './topLevelDomains.js';
+import { isWhatwgUrl, parseUrl } from './whatwgUrl.js';
 
 /** Messages the public service gives, by clause. */
 export const CRAWL_URL_MESSAGES = {
@@ -164,7 +165,7 @@ function writtenHost(s: string): string {
  */
 function writtenWithTrailingDot(s: string): boolean {
   const probe = `http://${writtenHost(s)}x`;
-  return URL.canParse(probe) && new URL(probe).hostname.endsWith('.x');
+  return parseUrl(probe)?.hostname.endsWith('.x') === true;
 }
 
 /** Clause 6, on the hostname WHATWG gives. */
@@ -218,8 +219,8 @@ function hostTooLong(s: string): boolean {
 export function clauseProblem(input: string): string | undefined {
   const s = normalizeCrawlUrl(input);
   if (hostTooLong(s)) return CRAWL_URL_MESSAGES.host;
-  if (!URL.canParse(s)) return CRAWL_URL_MESSAGES.invalid;
-  const url = new URL(s);
+  const url = parseUrl(s);
+  if (url === undefined) return CRAWL_URL_MESSAGES.invalid;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return CRAWL_URL_MESSAGES.protocol;
   if (!colonsBeforeHostAreFine(s)) return CRAWL_URL_MESSAGES.invalid;
   if (!hostIsFine(url.hostname, s)) return CRAWL_URL_MESSAGES.host;
@@ -232,7 +233,7 @@ export function clauseProblem(input: string): string | undefined {
  * the service's (its schemes, its colon rule, its top-level-domain rule).
  */
 export function isUnparseableUrl(input: string): boolean {
-  return !URL.canParse(normalizeCrawlUrl(input));
+  return !isWhatwgUrl(normalizeCrawlUrl(input));
 }
 
 /** Whether `input` is a valid crawl or scrape URL. */

@@ -28,6 +28,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { escapeHtml, type SiteResponse } from './site.js';
 import { RefusedAddressError, type Reach } from './reach.js';
+import { isWhatwgUrl } from '../../schemas/shared/whatwgUrl.js';
 
 /** Time for one whole fetch, redirects included, in ms. */
 export const FETCH_TIMEOUT_MS = 10_000;
@@ -253,7 +254,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     async fetch(address, fetchOptions) {
       const timeoutMs = Math.max(1, Math.min(fetchOptions.timeoutMs ?? FETCH_TIMEOUT_MS, FETCH_TIMEOUT_MS));
       const maxBytes = Math.min(fetchOptions.maxBytes ?? MAX_PAGE_BYTES, MAX_PAGE_BYTES);
-      if (!URL.canParse(address)) return failure('SCRAPE_SITE_ERROR', `${address} is no web address`);
+      if (!isWhatwgUrl(address)) return failure('SCRAPE_SITE_ERROR', `${address} is no web address`);
       let url = new URL(address);
       url.hash = '';
       /** The place in the gate, held from the first network hop to the end of the fetch. */

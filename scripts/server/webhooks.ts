@@ -25,6 +25,7 @@ import { request as httpsRequest } from 'node:https';
 import { FetchGate } from './fetcher.js';
 import type { Reach } from './reach.js';
 import { stringifyJson } from './jsonText.js';
+import { isWhatwgUrl } from '../../schemas/shared/whatwgUrl.js';
 
 export type WebhookEventKind = 'started' | 'page' | 'completed' | 'failed';
 
@@ -169,7 +170,7 @@ export class WebhookSender {
   }
 
   #allowed(address: string): URL | undefined {
-    if (!URL.canParse(address)) return undefined;
+    if (!isWhatwgUrl(address)) return undefined;
     const url = new URL(address);
     const { reach } = this.#options;
     return reach.reachable(url) && reach.addressRefusal(url) === undefined ? url : undefined;
