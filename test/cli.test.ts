@@ -387,7 +387,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['contract', '--max-response-bytes', '0'], /--max-response-bytes takes a whole number from 1 to 1073741824, not "0"$/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'http://localhost'], /--site-url "http:\/\/localhost" is not an address a v1 crawl may start at \(URL must have a valid top-level domain or be an IP address\); expected/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'example'], /--site-url takes an http or https address, e\.g\. https:\/\/example\.com, not "example"$/, 'crawlspec contract --help'],
-  [['contract', '--site-page', '/a', '--site-page', '/b'], /--site-page describes the site of --site-url; give --site-url too$/, 'crawlspec contract --help'],
+  [['contract', '--site-page', '/a', '--site-page', '/b'], /--site-page describes the site of --site-url \(or the copy of --behaviour-site\); give one too$/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'https://example.com', '--site-page', '/a'], /--site-page names one page; expected at least two/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'https://example.com', '--site-failing', 'reset'], /--site-failing "reset" is not a path of the site; expected one beginning with \/, e\.g\. \/about$/, 'crawlspec contract --help'],
   [['contract', '--timeout', '0'], /--timeout takes a whole number from 1 to 3600, not "0"$/, 'crawlspec contract --help'],
@@ -523,7 +523,7 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
   });
 
   it('every subcommand usage names each option its parser takes', ({ expect }) => {
-    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--json'])
+    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--skip', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--site-port', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--record', '--json'])
       expect(COMMAND_USAGE.contract).toContain(option);
     for (const option of ['--port', '--host', '--token', '--no-auth']) expect(COMMAND_USAGE.serve).toContain(option);
     for (const option of ['--port', '--host', '--base-url', '--external-url', '--subdomain-url']) expect(COMMAND_USAGE.site).toContain(option);

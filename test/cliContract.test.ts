@@ -5,6 +5,7 @@
  * target (exit 2), and the reference server started, asked once, and stopped with SIGINT.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
@@ -12,12 +13,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../scripts/contract/run.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ContractReport, ContractReportJson } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
+import { kitTarget, type Handler } from './support/kitTarget.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'scripts', 'cli.ts');
-const TIMEOUT_MS = 60_000;
+// A whole run against the embedded server takes some 45 s on a loaded 2-core machine: the ceiling is a safety net only.
+const TIMEOUT_MS = 200_000;
+/** A line the command prints as a check ends: `[  3.2s   5/132] PASS  v1.status`. */
+const PROGRESS_LINE = /^\[\s*\d+\.\ds\s+\d+\/\d+\] (PASS|FAIL|INCONCLUSIVE|SKIP|DIFFERS|NOT JUDGED)\s+\S/;
+/** The JSON Schema of `--json` as the package publishes it. */
+const validateReport = new Ajv2020({ strict: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'generated', 'contract', 'report.schema.json'), 'utf8')) as object,
+);
 
 interface Run {
   readonly code: number | null;
@@ -73,7 +83,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe.concurrent('crawlspec contract', () => {
+describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () => {
   it('against the embedded reference server: exit 0, conformant, with a requests-per-second figure', async () => {
     const run = await cli(['contract', '--seed', '7', '--runs', '3']);
     expect(run.code, run.stderr).toBe(0);
@@ -96,6 +106,102 @@ describe.concurrent('crawlspec contract', () => {
     expect(report.requestsPerSecond).toBeGreaterThan(0);
     expect(report.jobs.notCancelled).toEqual([]);
     expect(report.level).toBe('interface');
+  });
+
+  it('prints the header at once and a line per check as it ends, before the run ends; --only left out in one line', async () => {
+    const token = 'a-token-for-the-progress-test';
+    let seen: () => void = () => {};
+    const firstLine = new Promise<void>((resolve) => (seen = resolve));
+    let held = 0;
+    const isJson = (text: string) => {
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // json.malformed (the second check, one check at a time) sends bodies that are not JSON: each is held until the
+    // first check's line is printed. Were the lines printed only at the end, it would get no answer in time and fail.
+    const hold: Handler = async (request, next) => {
+      if (request.method === 'POST' && !isJson(request.body)) {
+        held += 1;
+        await firstLine;
+      }
+      return next(request);
+    };
+    const target = await kitTarget({ token, deviate: hold });
+    try {
+      const child = start([
+        'contract',
+        '--base-url',
+        target.url,
+        '--token',
+        token,
+        '--only',
+        'auth.missing',
+        '--only',
+        'json.malformed',
+        '--concurrency',
+        '1',
+        '--runs',
+        '1',
+        '--timeout',
+        '20',
+      ]);
+      let stdout = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (/^\[\s*\d+\.\ds 1\/2\] PASS\s+auth\.missing$/m.test(stdout)) seen();
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect(code, stdout + stderr).toBe(0);
+      expect(held).toBeGreaterThan(0);
+      const lines = stdout.split('\n');
+      expect(lines[0]).toBe(
+        `crawlspec contract: ${target.url} (v1, v2), level interface, seed ${/seed (\d+)/.exec(lines[0]!)?.[1]}, 1 run per generated check`,
+      );
+      expect(lines.slice(1, 3)).toEqual([
+        expect.stringMatching(/\] PASS\s+auth\.missing$/),
+        expect.stringMatching(/^\[\s*\d+\.\ds 2\/2\] PASS\s+json\.malformed$/),
+      ]);
+      // The summary: no check listed a second time, the ones --only left out in one line.
+      expect(lines.filter((line) => /^(PASS|FAIL|INCONCLUSIVE|SKIP|DIFFERS|NOT JUDGED)\s/.test(line))).toEqual([]);
+      expect(stdout).toMatch(/^not selected \(--only\): \d+ checks/m);
+      expect(stdout.trimEnd().split('\n').pop()).toBe('conformant');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('--json: the report on stdout, valid against the published schema, with verdict, exit status and totals; the progress on stderr', async () => {
+    const run = await cli([
+      'contract',
+      '--json',
+      '--seed',
+      '7',
+      '--runs',
+      '1',
+      '--only',
+      'json.malformed',
+      '--only',
+      'v2.status.undocumentedStatus',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ContractReportJson;
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report).toMatchObject({
+      verdict: 'conformant',
+      exitCode: 0,
+      totals: { passed: 2, failed: 0, inconclusive: 0, skipped: report.checks.length - 2 },
+    });
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^crawlspec contract: http:\/\/127\.0\.0\.1:\d+ \(v1, v2\), level interface, seed 7, 1 run per generated check$/,
+    );
+    expect(lines.slice(1).map((line) => PROGRESS_LINE.test(line))).toEqual([true, true]);
   });
 
   it('--level service against the embedded reference server: every check decides, exit 0, conformant', async () => {
@@ -143,7 +249,7 @@ describe.concurrent('crawlspec contract', () => {
     const xml = await readFile(file, 'utf8');
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expectWellFormedXml(xml);
-    const checks = run.stdout.split('\n').filter((line) => /^(PASS|FAIL|INCONCLUSIVE|SKIP)\s+\S/.test(line)).length;
+    const checks = run.stdout.split('\n').filter((line) => PROGRESS_LINE.test(line)).length;
     expect(checks).toBeGreaterThan(20);
     expect(xml.match(/<testcase /g)?.length).toBe(checks);
     expect(xml).toMatch(/<testsuites name="crawlspec contract" tests="\d+" failures="0" skipped="0"/);
@@ -227,7 +333,9 @@ describe.concurrent('crawlspec serve', () => {
   it('--allow-host with no host in it: a usage error, exit 2', async () => {
     const run = await cli(['serve', '--no-auth', '--allow-host', 'intranet.test', '--allow-host', 'http://x/']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--allow-host takes a host name or an IP address (e.g. intranet.example.com or 10.0.0.5), not "http://x/"');
+    expect(run.stderr).toContain(
+      '--allow-host takes a host name or an IP address, with a port or not (e.g. intranet.example.com, 10.0.0.5 or 127.0.0.1:8080), not "http://x/"',
+    );
     expect(run.stdout).toBe('');
   });
 });

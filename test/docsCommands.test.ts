@@ -10,7 +10,8 @@
  *     `(until Ctrl-C)` is started and stopped with SIGINT, exit 0; `(your implementation)` runs against a
  *     reference server started here in place of the address given; `(CI runs this)` must be a command of
  *     .ci/run; `(run by test/NAME.test.ts)` must be a script that test runs. A contract run is narrowed to
- *     one check (`--only json.malformed`); `npm ci` is skipped (this runs in an installed tree).
+ *     one check (`--only json.malformed`; a replay, `contract replay`, is not a run and runs as written);
+ *     `npm ci` is skipped (this runs in an installed tree).
  *   - Every `ts` block: compiled by tsc against the package as a consumer imports it (`crawlspec`, through
  *     its exports map, from a scratch project), then run; its `// → ` lines are what it prints.
  */
@@ -116,7 +117,7 @@ const exitOf = (comment: string) => Number(/\(exit (\d+)\)/.exec(comment)?.[1] ?
  */
 const SHIMS = String.raw`
 crawlspec_cli() {
-  if [ "$1" = contract ] && [[ " $* " != *" --list-checks "* && " $* " != *" --help "* ]]; then set -- "$@" --only ${ONE_CHECK}; fi
+  if [ "$1" = contract ] && [ "$2" != replay ] && [[ " $* " != *" --list-checks "* && " $* " != *" --help "* ]]; then set -- "$@" --only ${ONE_CHECK}; fi
   node --import "$CRAWLSPEC_TSX" "$CRAWLSPEC_ROOT/scripts/cli.ts" "$@"
 }
 npx() { if [ "$1" = crawlspec ]; then shift; crawlspec_cli "$@"; else command npx "$@"; fi; }
@@ -175,6 +176,8 @@ let closeApp: () => void;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'crawlspec-docs-'));
+  // An implementation that crawls the kit's test site wherever the kit serves it (a reference server fetches from
+  // no other loopback port unless allowed: `crawlspec serve --allow-host 127.0.0.1 --allow-host 127.0.0.2`).
   const app = createReferenceApp({ auth: 'none', publicUrl: () => standIn.url });
   standIn = await listen(app);
   closeApp = () => app.close();

@@ -523,8 +523,7 @@ function isCancelResponse(x) {
   return true;
 }
 function isChangeTrackingMode(x) {
-  if (!(typeof x === "string")) return false;
-  if (!(x === "git-diff" || x === "json")) return false;
+  if (!((typeof x === "string" && (x === "git-diff")) || (typeof x === "string" && (x === "json")))) return false;
   return true;
 }
 function isChangeTrackingOptions(x) {

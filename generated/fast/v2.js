@@ -572,8 +572,7 @@ function isChangeTrackingFormat(x) {
   return true;
 }
 function isChangeTrackingMode(x) {
-  if (!(typeof x === "string")) return false;
-  if (!(x === "git-diff" || x === "json")) return false;
+  if (!((typeof x === "string" && (x === "git-diff")) || (typeof x === "string" && (x === "json")))) return false;
   return true;
 }
 function isChangeTrackingResult(x) {

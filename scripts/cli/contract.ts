@@ -5,6 +5,7 @@
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { headerProblem, parseHeader } from '../contract/headers.js';
 import type { ContractOptions } from '../contract/options.js';
 import { parseCommand } from './args.js';
 import { authOption, hostName, httpAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
@@ -15,7 +16,7 @@ import { printable, printableJson, quote } from './terminal.js';
  * checked: a usage error costs the command little.
  */
 async function loadKit() {
-  const [validation, options, run, checkTable, app, http, site, testSite] = await Promise.all([
+  const [validation, options, run, checkTable, app, http, site, testSite, siteData] = await Promise.all([
     import('../../schemas/validate.js'),
     import('../contract/options.js'),
     import('../contract/run.js'),
@@ -24,16 +25,24 @@ async function loadKit() {
     import('../server/http.js'),
     import('../server/site.js'),
     import('../site/server.js'),
+    import('../site/testSite.js'),
   ]);
-  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site, ...testSite };
+  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site, ...testSite, ...siteData };
 }
 type Kit = Awaited<ReturnType<typeof loadKit>>;
 
 /** What `crawlspec contract --help` says the defaults are; the kit's own (DEFAULT_OPTIONS) where it has one. */
-export const DEFAULTS = { version: 'both', level: 'interface', runs: 10, concurrency: 2, siteUrl: 'https://example.com', maxResponseBytes: 16 * 1024 * 1024 };
+export const DEFAULTS = {
+  version: 'both',
+  level: 'interface',
+  runs: 10,
+  concurrency: 2,
+  siteUrl: 'https://example.com',
+  maxResponseBytes: 16 * 1024 * 1024,
+};
 
 /** Bounds of the numeric options (what `crawlspec contract --help` says). */
-const LIMITS = {
+export const LIMITS = {
   seed: [0, 2 ** 31 - 1],
   runs: [1, 100_000],
   maxRequests: [0, 1_000_000_000],
@@ -41,16 +50,49 @@ const LIMITS = {
   maxResponseBytes: [1, 2 ** 30],
   // An hour: longer is no use to a contract run, and timers cannot wait much past 24 days anyway.
   timeoutSeconds: [1, 3600],
+  waitForTargetSeconds: [1, 3600],
+  confirm: [1, 20],
 } as const;
+
+/**
+ * `--header 'Name: value'` (repeatable): each parsed and checked (headers.ts), no name twice. Their values are
+ * secrets, like the token: a message shows what was given with everything after its colon as ***.
+ */
+export function headersOption(given: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const masked = (text: string) => text.replace(/:.*$/s, ': ***');
+  for (const text of given) {
+    const parsed = parseHeader(text);
+    if (parsed === undefined)
+      throw new UsageError(
+        `--header ${quote(masked(text))} is not Name: value; expected a header name, a colon and its value, e.g. --header 'X-Api-Key: KEY'`,
+      );
+    const problem = headerProblem(parsed.name, parsed.value);
+    if (problem !== undefined) throw new UsageError(`--header ${quote(masked(text))}: ${problem}`);
+    if (Object.keys(headers).some((name) => name.toLowerCase() === parsed.name.toLowerCase()))
+      throw new UsageError(`--header ${parsed.name} is given twice; expected each name once`);
+    headers[parsed.name] = parsed.value;
+  }
+  return headers;
+}
 
 /** A path of the site (`/about`): it must begin with `/`. */
 function sitePath(path: string, option: string): string {
-  if (!path.startsWith('/')) throw new UsageError(`${option} ${quote(path)} is not a path of the site; expected one beginning with /, e.g. /about`);
+  if (!path.startsWith('/'))
+    throw new UsageError(`${option} ${quote(path)} is not a path of the site; expected one beginning with /, e.g. /about`);
   return path;
 }
 
+/** The options named otherwise than their ContractOptions key. */
+const OPTION_OF: Readonly<Record<string, string>> = {
+  'behaviourSite.main': '--behaviour-site',
+  'behaviourSite.external': '--behaviour-external',
+  'behaviourSite.subdomain': '--behaviour-subdomain',
+};
+
 /** `--option-name` of a ContractOptions key named in a RangeError of the kit (`siteUrl ...` → `--site-url ...`). */
-const asOption = (message: string) => message.replace(/^(\w+)/, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+const asOption = (message: string) =>
+  message.replace(/^([\w.]+)/, (name) => OPTION_OF[name] ?? `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
 
 /** The site valid requests point at: an address a crawl of each version may start at. */
 function siteUrlOption(kit: Kit, value: string, versions: readonly ('v1' | 'v2')[]): string {
@@ -64,22 +106,29 @@ function siteUrlOption(kit: Kit, value: string, versions: readonly ('v1' | 'v2')
   return value;
 }
 
-/** `--report FILE`: a file that can be written, checked before the run so that a long run is not lost. */
-async function reportOption(file: string): Promise<string> {
-  if (file === '') throw new UsageError('--report is empty; expected a file to write JUnit XML to, e.g. junit.xml');
+/**
+ * A file the command writes after the run (`--report FILE`, `--record FILE`; `what` it holds), checked before the
+ * run so that a long run is not lost.
+ */
+async function outputFile(file: string, option: string, what: string, example: string): Promise<string> {
+  if (file === '') throw new UsageError(`${option} is empty; expected a file to write ${what} to, e.g. ${example}`);
   const path = resolve(file);
   const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`--report ${quote(file)} is a directory; expected a file to write JUnit XML to`);
+  if (existing?.isDirectory()) throw new UsageError(`${option} ${quote(file)} is a directory; expected a file to write ${what} to`);
   const folder = dirname(path);
   const parent = await stat(folder).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UsageError(`--report ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`);
+  if (!parent?.isDirectory())
+    throw new UsageError(
+      `${option} ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`,
+    );
   await access(existing ? path : folder, constants.W_OK).catch(() => {
-    throw new UsageError(`--report ${quote(file)} cannot be written (no permission); expected a file you may write`);
+    throw new UsageError(`${option} ${quote(file)} cannot be written (no permission); expected a file you may write`);
   });
   return file;
 }
 
 export async function contractCommand(args: string[]): Promise<number> {
+  if (args[0] === 'replay') return (await import('./replay.js')).replayCommand(args.slice(1));
   const { values } = parseCommand(
     'contract',
     args,
@@ -101,24 +150,32 @@ export async function contractCommand(args: string[]): Promise<number> {
       'only-no-job': { type: 'boolean', default: false },
       'list-checks': { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
+      skip: { type: 'string', multiple: true },
       behaviour: { type: 'boolean' },
       'no-behaviour': { type: 'boolean' },
       'site-host': { type: 'string' },
+      'site-port': { type: 'string' },
       'behaviour-site': { type: 'string' },
       'behaviour-external': { type: 'string' },
       'behaviour-subdomain': { type: 'string' },
       report: { type: 'string' },
+      record: { type: 'string' },
       json: { type: 'boolean', default: false },
+      header: { type: 'string', multiple: true },
+      'wait-for-target': { type: 'string' },
+      confirm: { type: 'string' },
     },
     false,
   );
   const versions = ({ v1: ['v1'], v2: ['v2'], both: ['v1', 'v2'] } as const)[values.version as 'v1' | 'v2' | 'both'];
-  if (!Object.hasOwn({ v1: 1, v2: 1, both: 1 }, values.version)) throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
+  if (!Object.hasOwn({ v1: 1, v2: 1, both: 1 }, values.version))
+    throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
   if (values['list-checks']) {
     process.stdout.write((await import('../contract/checkTable.js')).checkTable(versions));
     return 0;
   }
-  if (values.level !== 'interface' && values.level !== 'service') throw new UsageError(`--level takes interface or service, not ${quote(values.level)}`);
+  if (values.level !== 'interface' && values.level !== 'service')
+    throw new UsageError(`--level takes interface or service, not ${quote(values.level)}`);
   const level = values.level;
 
   // A token may come from the environment, so it stays out of shell history and CI logs; --no-auth ignores it.
@@ -132,36 +189,73 @@ export async function contractCommand(args: string[]): Promise<number> {
 
   const seed = integer(values.seed, '--seed', Date.now() % 2 ** 31, ...LIMITS.seed);
   const runs = integer(values.runs, '--runs', DEFAULTS.runs, ...LIMITS.runs);
-  const maxRequests = values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0, ...LIMITS.maxRequests);
+  const maxRequests =
+    values['max-requests'] === undefined ? undefined : integer(values['max-requests'], '--max-requests', 0, ...LIMITS.maxRequests);
   const concurrency = integer(values.concurrency, '--concurrency', DEFAULTS.concurrency, ...LIMITS.concurrency);
-  const maxResponseBytes = integer(values['max-response-bytes'], '--max-response-bytes', DEFAULTS.maxResponseBytes, ...LIMITS.maxResponseBytes);
+  const maxResponseBytes = integer(
+    values['max-response-bytes'],
+    '--max-response-bytes',
+    DEFAULTS.maxResponseBytes,
+    ...LIMITS.maxResponseBytes,
+  );
   const timeoutSeconds = values.timeout === undefined ? undefined : integer(values.timeout, '--timeout', 0, ...LIMITS.timeoutSeconds);
+  const headers = headersOption(values.header ?? []);
+  const waitSeconds =
+    values['wait-for-target'] === undefined
+      ? undefined
+      : integer(values['wait-for-target'], '--wait-for-target', 0, ...LIMITS.waitForTargetSeconds);
+  const confirm = values.confirm === undefined ? undefined : integer(values.confirm, '--confirm', 0, ...LIMITS.confirm);
   if (values['site-url'] !== undefined) httpAddress(values['site-url'], '--site-url', 'https://example.com');
-  // --site-page and --site-failing tell what the site of --site-url has, so that jobs have something to show.
+  // --site-page and --site-failing tell what the site of --site-url (or the copy of --behaviour-site) has, so
+  // that jobs have something to show.
   const pages = values['site-page']?.map((page) => sitePath(page, '--site-page'));
   const failing = values['site-failing'] === undefined ? undefined : sitePath(values['site-failing'], '--site-failing');
-  if ((pages !== undefined || failing !== undefined) && values['site-url'] === undefined)
-    throw new UsageError(`${pages !== undefined ? '--site-page' : '--site-failing'} describes the site of --site-url; give --site-url too`);
+  if ((pages !== undefined || failing !== undefined) && values['site-url'] === undefined && values['behaviour-site'] === undefined)
+    throw new UsageError(
+      `${pages !== undefined ? '--site-page' : '--site-failing'} describes the site of --site-url (or the copy of --behaviour-site); give one too`,
+    );
   if (pages !== undefined && pages.length < 2)
-    throw new UsageError('--site-page names one page; expected at least two (--site-page /a --site-page /b), so that pagination has two results');
+    throw new UsageError(
+      '--site-page names one page; expected at least two (--site-page /a --site-page /b), so that pagination has two results',
+    );
   for (const pattern of values.only ?? [])
     if (pattern === '') throw new UsageError('--only is empty; expected a check name or pattern, e.g. v2.crawl.behaviour.*');
+  for (const pattern of values.skip ?? [])
+    if (pattern === '')
+      throw new UsageError("--skip is empty; expected a check name or pattern, e.g. 'v*.crawl.behaviour.allowSubdomains'");
 
   if (values.behaviour && values['no-behaviour']) throw new UsageError('--behaviour and --no-behaviour exclude each other');
   const siteHost = values['site-host'] === undefined ? undefined : hostName(values['site-host'], '--site-host');
+  const sitePort = values['site-port'] === undefined ? undefined : integer(values['site-port'], '--site-port', 0, 1, 65535);
   const copy = (name: 'behaviour-site' | 'behaviour-external' | 'behaviour-subdomain') => {
     const value = values[name];
     if (value !== undefined) httpAddress(value, `--${name}`, 'https://crawlspec-site.example.org');
     return value;
   };
-  const [behaviourSite, behaviourExternal, behaviourSubdomain] = [copy('behaviour-site'), copy('behaviour-external'), copy('behaviour-subdomain')];
+  const [behaviourSite, behaviourExternal, behaviourSubdomain] = [
+    copy('behaviour-site'),
+    copy('behaviour-external'),
+    copy('behaviour-subdomain'),
+  ];
   if ((behaviourSite === undefined) !== (behaviourExternal === undefined))
-    throw new UsageError('--behaviour-site and --behaviour-external go together: the addresses of a deployed copy of the test site (crawlspec site export)');
+    throw new UsageError(
+      '--behaviour-site and --behaviour-external go together: the addresses of a deployed copy of the test site (crawlspec site export)',
+    );
   if (behaviourSubdomain !== undefined && behaviourSite === undefined)
     throw new UsageError('--behaviour-subdomain goes with --behaviour-site and --behaviour-external: the subdomain of that deployed copy');
   if (values['no-behaviour'] && (behaviourSite !== undefined || siteHost !== undefined))
-    throw new UsageError(`--no-behaviour leaves out the crawl-behaviour checks; ${siteHost === undefined ? '--behaviour-site' : '--site-host'} is for them`);
-  const report = values.report === undefined ? undefined : await reportOption(values.report);
+    throw new UsageError(
+      `--no-behaviour leaves out the crawl-behaviour checks; ${siteHost === undefined ? '--behaviour-site' : '--site-host'} is for them`,
+    );
+  if (behaviourSite !== undefined && (siteHost !== undefined || sitePort !== undefined))
+    throw new UsageError(
+      `${siteHost !== undefined ? '--site-host' : '--site-port'} is for the test site the kit serves; with --behaviour-site it crawls that copy and serves none`,
+    );
+  const report = values.report === undefined ? undefined : await outputFile(values.report, '--report', 'JUnit XML', 'junit.xml');
+  const record =
+    values.record === undefined ? undefined : await outputFile(values.record, '--record', 'the exchanges of the run (HAR 1.2)', 'run.har');
+  if (record !== undefined && report !== undefined && resolve(record) === resolve(report))
+    throw new UsageError(`--record and --report name the same file ${quote(record)}; expected two files`);
 
   // What needs the kit to be checked.
   const kit = await loadKit();
@@ -169,7 +263,14 @@ export async function contractCommand(args: string[]): Promise<number> {
   const names = kit.checkNames(versions);
   for (const pattern of values.only ?? [])
     if (!names.some((name) => kit.matchesGlob(pattern, name)))
-      throw new UsageError(`--only ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`);
+      throw new UsageError(
+        `--only ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`,
+      );
+  for (const pattern of values.skip ?? [])
+    if (!names.some((name) => kit.matchesGlob(pattern, name)))
+      throw new UsageError(
+        `--skip ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`,
+      );
 
   const options: Omit<ContractOptions, 'baseUrl'> = {
     token: auth === 'none' ? undefined : auth.token,
@@ -179,16 +280,29 @@ export async function contractCommand(args: string[]): Promise<number> {
     runs,
     ...(maxRequests === undefined ? {} : { maxRequests }),
     concurrency,
-    // Without --site-url, the kit's default: its test site on a loopback target, else https://example.com.
-    ...(siteUrl === undefined
+    // Without --site-url, the kit's default: its test site (the copy given, or the site served for a loopback
+    // target), else https://example.com. What --site-page and --site-failing say is of the one the jobs use.
+    ...(siteUrl === undefined ? {} : { siteUrl }),
+    ...(pages === undefined && failing === undefined
       ? {}
-      : { siteUrl, ...(pages === undefined && failing === undefined ? {} : { site: { pages: pages ?? kit.UNKNOWN_SITE.pages, ...(failing === undefined ? {} : { failing }) } }) }),
+      : {
+          site: {
+            pages: pages ?? (siteUrl === undefined ? kit.COPY_PROFILE : kit.UNKNOWN_SITE).pages,
+            ...(failing === undefined ? {} : { failing }),
+          },
+        }),
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
     maxResponseBytes,
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    ...(waitSeconds === undefined ? {} : { waitForTargetMs: waitSeconds * 1000 }),
+    ...(confirm === undefined ? {} : { confirm }),
     onlyNoJob: values['only-no-job'],
+    ...(record === undefined ? {} : { record }),
     ...(values.only === undefined ? {} : { only: values.only }),
+    ...(values.skip === undefined ? {} : { skip: values.skip }),
     ...(values.behaviour ? { behaviour: true } : values['no-behaviour'] ? { behaviour: false } : {}),
     ...(siteHost === undefined ? {} : { siteHost }),
+    ...(sitePort === undefined ? {} : { sitePort }),
     ...(behaviourSite === undefined || behaviourExternal === undefined
       ? {}
       : {
@@ -199,9 +313,21 @@ export async function contractCommand(args: string[]): Promise<number> {
           },
         }),
   };
+  // The built-in target (without --base-url): the kit's jobs crawl the server's own site, which has pages and a
+  // page that fails; the test site is served under a host name the server resolves to loopback, so that every
+  // behaviour check runs (allowSubdomains needs a subdomain), with no DNS set up.
+  const builtInSiteHost = options.siteHost ?? kit.BUILT_IN_SITE_HOST;
+  const builtIn = (target: string): Partial<ContractOptions> =>
+    baseUrl !== undefined || options.behaviourSite !== undefined
+      ? {}
+      : {
+          ...(siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {}),
+          ...(options.behaviour === false ? {} : { siteHost: builtInSiteHost }),
+        };
   // What the kit itself checks, asked before anything starts (a placeholder stands for the built-in target).
+  const placeholder = 'http://127.0.0.1:8080';
   try {
-    kit.resolveOptions({ ...options, baseUrl: baseUrl ?? 'http://127.0.0.1:8080' });
+    kit.resolveOptions({ ...options, baseUrl: baseUrl ?? placeholder, ...builtIn(placeholder) });
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(asOption(error.message));
     throw error;
@@ -210,28 +336,40 @@ export async function contractCommand(args: string[]): Promise<number> {
   // Without a target, the built-in reference server is started on 127.0.0.1 for the run.
   let embedded: { close(): Promise<void> } | undefined;
   let target = baseUrl;
-  let builtIn: { siteHost: string } | Record<string, never> = {};
   if (target === undefined) {
     let publicUrl = '';
-    // The test site is served under a host name the built-in server resolves to loopback, so that every
-    // behaviour check runs (allowSubdomains needs a subdomain), with no DNS set up.
-    const siteHost = options.siteHost ?? kit.BUILT_IN_SITE_HOST;
-    if (options.behaviour !== false && options.behaviourSite === undefined) builtIn = { siteHost };
-    const app = kit.createReferenceApp({ auth, publicUrl: () => publicUrl, resolveHosts: kit.siteNamesOnLoopback(siteHost) });
+    const app = kit.createReferenceApp({
+      auth,
+      publicUrl: () => publicUrl,
+      resolveHosts: kit.siteNamesOnLoopback(builtInSiteHost),
+    });
     const server = await kit.listen(app);
     publicUrl = server.url;
     target = server.url;
     embedded = { close: async () => (await server.close(), app.close()) };
   }
   try {
-    // Against the built-in server the kit's jobs crawl its own site, which has pages and a page that fails.
-    const ownSite = embedded && siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {};
-    const result = await kit.runContract({ ...options, baseUrl: target, ...ownSite, ...builtIn });
+    // The header at once, then a line per check as it ends (on stderr when stdout carries the JSON report), then
+    // the summary: the text report, its check list in the order the checks ended (reportText.ts).
+    const progress = (line: string) => (values.json ? process.stderr : process.stdout).write(`${printable(line)}\n`);
+    progress(kit.formatHeader({ target, versions, level, seed, runs }));
+    const result = await kit
+      .runContract({ ...options, baseUrl: target, ...builtIn(target) }, kit.progressPrinter(progress, level))
+      .catch((error: unknown) => {
+        // A recording (--record) that could not be written: the file's fault, not the kit's.
+        if (error instanceof kit.RecordingFailed) throw new InputError(error.message);
+        // The site's port (--site-port) taken: checked when the site is served, before anything is sent.
+        if (error instanceof kit.SiteNotServed)
+          throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
+        throw error;
+      });
     if (report !== undefined)
       await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
       });
-    console.log(values.json ? printableJson(JSON.stringify(result, null, 2)) : printable(kit.formatText(result)));
+    process.stdout.write(
+      values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,
+    );
     return kit.exitCode(result);
   } finally {
     await embedded?.close();

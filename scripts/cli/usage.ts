@@ -48,6 +48,7 @@ exit status: 0 every example valid, 1 one is not`,
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
+       crawlspec contract replay FILE [--base-url URL] [--token T | --no-auth] [--header 'N: V']... [--timeout S]
 
   Test an implementation of the interface over HTTP and report where it deviates. Without --base-url the
   built-in reference server is started and tested (what npm start does).
@@ -60,24 +61,42 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --runs N                    1 to 100000 generated requests per generated check (default 10)
   --max-requests N            0 or more: cap on the requests sent (default: what every check needs)
   --concurrency N             1 to 64 requests in flight at once (default 2)
-  --site-url URL              the only site valid requests point at (default: the kit's test site on a
-                              loopback target, else https://example.com)
-  --site-page PATH            a page of --site-url (repeatable, at least two; default its usual paths)
-  --site-failing PATH         an address of --site-url whose scrape fails (for the errors check)
+  --site-url URL              the only site valid requests point at (default: the kit's test site, a copy
+                              given or served for a loopback target, else https://example.com)
+  --site-page PATH            a page of the site (--site-url, or the copy of --behaviour-site); repeatable, at
+                              least two (default: its usual paths)
+  --site-failing PATH         an address of that site whose scrape fails (for the errors check)
   --timeout SECONDS           1 to 3600: how long a request may wait for its answer (default 30)
   --max-response-bytes N      longest answer read (default 16777216)
-  --only-no-job               only the checks that start no job
+  --header 'Name: value'      sent on every request (repeatable), e.g. an API gateway's key; not
+                              Authorization, Content-Type or Host; its value is redacted like the token
+  --wait-for-target SECONDS   1 to 3600: first wait until the target gives any HTTP answer (one starting)
+  --confirm N                 1 to 20: run each failing crawl-behaviour check N times more (flaky or broken)
+  --only-no-job               only the checks that start no job (refusal checks start their bases)
   --only PATTERN              only the checks a pattern names (* for any run of characters); repeatable
+  --skip PATTERN              leave out the checks a pattern names (same patterns); repeatable; a check the
+                              target cannot run and no --skip names leaves the run incomplete
   --list-checks               print every check (name, level, citation) and exit
-  --behaviour | --no-behaviour          crawl-behaviour checks (default: on a loopback target only)
-  --site-host NAME                      serve the test site under NAME and sub.NAME (both resolving to 127.0.0.1)
+  --behaviour | --no-behaviour          crawl-behaviour checks (default: on a loopback target, with a copy of
+                                        the test site, or with --site-host / --site-port)
+  --site-host NAME                      serve the test site under NAME and sub.NAME (both resolving to
+                                        127.0.0.1 for the target; with a public suffix: crawlspec.example.com)
+  --site-port N                         1 to 65535: the port the test site is served on (default: a free one)
   --behaviour-site URL --behaviour-external URL [--behaviour-subdomain URL]
-                                        a deployed copy of the test site (crawlspec site export) to crawl
+                                        a deployed copy of the test site (crawlspec site export): crawled by
+                                        every job without --site-url
   --report FILE               also write the report as JUnit XML
-  --json                      print the report as JSON
+  --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
+  --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
+                              the line printed as each check ends goes to stderr
+
+  replay FILE: send the failing exchanges of a run recorded with --record again (to the recorded target, or
+  --base-url), each judged as in the run: FIXED, STILL FAILING or NOT JUDGED; failures judged over a whole
+  job or on the run's jobs are listed NOT REPLAYED, with the check to run again (--only NAME)
 
 exit status: 0 conformant, 1 deviations found, 2 target never reached or usage error,
-             3 incomplete (a check that decides the verdict was skipped or inconclusive)`,
+             3 incomplete (a check that decides the verdict was skipped or inconclusive)
+             replay: 0 all fixed, 1 one still failing, 2 usage error or no recording, 3 one not judged or replayed`,
   site: `usage: crawlspec site serve [--port N] [--host NAME]
        crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
 
@@ -106,6 +125,8 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
                                                  test an implementation against the interface; without
                                                  --base-url, the built-in reference server is the target
+  crawlspec contract replay FILE [options]       send the failing exchanges of a run recorded with --record
+                                                 again: FIXED or STILL FAILING, each
   crawlspec site serve [--port N] [--host NAME]  serve the kit's test site on 127.0.0.1 and 127.0.0.2
   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
                                                  write the test site as static files, to deploy at those addresses

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { definitionMark, EXTENSION, EXTENSION_VALUES } from '../../schemas/annotations.js';
+import { definitionMark, EXTENSION, EXTENSION_VALUES, SOURCE } from '../../schemas/annotations.js';
 import { objectOf } from '../../schemas/rule.js';
 import { isCrawlUrl } from '../../schemas/shared/crawlUrl.js';
 
@@ -114,12 +114,21 @@ export function arbitraryFor(input: TSchema, options: ArbitraryOptions = { rules
 
 const isExtension = (schema: unknown) => (schema as Schema)[EXTENSION] === true;
 
-/** The branches of a union to draw from: all of them, or (interface only) those that are not extensions. */
+/**
+ * The branches of a union to draw from: all of them, or (interface only) those the interface states: not an
+ * extension, not one of the extension values, and not a form the service fills in where the interface is silent
+ * (a branch whose source, its own or else the union's, is `service`: the parser object beside the interface's
+ * `pdf`, the change-tracking mode `json` beside `git-diff`), unless every branch is such a form (the field is
+ * then the interface's, its shapes all the service's).
+ */
 function branchesOf(schema: Schema, options: ArbitraryOptions): TSchema[] {
   const branches = schema.anyOf as Schema[];
   if (!options.interfaceOnly) return branches;
   const extraValues = Array.isArray(schema[EXTENSION_VALUES]) ? (schema[EXTENSION_VALUES] as unknown[]) : [];
-  return branches.filter((b) => !isExtension(b) && !(b[Kind] === 'Literal' && extraValues.includes(b.const)));
+  const own = branches.filter((b) => !isExtension(b) && !(b[Kind] === 'Literal' && extraValues.includes(b.const)));
+  // A branch without a source of its own has the union's.
+  const stated = own.filter((b) => (b[SOURCE] ?? schema[SOURCE]) !== 'service');
+  return stated.length > 0 ? stated : own;
 }
 
 function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
@@ -129,8 +138,14 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
   if (decidedInCode) return decidedInCode();
   switch (schema[Kind]) {
     case 'Object': {
+      // Interface only: no extension field, and no optional field the service fills in where the interface
+      // says nothing (a format object's `fullPage`, a parser's `mode`): the interface states neither.
       const properties = Object.fromEntries(
-        Object.entries((schema.properties ?? {}) as Record<string, TSchema>).filter(([, s]) => !options.interfaceOnly || !isExtension(s)),
+        Object.entries((schema.properties ?? {}) as Record<string, TSchema>).filter(
+          ([, s]) =>
+            !options.interfaceOnly ||
+            !(isExtension(s) || ((s as Schema)[OptionalKind] === 'Optional' && (s as Schema)[SOURCE] === 'service')),
+        ),
       );
       // Each optional property is present one time in three: values stay small, and combinations that a
       // rule forbids (e.g. options without their format) stay rare enough to filter out cheaply.

@@ -15,6 +15,11 @@ import { Inconclusive, Skip, Stop } from './signals.js';
 export interface Undecided {
   readonly reason: string;
   readonly level: Level;
+  /**
+   * Undecided for one attempt's value only (a refusal whose base was refused too, baseline.ts): the check is
+   * inconclusive, but its other values are still tried and shrunk (property.ts), so a failure is still found.
+   */
+  readonly local?: boolean;
 }
 
 export interface CheckOutcome {
@@ -30,8 +35,8 @@ export interface CheckOutcome {
 export const newOutcome = (): CheckOutcome => ({ failures: [], undecided: [], requests: 0, digest: createHash('sha256') });
 
 /** Records that `reason` could not be judged at `level` (once per reason). */
-export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level): void {
-  if (!outcome.undecided.some((u) => u.reason === reason && u.level === level)) outcome.undecided.push({ reason, level });
+export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level, local = false): void {
+  if (!outcome.undecided.some((u) => u.reason === reason && u.level === level)) outcome.undecided.push({ reason, level, ...(local ? { local } : {}) });
 }
 
 /** The first thing left undecided that matters at `runLevel`. */
@@ -61,6 +66,8 @@ export interface CheckInfo {
   readonly needsAuth: boolean;
   /** A crawl-behaviour check: it needs the run's behaviour site (and `subdomain`: one with a subdomain). */
   readonly behaviour?: 'site' | 'subdomain';
+  /** The check sends nothing that names the run's site: it is judged whatever the target makes of the site (preflight.ts). */
+  readonly siteIndependent?: boolean;
 }
 
 export interface Check extends CheckInfo {
@@ -85,12 +92,13 @@ export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => P
   } catch (error) {
     if (error instanceof Skip) outcome.skipped ??= error.message;
     else if (error instanceof Inconclusive) leaveUndecided(outcome, error.message, error.level);
-    else if (!(error instanceof Stop)) leaveUndecided(outcome, `the contract kit failed, so the check could not be judged: ${kitError(error)}`, 'interface');
+    else if (!(error instanceof Stop))
+      leaveUndecided(outcome, `the contract kit failed, so the check could not be judged: ${kitError(error)}`, 'interface');
   } finally {
     for (const job of attempt.started) await attempt.cancelQuietly(job);
     outcome.requests += attempt.requests;
     outcome.digest.update(attempt.digest());
-    for (const { reason, level } of attempt.notes) leaveUndecided(outcome, reason, level);
+    for (const { reason, level, local } of attempt.notes) leaveUndecided(outcome, reason, level, local);
   }
 }
 

@@ -7,24 +7,40 @@ import { createHash } from 'node:crypto';
 import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import { toCurl } from './curl.js';
+import { cut } from './cut.js';
 import { holdAnswer, type Expectation } from './expect.js';
-import { AnswerTooLarge, NetworkFailure, TargetUnreachable, type Auth, type Exchange, type HttpClient, type OutgoingRequest } from './http.js';
+import {
+  AnswerTooLarge,
+  ConnectionLost,
+  NoAnswerInTime,
+  TargetUnreachable,
+  type Auth,
+  type Exchange,
+  type HttpClient,
+  type OutgoingRequest,
+} from './http.js';
 import { unusableJobId, type Job, type JobTracker } from './jobs.js';
 import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Undecided } from './check.js';
 import type { Failure, FailureKind } from './report.js';
-import { redactor } from './redact.js';
+import { redactor, runSecrets } from './redact.js';
+import type { Reserve } from './reserve.js';
+import { resend, type Transport } from './transport.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
 import { KIND_PATH, locate, sameOrigin, type JobKind } from './spec.js';
 import type { SiteModel } from '../../schemas/crawl/site.js';
 import type { SiteOrigins } from '../site/testSite.js';
+import type { Preflight } from './preflight.js';
+import { answeredAsMissing, type MissingEndpoints } from './endpoints.js';
+import type { BaseAnswer } from './baseline.js';
+import type { Recording } from './recording.js';
 
-/** Longest body shown in a failure. */
+/** Longest body shown in a failure, in bytes. */
 export const BODY_LIMIT = 600;
 
-export const truncate = (text: string, limit = BODY_LIMIT) =>
-  text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
+/** A body cut to BODY_LIMIT bytes, saying how many more there were (cut.ts). */
+export const truncate = (text: string, limit = BODY_LIMIT) => cut(text, limit);
 
 export interface Env {
   readonly options: ResolvedOptions;
@@ -34,6 +50,16 @@ export interface Env {
   readonly jobs: JobTracker;
   /** The site the crawl-behaviour checks crawl, when they run. */
   readonly behaviour?: BehaviourSite;
+  /** What the preflight found of the sites the checks rest on (preflight.ts). */
+  readonly preflight?: Preflight;
+  /** The operations the target answered as not there (endpoints.ts). */
+  readonly endpoints: MissingEndpoints;
+  /** What the run may send beyond the checks' shares (reserve.ts): resending lost requests, confirming failures. */
+  readonly reserve: Reserve;
+  /** The run's account of lost connections (transport.ts). */
+  readonly transport: Transport;
+  /** Where the run is recorded (`--record`), if it is. */
+  readonly recording?: Recording;
 }
 
 /** The test site the behaviour checks crawl: where it is, and what it is (for the crawl oracle). */
@@ -81,6 +107,8 @@ export class Attempt {
   /** What the attempt could not judge, without stopping (see `leaveUndecided`). */
   readonly notes: Undecided[] = [];
   requests = 0;
+  /** What the target answered to the unbroken bodies refusals were paired with, by body (baseline.ts). */
+  readonly baselines = new Map<string, BaseAnswer>();
   /** The request bodies sent, in order, hashed: the same seed gives the same digest. */
   private readonly bodies = createHash('sha256');
   private readonly clean: (text: string) => string;
@@ -89,7 +117,7 @@ export class Attempt {
     readonly of: AttemptOf,
     readonly env: Env,
   ) {
-    this.clean = redactor(env.options.token);
+    this.clean = redactor(...runSecrets(env.options));
   }
 
   get check(): string {
@@ -104,8 +132,8 @@ export class Attempt {
    * Notes that something could not be judged, without stopping the attempt; it matters at `level` (by
    * default the check's own: what the check proves rests on it) and above.
    */
-  leaveUndecided(reason: string, level: Level = this.of.level): void {
-    this.notes.push({ reason, level });
+  leaveUndecided(reason: string, level: Level = this.of.level, local = false): void {
+    this.notes.push({ reason, level, ...(local ? { local } : {}) });
   }
 
   /** `{base}/{version}{path}`. */
@@ -128,7 +156,9 @@ export class Attempt {
       message: clean(message),
       expected: clean(expected),
       ...(request === undefined ? {} : { request: clean(request) }),
-      ...(exchange ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } } : {}),
+      ...(exchange
+        ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
+        : {}),
     });
   }
 
@@ -156,10 +186,16 @@ export class Attempt {
 
   /** Sends one request; budget and reachability problems skip the check, a missing answer fails it. */
   async send(request: OutgoingRequest, payment?: Reservation | 'prepaid'): Promise<Exchange> {
-    if (request.body !== undefined) this.bodies.update(`${request.method} ${this.digestText('raw' in request.body ? request.body.raw : JSON.stringify(request.body.json))}\n`);
+    if (request.body !== undefined)
+      this.bodies.update(
+        `${request.method} ${this.digestText('raw' in request.body ? request.body.raw : JSON.stringify(request.body.json))}\n`,
+      );
     try {
-      const exchange = await this.env.client.send(request, this.env.budget, payment);
+      const exchange = await this.transmit(request, payment);
       this.requests += exchange.retried ? 2 : 1;
+      const located = locate(this.options.baseUrl, request.method, request.url);
+      if (located !== undefined && answeredAsMissing(exchange, located.version, located.operation))
+        this.env.endpoints.note(this.check, located.version, located.operation, exchange.status);
       return exchange;
     } catch (error) {
       if (error instanceof BudgetExhausted) throw new Skip(error.message);
@@ -168,16 +204,18 @@ export class Attempt {
         this.requests += 1;
         throw new Inconclusive(`${error.message}: raise --max-response-bytes to judge it`, this.of.level);
       }
-      if (error instanceof NetworkFailure) {
+      if (error instanceof NoAnswerInTime) {
+        // The connection stayed open and the target kept the request for the whole timeout the user allows: a
+        // finding about the target, not lost transport (docs/contract-kit.md, "Lost connections and timeouts").
         this.requests += 1;
         const located = locate(this.options.baseUrl, request.method, request.url);
         this.fail({
           kind: 'network',
           // No answer from an endpoint the interface defines (a start) breaks it; from another, the service's.
           level: levelOf(located?.operation.source ?? 'service'),
-          message: `no answer: ${error.reason}`,
+          message: `${error.message}: the connection stayed open and no whole answer came`,
           request: toCurl(error.request),
-          expected: 'an HTTP answer',
+          expected: `an HTTP answer within ${error.timeoutMs / 1000} s (raise --timeout if the target is that slow)`,
           section: located?.operation.source ?? 'service',
         });
         throw new Stop(error.message);
@@ -186,9 +224,26 @@ export class Attempt {
     }
   }
 
+  /** Sends `request`; one whose connection was lost before an answer is sent once more (transport.ts). */
+  private async transmit(request: OutgoingRequest, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
+    try {
+      return await this.env.client.send(request, this.env.budget, payment);
+    } catch (error) {
+      if (!(error instanceof ConnectionLost)) throw error;
+      this.requests += 1;
+      return resend(this, request, error);
+    }
+  }
+
   /** Holds `exchange` against `expectation` (see expect.ts); true when everything held, at every level. */
   holds(exchange: Exchange, expectation: Expectation): boolean {
-    return holdAnswer(this, exchange, expectation);
+    const before = this.failures.length;
+    try {
+      return holdAnswer(this, exchange, expectation);
+    } finally {
+      // A recording (--record) keeps the expectation of a failing answer, for replay to judge it again.
+      if (this.failures.length > before) this.env.recording?.judged(exchange, expectation, this.failures.slice(before));
+    }
   }
 
   /** Sends and holds the answer against `expectation`. */
@@ -213,6 +268,27 @@ export class Attempt {
     expectation: Expectation,
     auth?: Auth,
   ): Promise<{ exchange: Exchange; ok: boolean; job: Job | undefined }> {
+    const { exchange, job } = await this.post(version, kind, body, auth);
+    let ok: boolean;
+    try {
+      ok = this.holds(exchange, expectation);
+    } catch (error) {
+      if (job) await this.cancelQuietly(job);
+      throw error;
+    }
+    return { exchange, ok, job };
+  }
+
+  /**
+   * POSTs to a start endpoint without judging the answer; a job it started is tracked (and reported when its id
+   * cannot address it) like any other, for the caller to cancel.
+   */
+  async post(
+    version: Version,
+    kind: JobKind,
+    body: { json: unknown } | { raw: string },
+    auth?: Auth,
+  ): Promise<{ exchange: Exchange; job: Job | undefined }> {
     let reservation: Reservation;
     try {
       reservation = this.env.budget.takeAndReserve();
@@ -244,14 +320,7 @@ export class Attempt {
           exchange,
         });
     } else this.env.budget.release(reservation);
-    let ok: boolean;
-    try {
-      ok = this.holds(exchange, expectation);
-    } catch (error) {
-      if (job) await this.cancelQuietly(job);
-      throw error;
-    }
-    return { exchange, ok, job };
+    return { exchange, job };
   }
 
   /**
@@ -334,7 +403,8 @@ export class Attempt {
   async status(url: string): Promise<{ exchange: Exchange; body: JobStatusBody | undefined }> {
     const { exchange } = await this.call({ method: 'GET', url }, { service: { status: 200 } });
     const json = exchange.json as Partial<JobStatusBody> | null | undefined;
-    const readable = exchange.status === 200 && typeof json === 'object' && json !== null && typeof json.status === 'string' && Array.isArray(json.data);
+    const readable =
+      exchange.status === 200 && typeof json === 'object' && json !== null && typeof json.status === 'string' && Array.isArray(json.data);
     if (!readable) this.leaveUndecided(`the job status at ${url} could not be read (${exchange.status}); what rests on it was not judged`);
     return { exchange, body: readable ? (json as JobStatusBody) : undefined };
   }

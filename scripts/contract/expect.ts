@@ -18,6 +18,7 @@
 import type { Version } from '../../schemas/registry.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import type { Attempt } from './context.js';
+import { answeredAsMissing } from './endpoints.js';
 import { Inconclusive } from './signals.js';
 import type { Exchange } from './http.js';
 import { levelOf, SERVER_ERROR_CITATION, type Level } from './levels.js';
@@ -94,11 +95,16 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
     throw new Inconclusive(reason, spec ? 'interface' : attempt.of.level);
   }
   const located = locate(attempt.options.baseUrl, request.method, request.url);
+  // Said of a wrong status when the answer is a missing endpoint's (endpoints.ts), so one reads why.
+  const missing =
+    located !== undefined && answeredAsMissing(exchange, located.version, located.operation)
+      ? `: ${request.method} ${path} is not implemented`
+      : '';
   if (status >= 500 && !wanted.includes(status)) {
     attempt.fail({
       kind: 'serverError',
       level: 'interface',
-      message: `${status}: the implementation failed to answer ${request.method} ${path}`,
+      message: `${status}: the implementation failed to answer ${request.method} ${path}${missing}`,
       expected: spec ? interfaceWords(spec) : `an answer that is not a server error (${wanted.join(' or ')})`,
       section: SERVER_ERROR_CITATION,
       exchange,
@@ -113,7 +119,7 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
         level: 'interface',
         message:
           spec.outcome === 'accepted'
-            ? `${status} where the interface accepts the request`
+            ? `${status} where the interface accepts the request${missing}`
             : `${status}: the request was not refused, although the interface refuses it`,
         expected: interfaceWords(spec),
         section: spec.section,
@@ -139,7 +145,7 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
     attempt.fail({
       kind: 'undocumentedStatus',
       level: 'service',
-      message: `${status} is not a status ${operation.operationId} documents (${documentedStatuses(operation).join(', ')})`,
+      message: `${status} is not a status ${operation.operationId} documents (${documentedStatuses(operation).join(', ')})${missing}`,
       expected: described,
       section: 'service',
       exchange,
@@ -147,7 +153,14 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
     return false;
   }
   if (!wanted.includes(status)) {
-    attempt.fail({ kind: 'status', level: 'service', message: `${status} where ${wanted.join(' or ')} was expected`, expected: described, section: 'service', exchange });
+    attempt.fail({
+      kind: 'status',
+      level: 'service',
+      message: `${status} where ${wanted.join(' or ')} was expected${missing}`,
+      expected: described,
+      section: 'service',
+      exchange,
+    });
     return false;
   }
   const schema = operation.responses[String(status)]!.schema;
@@ -157,7 +170,7 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
     attempt.fail({
       kind: 'body',
       level: bodyLevel,
-      message: `the ${status} body is not JSON`,
+      message: `the ${status} body is not JSON${missing}`,
       expected: described,
       section: bodyLevel === 'interface' ? spec!.section : 'service',
       exchange,
@@ -192,7 +205,9 @@ const ACCEPTED = { status: 200 } as const;
  * extension fields or values) only the service accepts it.
  */
 export function acceptance(level: Level, why: string, section: string): Expectation {
-  return level === 'interface' ? { interface: { outcome: 'accepted', why, section }, service: ACCEPTED } : { service: { ...ACCEPTED, expected: `200 with a start answer (${why})` } };
+  return level === 'interface'
+    ? { interface: { outcome: 'accepted', why, section }, service: ACCEPTED }
+    : { service: { ...ACCEPTED, expected: `200 with a start answer (${why})` } };
 }
 
 /**
@@ -209,7 +224,9 @@ export function refusal(version: Version, name: SchemaName, body: unknown, what:
     status: 400,
     expected: `400 with a body valid as ${version}/ErrorResponse (success: false): ${what}${words ? `; ${words}` : ''}`,
   };
-  return stated === undefined ? { service } : { interface: { outcome: 'refused', why: `${what}: ${stated.path}: ${stated.message}`, section: stated.source! }, service };
+  return stated === undefined
+    ? { service }
+    : { interface: { outcome: 'refused', why: `${what}: ${stated.path}: ${stated.message}`, section: stated.source! }, service };
 }
 
 /** The level an expectation decides from: `interface` when the interface says anything of it. */

@@ -1,8 +1,17 @@
 /**
  * The HTTP client of a contract run: bounded concurrency, a per-request timeout, a request budget per check,
  * one bounded retry after a 429 (honouring `Retry-After`, until the target has answered 429 to every retry a
- * few times running), answers read up to `maxResponseBytes` and no further, and "unreachable" told apart
- * from other network failures. Redirects are not followed, so the token is never sent anywhere else.
+ * few times running), answers read up to `maxResponseBytes` and no further, the run's `--header`s on every
+ * request, and what went wrong without an answer told apart: the target cannot be reached at all
+ * (`TargetUnreachable`), the connection was lost before a whole answer came (`ConnectionLost`, which the
+ * caller may send again: transport.ts), or the target held the request past the timeout (`NoAnswerInTime`).
+ * Redirects are not followed, so the token is never sent anywhere else.
+ *
+ * A target that answers while the kit is still sending the body (e.g. a 413 before reading it all) and closes
+ * the connection: Node 20's fetch (undici) reads that early answer and returns it, and drops the write that
+ * failed after it. Tried on loopback with bodies up to 50 MB and the server closing by FIN, by `destroy()` and
+ * by RST, the answer came back every time (test/kitTransport.test.ts keeps it so), so fetch is kept; node:http
+ * gives the answer too, but also a write error (EPIPE) after it, which would have to be told apart by hand.
  */
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import type { SentRequest } from './curl.js';
@@ -54,14 +63,39 @@ export class AnswerTooLarge extends Error {
   }
 }
 
-/** The request went out but no answer came back (timeout, reset, ...). */
+/** The request went out but no whole answer came back: its connection was lost, or the timeout passed. */
 export class NetworkFailure extends Error {
   constructor(
     readonly request: SentRequest,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NetworkFailure';
+  }
+}
+
+/**
+ * The connection was lost before a whole answer came (closed or reset by the other side, or by anything
+ * between): the request may or may not have reached the target, and nothing is known of what it answered.
+ */
+export class ConnectionLost extends NetworkFailure {
+  constructor(
+    request: SentRequest,
     readonly reason: string,
   ) {
-    super(`no answer: ${reason}`);
-    this.name = 'NetworkFailure';
+    super(request, `connection lost before an answer: ${reason}`);
+    this.name = 'ConnectionLost';
+  }
+}
+
+/** The target held the request, the connection open, past the run's timeout without answering it whole. */
+export class NoAnswerInTime extends NetworkFailure {
+  constructor(
+    request: SentRequest,
+    readonly timeoutMs: number,
+  ) {
+    super(request, `no answer within ${timeoutMs / 1000} s (--timeout)`);
+    this.name = 'NoAnswerInTime';
   }
 }
 
@@ -85,10 +119,17 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(e.cause, depth + 1), ...nested];
 }
 
+/** Whether `error` is the run's timeout firing (AbortSignal.timeout rejects with a DOMException named TimeoutError). */
+const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
+
+/** `error` in a line: its message, the message of its deepest cause (e.g. `fetch failed: other side closed`), its codes. */
 function describeError(error: unknown): string {
   const codes = errorCodes(error);
+  let deepest: unknown = error;
+  for (let depth = 0; deepest instanceof Error && deepest.cause instanceof Error && depth < 5; depth += 1) deepest = deepest.cause;
   const message = error instanceof Error ? error.message : String(error);
-  return codes.length > 0 ? `${message} (${[...new Set(codes)].join(', ')})` : message;
+  const cause = deepest instanceof Error && deepest !== error && deepest.message !== message ? `: ${deepest.message}` : '';
+  return `${message}${cause}${codes.length > 0 ? ` (${[...new Set(codes)].join(', ')})` : ''}`;
 }
 
 /** At most `limit` tasks at once. */
@@ -128,6 +169,25 @@ export interface HttpClientOptions {
   readonly concurrency: number;
   /** Longest answer read, in bytes; a longer one is `AnswerTooLarge`. */
   readonly maxResponseBytes: number;
+  /** Headers sent on every request (`--header`), after the kit's own, which they may not name (headers.ts). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Told of every request that went out, with what came back or why nothing did (a recording: recording.ts). */
+  readonly onExchange?: (record: ExchangeRecord) => void;
+}
+
+/** One request as it went out, when, and what came back: the answer's head and body, or why not. */
+export interface ExchangeRecord {
+  readonly request: SentRequest;
+  readonly startedAt: Date;
+  /** Milliseconds from sending to the answer's head (or to the failure), then from there to the end of its body. */
+  readonly waitMs: number;
+  readonly receiveMs: number;
+  /** The answer's head (its body already read), when one came. */
+  readonly response?: Response;
+  /** The answer's body, when it was read. */
+  readonly text?: string;
+  /** Why no whole answer came. */
+  readonly error?: string;
 }
 
 /** Retries after a 429 that got a 429 again, in a row, after which a 429 is no longer waited for. */
@@ -165,6 +225,10 @@ export class HttpClient {
   answered = 0;
   /** Why the target is unreachable, once a request found it so. */
   unreachable: string | undefined;
+  /** Requests whose connection was lost before a whole answer came. */
+  lost = 0;
+  /** The requests being sent, until their answer is returned (a lost start's job is told apart from theirs: transport.ts). */
+  readonly inFlight = new Set<SentRequest>();
   /** 429 answers to retries, in a row; from RATE_LIMITED_AFTER on, a 429 is returned without waiting. */
   private limitedInARow = 0;
 
@@ -184,18 +248,29 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       body = 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);
     }
+    Object.assign(headers, this.options.headers);
     return { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) };
   }
 
   /**
    * Sends `request`, taking one unit from `budget`, or using `payment`: a held reservation, or `prepaid` when
-   * the caller took the unit already. Throws BudgetExhausted, TargetUnreachable, AnswerTooLarge or
-   * NetworkFailure; any HTTP answer is returned. A 429 is retried once after its `Retry-After` (bounded)
+   * the caller took the unit already. Throws BudgetExhausted, TargetUnreachable, AnswerTooLarge,
+   * ConnectionLost or NoAnswerInTime; any HTTP answer is returned. A 429 is retried once after its `Retry-After` (bounded)
    * when the budget allows and the target has not answered every recent retry with a 429 again; otherwise
    * the 429 is returned.
    */
   async send(request: OutgoingRequest, budget: RequestBudget, payment?: Reservation | 'prepaid'): Promise<Exchange> {
     const sent = this.prepare(request);
+    this.inFlight.add(sent);
+    try {
+      return await this.sendRetrying429(sent, budget, payment);
+    } finally {
+      this.inFlight.delete(sent);
+    }
+  }
+
+  /** `sent`'s answer, sent once more after a 429 when that is allowed (see `send`). */
+  private async sendRetrying429(sent: SentRequest, budget: RequestBudget, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
     const first = await this.once(sent, budget, payment);
     if (first.status !== 429 || this.limitedInARow >= RATE_LIMITED_AFTER) return first;
     await sleep(retryAfterMs(first.headers.get('retry-after')));
@@ -210,12 +285,32 @@ export class HttpClient {
     return { ...second, retried: true };
   }
 
+  /** What a request that failed without an answer ran into: the run's timeout, or a lost connection (counted). */
+  private lostOrLate(sent: SentRequest, error: unknown, what: string): NoAnswerInTime | ConnectionLost {
+    if (isTimeout(error)) return new NoAnswerInTime(sent, this.options.timeoutMs);
+    this.lost += 1;
+    return new ConnectionLost(sent, `${what}${describeError(error)}`);
+  }
+
   private async once(sent: SentRequest, budget: RequestBudget, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
     if (this.unreachable !== undefined) throw new TargetUnreachable(sent.url, this.unreachable);
     if (payment === undefined) budget.take();
     else if (payment !== 'prepaid') budget.spend(payment);
     return this.slots.use(async () => {
       this.sent += 1;
+      const startedAt = new Date();
+      const begun = performance.now();
+      let headed: number | undefined;
+      const record = (outcome: { response?: Response; text?: string; error?: string }) => {
+        const now = performance.now();
+        this.options.onExchange?.({
+          request: sent,
+          startedAt,
+          waitMs: (headed ?? now) - begun,
+          receiveMs: now - (headed ?? now),
+          ...outcome,
+        });
+      };
       let response: Response;
       try {
         response = await fetch(sent.url, {
@@ -227,20 +322,27 @@ export class HttpClient {
         });
       } catch (error) {
         const reason = describeError(error);
+        record({ error: reason });
         if (errorCodes(error).some((code) => UNREACHABLE_CODES.has(code))) {
           this.unreachable ??= reason;
           throw new TargetUnreachable(sent.url, reason);
         }
-        throw new NetworkFailure(sent, reason);
+        throw this.lostOrLate(sent, error, '');
       }
       this.answered += 1;
+      headed = performance.now();
       let text: string | undefined;
       try {
         text = await readAtMost(response, this.options.maxResponseBytes);
       } catch (error) {
-        throw new NetworkFailure(sent, `body not read: ${describeError(error)}`);
+        record({ response, error: `body not read: ${describeError(error)}` });
+        throw this.lostOrLate(sent, error, 'the answer was cut off: ');
       }
-      if (text === undefined) throw new AnswerTooLarge(sent, this.options.maxResponseBytes);
+      if (text === undefined) {
+        record({ response, error: `not read: longer than ${this.options.maxResponseBytes} bytes (--max-response-bytes)` });
+        throw new AnswerTooLarge(sent, this.options.maxResponseBytes);
+      }
+      record({ response, text });
       let json: unknown;
       let isJson = false;
       try {

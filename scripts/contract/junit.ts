@@ -1,10 +1,22 @@
 /**
- * The contract report as JUnit XML: one test suite, one test case per check. A failed check has a
- * `<failure>` per failure; a skipped or inconclusive one is `<skipped>`; differences from the service are
- * written to the test case's `<system-out>`, with what was not judged above the run's level, so they show in
- * CI without failing it.
+ * The contract report as JUnit XML: one test suite, one test case per check the run selected (those `--only`
+ * left out are counted in the `notSelected` property, not listed). By state:
+ *
+ *   - `fail`: one `<failure>` (CI viewers show only the first of several): its `message` the first failure's
+ *     (and how many more), its `type` that failure's kind, its text every failure of the check, each class once
+ *     with how many (as the text report writes them: expected, got, the request);
+ *   - `inconclusive`, `skipped`: `<skipped>`, with why;
+ *   - `pass`, and the states of a check above the run's level (`differs`, `notJudged`): a passed test case,
+ *     since they do not fail the run; what it differs in or could not judge, and what was not judged above
+ *     the run's level, is in its `<system-out>`, so that it shows in CI without failing it.
+ *
+ * The suite's properties carry the run (target, level, seed, ...), the verdict and exit status, and the
+ * operations not implemented, which the suite's `<system-out>` also lists, after the preflight's diagnoses.
+ * Lines are cut as in the text report.
  */
-import { totals, verdict, type ContractReport, type Failure } from './report.js';
+import { cut, cutLines } from './cut.js';
+import { exitCode, NOT_SELECTED, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
+import { diagnosisLines, failureLines, LABEL, notImplementedLine } from './reportText.js';
 
 /** Text made safe for XML 1.0: characters XML cannot hold dropped, markup characters escaped. */
 export function escapeXml(text: string): string {
@@ -21,25 +33,42 @@ export function escapeXml(text: string): string {
   );
 }
 
-function failureText(failure: Failure): string {
-  return [
-    failure.message,
-    `level: ${failure.level}`,
-    `expected: ${failure.expected}`,
-    `section: ${failure.section}`,
-    ...(failure.got ? [`got: ${failure.got.status ?? 'no answer'} ${failure.got.body}`] : []),
-    ...(failure.request ? [`request: ${failure.request}`] : []),
-    ...(failure.counterexample
-      ? [`counterexample: seed ${failure.counterexample.seed}, path ${failure.counterexample.path}, ${failure.counterexample.shrinks} shrinks`]
-      : []),
-  ].join('\n');
+/** Longest `message` of a `<failure>`, in bytes (before escaping). */
+const MESSAGE_LIMIT = 400;
+
+const entriesText = (failures: readonly Failure[]) =>
+  cutLines(failures.map((f) => [`[${f.level}] ${f.kind}`, ...failureLines(f)].join('\n')).join('\n\n'));
+
+/** The one `<failure>` of a failed check. */
+function failureElement(check: CheckResult): string {
+  const [first] = check.failures;
+  const total = check.failures.reduce((n, f) => n + (f.count ?? 1), 0);
+  const others = total - (first?.count ?? 1);
+  const message = `${first?.message ?? 'failed'}${first?.count === undefined ? '' : ` (× ${first.count})`}${others > 0 ? ` (and ${others} more failure${others === 1 ? '' : 's'})` : ''}`;
+  // The message in a few hundred bytes (the tag's line stays within the line bound); the entries below it, each line cut as in the text report.
+  return `      <failure message="${escapeXml(cut(message, MESSAGE_LIMIT))}" type="${escapeXml(first?.kind ?? 'fail')}">\n${escapeXml(entriesText(check.failures))}</failure>`;
+}
+
+/** What a check's `<system-out>` says: its state above the run's level, its differences, what was not judged above the run's level. */
+function systemOut(check: CheckResult, level: ContractReport['level']): string[] {
+  const out: string[] = [];
+  if (check.status === 'differs' || check.status === 'notJudged')
+    out.push(
+      `${LABEL[check.status]} at ${check.level} level (informs, does not decide at ${level} level)${check.detail === undefined ? '' : `: ${check.detail}`}`,
+    );
+  if (check.differences.length > 0)
+    out.push(`differs from the service (does not decide the verdict at ${level} level):\n${entriesText(check.differences)}`);
+  for (const note of check.notes ?? []) out.push(`not judged above ${level} level: ${note}`);
+  return out;
 }
 
 export function formatJunit(report: ContractReport): string {
   const t = totals(report);
+  const listed = report.checks.filter((c) => !(c.status === 'skipped' && c.detail === NOT_SELECTED));
+  const left = report.checks.length - listed.length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const counts = `tests="${report.checks.length}" failures="${t.fail}" skipped="${t.inconclusive + t.skipped}" time="${seconds(report.durationMs)}"`;
+  const counts = `tests="${listed.length}" failures="${t.failed}" skipped="${t.inconclusive + t.skipped - left}" time="${seconds(report.durationMs)}"`;
   out.push(`<testsuites name="crawlspec contract" ${counts}>`);
   out.push(`  <testsuite name="${escapeXml(`crawlspec contract ${report.target}`)}" ${counts.replace('skipped', 'errors="0" skipped')}>`);
   out.push('    <properties>');
@@ -51,35 +80,40 @@ export function formatJunit(report: ContractReport): string {
     ['runs', String(report.runs)],
     ['requests', String(report.requests)],
     ['unreachable', String(report.unreachable)],
+    ['notSelected', String(left)],
+    ['notImplemented', report.notImplemented.map((e) => `${e.method} ${e.path} (${e.statuses.join(', ')})`).join('; ')],
     ['verdict', verdict(report)],
+    ['exitCode', String(exitCode(report))],
   ];
   for (const [name, value] of properties) out.push(`      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`);
   out.push('    </properties>');
-  for (const check of report.checks) {
+  for (const check of listed) {
     const classname = check.name.split('.').slice(0, -1).join('.') || check.name;
     const open = `    <testcase classname="${escapeXml(`crawlspec.${classname}`)}" name="${escapeXml(check.name)}" time="${seconds(check.durationMs)}"`;
-    const notes = check.notes ?? [];
-    if (check.status === 'pass' && check.differences.length === 0 && notes.length === 0) {
+    const said = systemOut(check, report.level);
+    const outcome =
+      check.status === 'fail'
+        ? failureElement(check)
+        : check.status === 'inconclusive' || check.status === 'skipped'
+          ? `      <skipped message="${escapeXml(cut(check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped'), MESSAGE_LIMIT))}"/>`
+          : undefined;
+    if (outcome === undefined && said.length === 0) {
       out.push(`${open}/>`);
       continue;
     }
     out.push(`${open}>`);
-    if (check.status === 'fail') {
-      for (const failure of check.failures)
-        out.push(`      <failure message="${escapeXml(failure.message)}" type="${escapeXml(failure.kind)}">${escapeXml(failureText(failure))}</failure>`);
-    } else if (check.status !== 'pass') {
-      const message = check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped');
-      out.push(`      <skipped message="${escapeXml(message)}"/>`);
-    }
-    const systemOut = [
-      ...(check.differences.length > 0
-        ? [`differs from the service (${check.differences.length}; does not decide the verdict at ${report.level} level):`, ...check.differences.map(failureText)]
-        : []),
-      ...notes.map((note) => `not judged above ${report.level} level: ${note}`),
-    ];
-    if (systemOut.length > 0) out.push(`      <system-out>${escapeXml(systemOut.join('\n\n'))}</system-out>`);
+    if (outcome !== undefined) out.push(outcome);
+    if (said.length > 0) out.push(`      <system-out>${escapeXml(cutLines(said.join('\n\n')))}</system-out>`);
     out.push('    </testcase>');
   }
+  // The suite's own output: the preflight's diagnoses (the sites the target cannot use), the operations not implemented.
+  const suiteSaid = [
+    ...report.diagnoses.flatMap((d) => diagnosisLines(d)),
+    ...(report.notImplemented.length > 0
+      ? [`not implemented (answered 404, 405 or 501):`, ...report.notImplemented.map((e) => `  ${notImplementedLine(e)}`)]
+      : []),
+  ];
+  if (suiteSaid.length > 0) out.push(`    <system-out>${escapeXml(cutLines(suiteSaid.join('\n')))}</system-out>`);
   out.push('  </testsuite>');
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;

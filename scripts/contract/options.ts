@@ -7,6 +7,7 @@ import { validate } from '../../schemas/validate.js';
 import type { Level } from './levels.js';
 import type { SiteOrigins } from '../site/testSite.js';
 import { minimalRequest, SITE_PATHS } from './safeRequests.js';
+import { checkedHeaders } from './headers.js';
 
 /** What the kit knows of the site valid requests point at, to steer its jobs so that there is something to judge. */
 export interface SiteProfile {
@@ -39,11 +40,12 @@ export interface ContractOptions {
   /** Requests in flight at once (and checks run at once). */
   concurrency: number;
   /**
-   * The only site valid requests point at. By default the kit's test site when the kit serves it for the run
-   * (a loopback target: its pages and its failing page are known), else `https://example.com`.
+   * The only site valid requests point at. By default the kit's test site: the copy given (`behaviourSite`),
+   * or the site the kit serves for the run (a loopback target), whose pages are known (and, served, its
+   * failing page); else `https://example.com`.
    */
   siteUrl?: string;
-  /** What the kit knows of that site; by default nothing beyond its usual paths. */
+  /** What the kit knows of that site (or of the copy, `behaviourSite`); by default its usual paths, or the test site's pages. */
   site?: SiteProfile;
   /** Run only the checks that start no job on a conformant target. */
   onlyNoJob?: boolean;
@@ -53,16 +55,40 @@ export interface ContractOptions {
   maxResponseBytes?: number;
   /**
    * Run the crawl-behaviour checks (checks/behaviour.ts). By default they run when the target is on loopback
-   * (the kit serves its test site there); elsewhere they need a copy of the site the target can reach
-   * (`behaviourSite`).
+   * (the kit serves its test site there), with a copy of the site (`behaviourSite`), or when the site is asked
+   * to be served (`siteHost`, `sitePort`); elsewhere they cannot run, which leaves the run incomplete. `false`
+   * leaves them out of the run.
    */
   behaviour?: boolean;
-  /** Serve the kit's test site under this host name (its subdomain `sub.<host>`), which must resolve to the kit. */
+  /**
+   * Serve the kit's test site under this host name (its subdomain `sub.<host>`), which must resolve to the kit
+   * for the target. A name with a public suffix (e.g. `crawlspec.example.com`): the site's address must be a
+   * valid crawl address.
+   */
   siteHost?: string;
-  /** A copy of the test site deployed elsewhere (`crawlspec site export`): the kit crawls that instead of serving its own. */
+  /** The port the kit serves its test site on (by default a free one): one that can be put on an allow-list. */
+  sitePort?: number;
+  /**
+   * A copy of the test site deployed elsewhere (`crawlspec site export`): the kit crawls that instead of serving
+   * its own, in the behaviour checks and (without `siteUrl`) every job.
+   */
   behaviourSite?: SiteOrigins;
   /** Run only the checks whose name matches one of these (`*` stands for any run of characters), e.g. `v2.crawl.behaviour.*`. */
   only?: readonly string[];
+  /** Leave out the checks whose name matches one of these (same patterns as `only`): out of the run's scope. */
+  skip?: readonly string[];
+  /**
+   * Headers sent on every request to the target besides the kit's own (e.g. an API gateway's key): not
+   * `Authorization`, `Content-Type`, `Host` nor a framing header (headers.ts). Their values are cleaned from
+   * everything the kit writes, as the token is.
+   */
+  headers?: Readonly<Record<string, string>>;
+  /** Before anything else, wait up to this long (milliseconds) for the target to give any HTTP answer (waitForTarget.ts). */
+  waitForTargetMs?: number;
+  /** Run each failing crawl-behaviour check this many times more, to tell a flaky target from a broken one (confirm.ts). */
+  confirm?: number;
+  /** Record every exchange of the run in this file, as HAR 1.2 (recording.ts), cleaned of the token and header values. */
+  record?: string;
 }
 
 export const DEFAULT_OPTIONS = {
@@ -96,9 +122,22 @@ export interface ResolvedOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly behaviour: boolean;
+  /** The behaviour checks were left out on purpose (`behaviour: false`), not for want of a site. */
+  readonly behaviourLeftOut: boolean;
+  /** The kit serves its test site for the run (no copy given, and the behaviour checks or the jobs crawl it). */
+  readonly servesSite: boolean;
   readonly siteHost: string | undefined;
+  readonly sitePort: number | undefined;
   readonly behaviourSite: SiteOrigins | undefined;
   readonly only: readonly string[] | undefined;
+  readonly skip: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+  /** 0: the target is not waited for. */
+  readonly waitForTargetMs: number;
+  /** 0: failing behaviour checks are not run again. */
+  readonly confirm: number;
+  /** The file the run is recorded in (HAR 1.2), if any. */
+  readonly record: string | undefined;
 }
 
 /**
@@ -134,10 +173,49 @@ export function isLoopbackUrl(url: URL): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** The origin of `url` (an http or https address), or a RangeError naming the option. */
+/**
+ * The origin of `url` (an http or https address without a path: a copy's robots.txt and sitemap are at the
+ * origin's root), or a RangeError naming the option.
+ */
 function originOption(url: string, name: string): string {
   const parsed = httpUrl(url, name);
+  if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '')
+    throw new RangeError(
+      `${name} ${url} has a path; expected the origin the copy is served at (scheme, host and port only, e.g. https://crawlspec-site.example.org)`,
+    );
   return parsed.origin;
+}
+
+/** Why `url` is no address a crawl of each of `versions` may start at, or undefined. */
+function notCrawlable(url: string, versions: readonly Version[]): string | undefined {
+  for (const version of versions) {
+    const result = validate(`${version}/CrawlRequest`, { url });
+    if (!result.valid) return `not a valid ${version} crawl address (${result.errors[0]!.message})`;
+  }
+  return undefined;
+}
+
+/**
+ * `siteHost`: the served site's address (`http://<host>:<port>`, and `sub.<host>`) must be a valid crawl
+ * address, so the name needs a public suffix (the validators take `example.com`'s `com` as one; `.test` is none).
+ */
+function siteHostOption(host: string, versions: readonly Version[]): string {
+  const wrong = notCrawlable(`http://${host}/`, versions) ?? notCrawlable(`http://sub.${host}/`, versions);
+  if (wrong !== undefined)
+    throw new RangeError(
+      `siteHost ${JSON.stringify(host)} gives the test site the address http://${host}:PORT, which is ${wrong}; expected a host name with a public suffix resolving to 127.0.0.1 for the target, e.g. crawlspec.example.com`,
+    );
+  return host;
+}
+
+/** The port the test site is served on: one a target's fetch connects to. */
+function sitePortOption(port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`sitePort must be an integer from 1 to 65535, not ${port}`);
+  if (BAD_PORTS.has(port))
+    throw new RangeError(
+      `sitePort ${port} is a port fetch never connects to (the Fetch standard's bad ports), so no target could crawl the site there; use another port`,
+    );
+  return port;
 }
 
 const positive = (value: number, name: string, min = 1): number => {
@@ -153,8 +231,7 @@ const positive = (value: number, name: string, min = 1): number => {
 const BAD_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
   119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
-  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697,
-  10080,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 /** `url` as an http(s) address, or a RangeError naming the option. */
@@ -168,7 +245,9 @@ function httpUrl(url: string, name: string): URL {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new RangeError(`${name} must be an http or https address, not ${JSON.stringify(url)}`);
   if (parsed.port !== '' && BAD_PORTS.has(Number(parsed.port)))
-    throw new RangeError(`${name} ${parsed.href} uses port ${parsed.port}, which fetch never connects to (the Fetch standard's bad ports); use another port`);
+    throw new RangeError(
+      `${name} ${parsed.href} uses port ${parsed.port}, which fetch never connects to (the Fetch standard's bad ports); use another port`,
+    );
   return parsed;
 }
 
@@ -176,20 +255,27 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const versions = [...new Set(options.versions)];
   if (versions.length === 0) throw new RangeError('versions must name v1, v2 or both');
   const level = options.level ?? DEFAULT_OPTIONS.level;
-  if (level !== 'interface' && level !== 'service') throw new RangeError(`level must be interface or service, not ${JSON.stringify(level)}`);
+  if (level !== 'interface' && level !== 'service')
+    throw new RangeError(`level must be interface or service, not ${JSON.stringify(level)}`);
   const base = httpUrl(options.baseUrl, 'baseUrl');
-  const site = httpUrl(options.siteUrl ?? DEFAULT_OPTIONS.siteUrl, 'siteUrl');
-  const siteUrl = `${site.origin}${site.pathname.replace(/(?<!\/)\/+$/, '')}`;
-  const profile = options.site ?? UNKNOWN_SITE;
-  if (profile.pages.length < 2) throw new RangeError('site.pages must name at least two pages (pagination needs two results)');
-  // Generated requests are valid crawls of the site's pages: a site that is no valid crawl URL (e.g.
-  // `http://localhost`, which has no top-level domain) leaves nothing valid to send.
-  for (const version of versions)
-    for (const path of ['', ...profile.pages]) {
-      const result = validate(`${version}/CrawlRequest`, minimalRequest('crawl', siteUrl, path));
-      if (!result.valid)
-        throw new RangeError(`siteUrl ${siteUrl}${path} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
-    }
+  const behaviourSite = behaviourSiteOption(options.behaviourSite, versions);
+  const siteHost = options.siteHost === undefined ? undefined : siteHostOption(options.siteHost, versions);
+  const sitePort = options.sitePort === undefined ? undefined : sitePortOption(options.sitePort);
+  if (behaviourSite !== undefined && (siteHost !== undefined || sitePort !== undefined))
+    throw new RangeError(
+      `${siteHost === undefined ? 'sitePort' : 'siteHost'} is for the test site the kit serves; with behaviourSite it crawls the copy and serves none`,
+    );
+  // Asking for the site to be served (a name, a port) says the target can crawl it, as a copy does.
+  const behaviour =
+    options.behaviour ?? (behaviourSite !== undefined || isLoopbackUrl(base) || siteHost !== undefined || sitePort !== undefined);
+  // The site is served for the behaviour checks (without a copy), and for every job of a loopback target
+  // when no other site is given.
+  const servesSite = behaviourSite === undefined && (behaviour || (options.siteUrl === undefined && isLoopbackUrl(base)));
+  if (!servesSite && (siteHost !== undefined || sitePort !== undefined))
+    throw new RangeError(
+      `${siteHost === undefined ? 'sitePort' : 'siteHost'} is for the test site the kit serves, and this run serves none: the crawl-behaviour checks are left out (behaviour false) and the jobs point at another site`,
+    );
+  const { siteUrl, site } = siteOption(options.siteUrl ?? DEFAULT_OPTIONS.siteUrl, options.site ?? UNKNOWN_SITE, versions);
   return {
     baseUrl: base.href.replace(/(?<!\/)\/+$/, ''),
     token: options.token,
@@ -200,22 +286,57 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     maxRequests: options.maxRequests === undefined ? undefined : positive(options.maxRequests, 'maxRequests', 0),
     concurrency: positive(options.concurrency, 'concurrency'),
     siteUrl,
-    site: profile,
+    site,
     onlyNoJob: options.onlyNoJob ?? false,
     timeoutMs: Math.min(positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'), MAX_TIMEOUT_MS),
     maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
-    behaviour: options.behaviour ?? (options.behaviourSite !== undefined || isLoopbackUrl(base)),
-    siteHost: options.siteHost,
+    behaviour,
+    behaviourLeftOut: options.behaviour === false,
+    servesSite,
+    siteHost,
+    sitePort,
     only: options.only === undefined ? undefined : [...options.only],
-    behaviourSite:
-      options.behaviourSite === undefined
-        ? undefined
-        : {
-            main: originOption(options.behaviourSite.main, 'behaviourSite.main'),
-            external: originOption(options.behaviourSite.external, 'behaviourSite.external'),
-            ...(options.behaviourSite.subdomain === undefined
-              ? {}
-              : { subdomain: originOption(options.behaviourSite.subdomain, 'behaviourSite.subdomain') }),
-          },
+    skip: [...(options.skip ?? [])],
+    headers: checkedHeaders(options.headers ?? {}),
+    waitForTargetMs: positive(options.waitForTargetMs ?? 0, 'waitForTargetMs', 0),
+    confirm: positive(options.confirm ?? 0, 'confirm', 0),
+    record: options.record,
+    behaviourSite,
+  };
+}
+
+/** The site valid requests point at, normalised (no trailing slash), and what it has; a RangeError naming what is wrong. */
+function siteOption(url: string, profile: SiteProfile, versions: readonly Version[]): { siteUrl: string; site: SiteProfile } {
+  const parsed = httpUrl(url, 'siteUrl');
+  const siteUrl = `${parsed.origin}${parsed.pathname.replace(/(?<!\/)\/+$/, '')}`;
+  if (profile.pages.length < 2) throw new RangeError('site.pages must name at least two pages (pagination needs two results)');
+  // Generated requests are valid crawls of the site's pages: a site that is no valid crawl URL (e.g.
+  // `http://localhost`, which has no top-level domain) leaves nothing valid to send.
+  for (const version of versions)
+    for (const path of ['', ...profile.pages]) {
+      const result = validate(`${version}/CrawlRequest`, minimalRequest('crawl', siteUrl, path));
+      if (!result.valid)
+        throw new RangeError(`siteUrl ${siteUrl}${path} is not a valid ${version} crawl address: ${result.errors[0]!.message}`);
+    }
+  return { siteUrl, site: profile };
+}
+
+/** `options` with the site every job points at replaced: the test site the run crawls (served, or a copy). */
+export const withSite = (options: ResolvedOptions, url: string, profile: SiteProfile): ResolvedOptions => ({
+  ...options,
+  ...siteOption(url, profile, options.versions),
+});
+
+/** The copy of the test site given, each address an origin, its main one a valid crawl address. */
+function behaviourSiteOption(copy: SiteOrigins | undefined, versions: readonly Version[]): SiteOrigins | undefined {
+  if (copy === undefined) return undefined;
+  const main = originOption(copy.main, 'behaviourSite.main');
+  const wrong = notCrawlable(main, versions);
+  if (wrong !== undefined)
+    throw new RangeError(`behaviourSite.main ${main} is ${wrong}; expected the address of a copy a crawl may start at`);
+  return {
+    main,
+    external: originOption(copy.external, 'behaviourSite.external'),
+    ...(copy.subdomain === undefined ? {} : { subdomain: originOption(copy.subdomain, 'behaviourSite.subdomain') }),
   };
 }

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { Attempt, type Env } from './context.js';
-import { newOutcome, runAttempt, undecidedAt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
+import { newOutcome, runAttempt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
 import { decides } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Failure } from './report.js';
@@ -50,7 +50,9 @@ export function generatedCheck<T>(spec: GeneratedCheckSpec<T>): Check {
         const key = JSON.stringify(value);
         const known = tried.get(key);
         if (known !== undefined) return known;
-        if (outcome.skipped !== undefined || undecidedAt(outcome, env.options.level) !== undefined) return undefined;
+        // Only what stops the whole check (an account's answer, a target gone) ends it; an attempt left undecided
+        // on its own (a refused base) does not.
+        if (outcome.skipped !== undefined || outcome.undecided.some((u) => !u.local && decides(u.level, env.options.level))) return undefined;
         const attempt = new Attempt(info, env);
         await runAttempt(attempt, (a) => body(a, value), outcome);
         const result = { failures: attempt.failures };

@@ -1,9 +1,10 @@
 /**
- * The token never leaves the kit in anything it writes: a target may echo it (in an error message, a
- * job's url, a page record, an HTML error page), so every string of the report is cleaned of it before it
- * is printed or saved (text, JSON, JUnit), and a failure's body before it is cut to length (so that a cut
- * never leaves half a token). The spellings cleaned, in any letter case (`%2f` and `%2F`, a token echoed
- * upper-cased):
+ * The run's secrets never leave the kit in anything it writes: the token, and the value of every `--header`
+ * (a gateway's key). A target may echo one (in an error message, a job's url, a page record, an HTML error
+ * page), so every string of the report is cleaned of each before it is printed or saved (text, JSON, JUnit,
+ * curl lines), and a failure's body before it is cut to length (so that a cut never leaves half a secret).
+ * Each secret is cleaned as the token is (below, "the token" is any of them), the longest first. The
+ * spellings cleaned, in any letter case (`%2f` and `%2F`, a token echoed upper-cased):
  *
  *   - as sent; JSON-escaped (also with `\/`, and HTML-safe as Go writes it: `\u003c`), non-ASCII as `\uXXXX`;
  *   - percent-encoded (as a path segment and as a form value, `+` for a space), and percent-encoded twice;
@@ -68,21 +69,35 @@ function matcher(token: string): RegExp | null {
   const long = token.length >= MIN_SUBSTRING;
   const forms = [...new Set([...textSpellings(token), ...(long ? base64Spellings(token) : [])])].filter((f) => f.length > 0);
   if (forms.length === 0) return null;
-  const alternatives = forms.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const alternatives = forms
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
   // A short token only as a word of its own: not next to a letter, digit, `_` or `-`.
   return new RegExp(long ? `(?:${alternatives})` : `(?<![\\w-])(?:${alternatives})(?![\\w-])`, 'giu');
 }
 
-/** `text` cleaned of `token`: a function, so that one matcher serves a whole report. */
-export function redactor(token: string | undefined): (text: string) => string {
-  const pattern = token === undefined || token === '' ? null : matcher(token);
-  return pattern === null ? (text) => text : (text) => text.replace(pattern, REDACTED);
+/** The secrets of a run: its token and the values of its `--header`s. */
+export const runSecrets = (options: {
+  readonly token: string | undefined;
+  readonly headers?: Readonly<Record<string, string>>;
+}): (string | undefined)[] => [options.token, ...Object.values(options.headers ?? {})];
+
+/** `text` cleaned of every secret: a function, so that one set of matchers serves a whole report. */
+export function redactor(...secrets: (string | undefined)[]): (text: string) => string {
+  const given = [...new Set(secrets.filter((s): s is string => s !== undefined && s !== ''))];
+  // The longest first: a secret that holds a shorter one is cleaned whole.
+  const patterns = given
+    .sort((a, b) => b.length - a.length)
+    .map(matcher)
+    .filter((p): p is RegExp => p !== null);
+  return patterns.length === 0 ? (text) => text : (text) => patterns.reduce((out, pattern) => out.replace(pattern, REDACTED), text);
 }
 
-/** `value` with every spelling of `token` in its strings (and keys) replaced by `***` (arrays and plain objects copied). */
-export function redact<T>(value: T, token: string | undefined): T {
-  if (token === undefined || token === '') return value;
-  const clean = redactor(token);
+/** `value` with every spelling of each secret in its strings (and keys) replaced by `***` (arrays and plain objects copied). */
+export function redact<T>(value: T, ...secrets: (string | undefined)[]): T {
+  if (secrets.every((s) => s === undefined || s === '')) return value;
+  const clean = redactor(...secrets);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);
     if (Array.isArray(node)) return node.map(walk);

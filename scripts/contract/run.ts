@@ -20,20 +20,32 @@ import { ruleChecks } from './checks/rules.js';
 import { undocumentedStatusCheck } from './checks/undocumented.js';
 import type { BehaviourSite, Env } from './context.js';
 import { serveSite } from '../site/server.js';
-import { TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../site/testSite.js';
+import { COPY_PROFILE, TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../site/testSite.js';
+import { MissingEndpoints } from './endpoints.js';
+import { recorded, type Recording } from './recording.js';
 import { HttpClient } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides, type Level } from './levels.js';
-import { matchesGlob, resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
-import { redact } from './redact.js';
-import type { CheckResult, CheckStatus, ContractReport } from './report.js';
+import { matchesGlob, resolveOptions, withSite, type ContractOptions, type ResolvedOptions } from './options.js';
+import { preflightCost, preflightSites, runPreflight } from './preflight.js';
+import { redact, runSecrets } from './redact.js';
+import { confirm } from './confirm.js';
+import { Reserve } from './reserve.js';
+import { Transport } from './transport.js';
+import { waitForTarget } from './waitForTarget.js';
+import { blockedDetail, NOT_SELECTED, type CheckResult, type CheckStatus, type ContractReport } from './report.js';
+import { collapse } from './collapse.js';
+import type { RunObserver } from './progress.js';
 
 export type { ContractOptions, SiteProfile } from './options.js';
 export { DEFAULT_OPTIONS, UNKNOWN_SITE } from './options.js';
-export type { CheckResult, ContractReport, Failure, Verdict } from './report.js';
-export { exitCode, verdict } from './report.js';
-export { formatText } from './reportText.js';
+export type { CheckResult, ContractReport, ContractReportJson, Failure, NotImplemented, Totals, Verdict } from './report.js';
+export { exitCode, jsonReport, totals, verdict } from './report.js';
+export { ContractReportJsonSchema } from './reportSchema.js';
+export { formatHeader, formatSummary, formatText } from './reportText.js';
+export { progressPrinter, type RunObserver } from './progress.js';
 export { formatJunit } from './junit.js';
+export { RecordingFailed } from './recording.js';
 export type { Check, CheckInfo, Citation } from './check.js';
 
 /** Every check of a run over `versions`, in the order they run. */
@@ -60,28 +72,54 @@ export function contractChecks(versions: readonly Version[]): Check[] {
 /** The names of the checks a run over `versions` reports, in order. */
 export const checkNames = (versions: readonly Version[]): string[] => contractChecks(versions).map((c) => c.name);
 
-/** Why a check does not run at all in this run, if it does not. */
-function notRun(check: Check, options: ResolvedOptions, site?: BehaviourSite): string | undefined {
-  if (options.only !== undefined && !options.only.some((pattern) => matchesGlob(pattern, check.name))) return 'not selected (--only)';
-  if (check.needsAuth && options.token === undefined) return 'no token (--no-auth)';
-  if (check.startsJob && options.onlyNoJob) return 'starts a job (--only-no-job)';
+/** Whether `--only` (if given) selects the check. */
+const selected = (check: Check, options: ResolvedOptions) =>
+  options.only === undefined || options.only.some((pattern) => matchesGlob(pattern, check.name));
+
+/**
+ * Why a check does not run in this run, if it does not: left out by the user (`excluded`: out of the run's
+ * scope), or impossible on this target as the run is set up (the run is incomplete, and the reason says how to
+ * include it or leave it out).
+ */
+function notRun(check: Check, options: ResolvedOptions, site?: BehaviourSite): { reason: string; excluded: boolean } | undefined {
+  const excluded = (reason: string) => ({ reason, excluded: true });
+  if (!selected(check, options)) return excluded(NOT_SELECTED);
+  const skip = options.skip.find((pattern) => matchesGlob(pattern, check.name));
+  if (skip !== undefined) return excluded(`left out (--skip ${skip})`);
+  if (check.needsAuth && options.token === undefined) return excluded('no token (--no-auth)');
+  if (check.startsJob && options.onlyNoJob) return excluded('starts a job (--only-no-job)');
+  if (check.behaviour !== undefined && options.behaviourLeftOut) return excluded('crawl behaviour left out (--no-behaviour)');
   if (check.behaviour !== undefined && !options.behaviour)
-    return 'crawl behaviour is checked on a loopback target, or with --behaviour and a copy of the test site (--behaviour-site)';
-  if (check.behaviour === 'subdomain' && (site?.origins ?? options.behaviourSite)?.subdomain === undefined && options.siteHost === undefined)
-    return 'the test site has no subdomain: serve it under a host name (--site-host) or give one (--behaviour-subdomain)';
+    return {
+      reason: `the target is not on loopback, so it cannot crawl the test site the kit serves: give a copy it can reach (crawlspec site export, then --behaviour-site URL --behaviour-external URL), or serve the site for it (--behaviour, with --site-host NAME resolving to this machine for the target), or leave these out with --no-behaviour`,
+      excluded: false,
+    };
+  if (
+    check.behaviour === 'subdomain' &&
+    (site?.origins ?? options.behaviourSite)?.subdomain === undefined &&
+    options.siteHost === undefined
+  )
+    return {
+      reason: `the test site has no subdomain here: serve it under a host name (--site-host NAME, with sub.NAME resolving to 127.0.0.1 for the target) or give a copy's subdomain (--behaviour-subdomain), or leave it out with --skip '${check.name.replace(/^v\d+/, 'v*')}'`,
+      excluded: false,
+    };
   return undefined;
 }
 
 /**
- * Each check's share of the budget: what it needs, or (under a lower `maxRequests`) its part of it in
- * proportion to what it needs; checks that do not run get none.
+ * Each check's share of the budget, and the preflight's (which needs `preflight`): what each needs, or (under
+ * a lower `maxRequests`) its part of it in proportion to what it needs; checks that do not run get none.
  */
-export function budgetShares(checks: readonly Check[], options: ResolvedOptions): { shares: number[]; total: number } {
-  const needs = checks.map((check) => (notRun(check, options) === undefined ? check.cost(options) : 0));
+export function budgetShares(
+  checks: readonly Check[],
+  options: ResolvedOptions,
+  preflight = 0,
+): { shares: number[]; preflight: number; total: number } {
+  const needs = [preflight, ...checks.map((check) => (notRun(check, options) === undefined ? check.cost(options) : 0))];
   const need = needs.reduce((a, b) => a + b, 0);
   const total = options.maxRequests ?? need;
-  if (total >= need) return { shares: needs, total };
-  return { shares: needs.map((n) => Math.floor((n * total) / need)), total };
+  const [first, ...shares] = total >= need ? needs : needs.map((n) => Math.floor((n * total) / need));
+  return { shares, preflight: first!, total };
 }
 
 /**
@@ -98,15 +136,21 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
   const { level } = env.options;
   const begun = performance.now();
   const base = { name: check.name, level: check.level, requests: 0, differences: [], digest: '', durationMs: 0 };
-  const reason = notRun(check, env.options, env.behaviour);
-  // A check left out by the run's own options (--no-auth, --only-no-job) is out of its scope.
-  if (reason !== undefined) return { ...base, inScope: false, status: 'skipped', failures: [], detail: reason };
+  const left = notRun(check, env.options, env.behaviour);
   const inScope = decides(check.level, level);
+  // A check the user left out (--only, --skip, --no-auth, ...) is out of the run's scope; one this target
+  // cannot run keeps it incomplete, with the fix.
+  if (left !== undefined) return { ...base, inScope: inScope && !left.excluded, status: 'skipped', failures: [], detail: left.reason };
   if (env.client.unreachable !== undefined)
     return { ...base, inScope, status: 'skipped', failures: [], detail: `target unreachable: ${env.client.unreachable}` };
+  // A check resting on a site the target cannot use (preflight.ts) is not run: it could show nothing.
+  const blocked = env.preflight?.blocking(check, env.options, env.behaviour);
+  if (blocked !== undefined) return { ...base, inScope, status: inScope ? 'inconclusive' : 'notJudged', failures: [], detail: blocked };
   const outcome = await check.run({ ...env, budget: new RequestBudget(share) });
   const failures = outcome.failures.filter((f) => decides(f.level, level));
   const decided = statusOf(failures, outcome, level);
+  // A failing behaviour check run again (--confirm), to tell a flaky target from a broken one.
+  const confirmed = decided === 'fail' ? await confirm(check, env, share) : undefined;
   const inRunScope = inScope || failures.length > 0;
   const status = inRunScope ? decided : informed(decided, outcome, check.level);
   const detail =
@@ -120,11 +164,13 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     ...base,
     inScope: inRunScope,
     status,
-    failures,
-    differences: outcome.failures.filter((f) => !decides(f.level, level)),
+    // Each class of failure once, with how many (collapse.ts), in every rendering.
+    failures: collapse(failures),
+    differences: collapse(outcome.failures.filter((f) => !decides(f.level, level))),
     ...(detail === undefined ? {} : { detail }),
     ...(notes.length === 0 ? {} : { notes }),
-    requests: outcome.requests,
+    ...(confirmed === undefined ? {} : { confirmations: { runs: confirmed.runs, failed: confirmed.failed } }),
+    requests: outcome.requests + (confirmed?.requests ?? 0),
     digest: outcome.digest.digest('hex'),
     durationMs: Math.round(performance.now() - begun),
   };
@@ -148,41 +194,82 @@ async function cancelLeftovers(env: Env): Promise<void> {
   for (const job of env.jobs.open()) job.state = 'notCancelled';
 }
 
-export async function runContract(options: ContractOptions): Promise<ContractReport> {
+export async function runContract(options: ContractOptions, observer: RunObserver = {}): Promise<ContractReport> {
   const given: ResolvedOptions = resolveOptions(options);
-  // The behaviour checks crawl the kit's test site: a copy given, or the site served here for the run. A
-  // served site is also the default site of the other checks' jobs: its pages and its failing page are known.
-  const served = given.behaviour && given.behaviourSite === undefined ? await serveSite(given.siteHost === undefined ? {} : { host: given.siteHost }) : undefined;
+  // One notion of the site: the kit's test site, a copy given or the site served here for the run (on the
+  // port asked for, if any), is what the behaviour checks crawl and, without --site-url, where every job
+  // points: its pages are known (and, served, its failing page).
+  const served = given.servesSite
+    ? await serveSite({
+        ...(given.siteHost === undefined ? {} : { host: given.siteHost }),
+        ...(given.sitePort === undefined ? {} : { port: given.sitePort }),
+      })
+    : undefined;
   try {
-    const resolved =
-      served !== undefined && options.siteUrl === undefined ? resolveOptions({ ...options, siteUrl: served.origins.main, site: TEST_SITE_PROFILE }) : given;
-    return await runResolved(resolved, resolved.behaviourSite ?? served?.origins);
+    const origins = given.behaviourSite ?? served?.origins;
+    const profile = served === undefined ? (options.site ?? COPY_PROFILE) : TEST_SITE_PROFILE;
+    const resolved = origins !== undefined && options.siteUrl === undefined ? withSite(given, origins.main, profile) : given;
+    return await recorded(resolved, (recording) => runResolved(resolved, origins, observer, recording));
   } finally {
     await served?.close();
   }
 }
 
-async function runResolved(resolved: ResolvedOptions, origins: SiteOrigins | undefined): Promise<ContractReport> {
+async function runResolved(
+  resolved: ResolvedOptions,
+  origins: SiteOrigins | undefined,
+  observer: RunObserver,
+  recording: Recording | undefined,
+): Promise<ContractReport> {
   const client = new HttpClient({
     token: resolved.token,
     timeoutMs: resolved.timeoutMs,
     concurrency: resolved.concurrency,
     maxResponseBytes: resolved.maxResponseBytes,
+    ...(recording === undefined ? {} : { onExchange: recording.onExchange }),
+    headers: resolved.headers,
   });
+  // Before anything is sent: a target that is starting is waited for (--wait-for-target); one that never
+  // answers is unreachable, and every check is skipped.
+  const notReady = await waitForTarget(resolved);
+  if (notReady !== undefined) client.unreachable = notReady;
+  const behaviour = origins === undefined ? undefined : { origins, model: testSiteModel(origins) };
+  const jobs = new JobTracker(resolved.baseUrl);
+  const checks = contractChecks(resolved.versions);
+  const sites = preflightSites(
+    checks.filter((check) => notRun(check, resolved, behaviour) === undefined),
+    resolved,
+    behaviour,
+  );
+  const { shares, preflight: preflightShare, total } = budgetShares(checks, resolved, preflightCost(sites));
+  const begun = performance.now();
+  // Before the suite: can the target use the sites the checks rest on?
+  const preflight = await runPreflight({ client, jobs, options: resolved }, sites, new RequestBudget(preflightShare));
+  // Told before the checks run, cleaned of the token (an error text the target sent may hold it).
+  if (preflight.diagnoses.length > 0) observer.onDiagnoses?.(redact(preflight.diagnoses, ...runSecrets(resolved)));
   const env: Env = {
     options: resolved,
     client,
     budget: new RequestBudget(0),
-    jobs: new JobTracker(resolved.baseUrl),
-    ...(origins === undefined ? {} : { behaviour: { origins, model: testSiteModel(origins) } }),
+    jobs,
+    ...(behaviour === undefined ? {} : { behaviour }),
+    preflight,
+    endpoints: new MissingEndpoints(),
+    ...(recording === undefined ? {} : { recording }),
+    // Beyond the shares: by default what resends and confirmations take; under --max-requests what the shares leave.
+    reserve: new Reserve(resolved.maxRequests === undefined ? Infinity : total - preflightShare - shares.reduce((a, b) => a + b, 0)),
+    transport: new Transport(),
   };
-  const checks = contractChecks(resolved.versions);
-  const { shares, total } = budgetShares(checks, resolved);
   const results: CheckResult[] = new Array<CheckResult>(checks.length);
-  const begun = performance.now();
   let next = 0;
+  // Each selected check is told as it ends, cleaned of the token like the report.
+  const told = { done: 0, total: checks.filter((check) => selected(check, resolved)).length };
   const worker = async () => {
-    for (let i = next++; i < checks.length; i = next++) results[i] = await runCheck(checks[i]!, env, shares[i]!);
+    for (let i = next++; i < checks.length; i = next++) {
+      const run = () => runCheck(checks[i]!, env, shares[i]!);
+      results[i] = await (recording === undefined ? run() : recording.check(checks[i]!.name, run));
+      if (selected(checks[i]!, resolved)) observer.onCheck?.(redact(results[i]!, ...runSecrets(resolved)), (told.done += 1), told.total);
+    }
   };
   try {
     await Promise.all(Array.from({ length: Math.min(resolved.concurrency, checks.length) }, worker));
@@ -197,9 +284,11 @@ async function runResolved(resolved: ResolvedOptions, origins: SiteOrigins | und
     versions: [...resolved.versions],
     seed: resolved.seed,
     runs: resolved.runs,
-    maxRequests: total,
+    // By default the budget is what the checks need, and what resends and confirmations took from the reserve.
+    maxRequests: total + (resolved.maxRequests === undefined ? env.reserve.given : 0),
     checks: results,
-    notImplemented: [],
+    notImplemented: env.endpoints.list(),
+    diagnoses: preflight.diagnoses.map((d) => ({ ...d, checks: results.filter((r) => r.detail === blockedDetail(d)).length })),
     requests: client.sent,
     durationMs,
     requestsPerSecond: durationMs > 0 ? Math.round((client.sent / durationMs) * 1000 * 10) / 10 : 0,
@@ -211,7 +300,9 @@ async function runResolved(resolved: ResolvedOptions, origins: SiteOrigins | und
       started: all.length,
       cancelled: all.filter((j) => j.state === 'cancelled' || j.state === 'completed').length,
       notCancelled: all.filter((j) => j.state === 'notCancelled').map((j) => `${j.version} ${j.kind} ${JSON.stringify(j.id)}`),
+      ...(env.transport.mayHaveStarted.length === 0 ? {} : { mayHaveStarted: env.transport.mayHaveStarted }),
     },
+    transport: { lost: client.lost, retried: env.transport.retried, inconclusive: env.transport.inconclusive },
   };
-  return redact(report, resolved.token);
+  return redact(report, ...runSecrets(resolved));
 }

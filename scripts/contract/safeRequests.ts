@@ -82,6 +82,8 @@ export function safeRequests(version: Version, kind: JobKind, siteUrl: string, l
 
 export interface InvalidRequest {
   readonly body: unknown;
+  /** The valid body it was broken from: what its refusal is held against (baseline.ts). */
+  readonly base: unknown;
   /** Where the body is broken (the path an error should name). */
   readonly errorPath: Path;
   readonly description: string;
@@ -120,6 +122,7 @@ export function invalidRequests(version: Version, kind: JobKind, mutation: Inval
       .chain((key) => arbitraryFor(foreign.properties[key] as TSchema).map((v) => [key, json(v)] as const));
     broken = fc.tuple(valid, field).map(([body, [key, value]]) => ({
       body: { ...body, [key]: value },
+      base: body,
       errorPath: [key],
       description: `${otherVersion(version)}-only field ${key}`,
     }));
@@ -142,7 +145,7 @@ export function invalidRequests(version: Version, kind: JobKind, mutation: Inval
       )
       .map(([body, interfaceOnly, draw]) => {
         const m = highestScore(ofKind(body, interfaceOnly), (c) => `${draw}|${c.errorPath.join('/')}|${c.description}`);
-        return { body: json(m.apply(body)), errorPath: m.errorPath, description: m.description };
+        return { body: json(m.apply(body)), base: body, errorPath: m.errorPath, description: m.description };
       });
   }
   return broken

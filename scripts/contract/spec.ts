@@ -96,9 +96,10 @@ function child(node: Schema, segment: string | number): Schema | undefined {
 
 /**
  * The section a place in a definition comes from: the `x-crawlspec-source` of the deepest schema on the
- * path that carries one (`interface §2.4`, or `service`).
+ * path that carries one (`interface §2.4`, or `service`); given the `value` there, a union's literal equal to it
+ * counts as deeper.
  */
-export function sourceAt(version: Version, name: string, segments: readonly (string | number)[] = []): string {
+export function sourceAt(version: Version, name: string, segments: readonly (string | number)[] = [], value?: unknown): string {
   let node = definitions[version].get(name) as Schema | undefined;
   if (!node) return 'service';
   const own = (s: Schema) => (typeof s[SOURCE] === 'string' ? (s[SOURCE] as string) : undefined);
@@ -107,6 +108,12 @@ export function sourceAt(version: Version, name: string, segments: readonly (str
     node = child(node, segment);
     if (!node) break;
     found = own(node) ?? found;
+  }
+  // A value that is one of a union's literals with a source of its own (the interface's `git-diff` among the
+  // service's modes) comes from there.
+  if (node?.[Kind] === 'Union' && value !== undefined) {
+    const literal = (node.anyOf as Schema[]).find((b) => b[Kind] === 'Literal' && b.const === value);
+    if (literal !== undefined) found = own(literal) ?? found;
   }
   return found ?? 'service';
 }
@@ -134,7 +141,13 @@ export function bodyProblems(version: Version, name: string, body: unknown): Bod
       const segments = [...at, ...issue.segments];
       const path = `$${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
       // The source of the broken constraint (validate() gives it per keyword), else of the element it is on.
-      return { schema: qualified, path, segments, message: issue.message, section: issue.source ?? sourceAt(version, schema, issue.segments) };
+      return {
+        schema: qualified,
+        path,
+        segments,
+        message: issue.message,
+        section: issue.source ?? sourceAt(version, schema, issue.segments),
+      };
     });
   };
   if (name === 'JobStatusResponse' && typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data)) {

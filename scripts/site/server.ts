@@ -20,7 +20,7 @@ export interface ServedSite {
 export interface ServeSiteOptions {
   /** A host name for the main site (its subdomain is `sub.<host>`); without it, the main site is 127.0.0.1. */
   readonly host?: string;
-  /** The port (0, the default, picks one). */
+  /** The port (0, the default, picks one); one that cannot be listened on is a SiteNotServed error. */
   readonly port?: number;
 }
 
@@ -35,9 +35,32 @@ const MAIN_ADDRESS = '127.0.0.1';
 export const BUILT_IN_SITE_HOST = 'crawlspec.example.com';
 
 /** `host` and its subdomain `sub.<host>`, both on the loopback address the site is served on (a `resolveHosts` table). */
-export const siteNamesOnLoopback = (host: string): Readonly<Record<string, string>> => ({ [host]: MAIN_ADDRESS, [`sub.${host}`]: MAIN_ADDRESS });
+export const siteNamesOnLoopback = (host: string): Readonly<Record<string, string>> => ({
+  [host]: MAIN_ADDRESS,
+  [`sub.${host}`]: MAIN_ADDRESS,
+});
 const EXTERNAL_ADDRESS = '127.0.0.2';
+
 const TIMEOUT_MS = 10_000;
+
+/** The site could not be served where it was asked to be: the port is in use, or needs privileges. */
+export class SiteNotServed extends Error {
+  constructor(
+    readonly port: number,
+    readonly code: string | undefined,
+  ) {
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'not permitted (ports below 1024 need privileges)'
+          : 'it could not be listened on';
+    super(
+      `cannot serve the test site on ${MAIN_ADDRESS}:${port} and ${EXTERNAL_ADDRESS}:${port}: ${why}${code === undefined ? '' : ` (${code})`}`,
+    );
+    this.name = 'SiteNotServed';
+  }
+}
 
 function listen(server: Server, address: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -109,7 +132,9 @@ export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedS
       return { origins, close };
     } catch (error) {
       await close();
-      if (options.port !== undefined || attempt >= 5) throw error;
+      // A port asked for is the caller's to change; a port picked here is tried again (the second address may hold it).
+      if (options.port !== undefined && options.port !== 0) throw new SiteNotServed(options.port, (error as { code?: string }).code);
+      if (attempt >= 5) throw error;
       servers.splice(0, 2, configured(), configured());
     }
   }

@@ -44,7 +44,17 @@ const PAGES: Readonly<Record<SitePart, Readonly<Record<string, PageSpec>>>> = {
   main: {
     '/': {
       title: 'Home',
-      links: ['#top', 'about.html', 'docs/', 'blog/', 'private/', 'docs/a.html?ref=home', 'moved.html', 'external:/elsewhere.html', 'subdomain:/'],
+      links: [
+        '#top',
+        'about.html',
+        'docs/',
+        'blog/',
+        'private/',
+        'docs/a.html?ref=home',
+        'moved.html',
+        'external:/elsewhere.html',
+        'subdomain:/',
+      ],
     },
     '/about.html': { title: 'About', links: ['/', 'team.html'] },
     '/team.html': { title: 'Team', links: ['about.html'] },
@@ -88,6 +98,11 @@ export const ROBOTS_DISALLOWED = '/private/';
 
 /** What the kit tells its checks of this site (below the main origin). */
 export const TEST_SITE_PROFILE: SiteProfile = { pages: ['/', '/about.html', '/docs/', '/blog/'], failing: RESET_PATH };
+/**
+ * What the kit tells its checks of a deployed copy (`crawlspec site export`): the same pages, and no failing
+ * page, since a static host cannot cut a connection (`/reset` there is an ordinary 404 page).
+ */
+export const COPY_PROFILE: SiteProfile = { pages: TEST_SITE_PROFILE.pages };
 
 const originOf = (origins: SiteOrigins, part: SitePart): string | undefined => origins[part];
 
@@ -102,7 +117,8 @@ function resolveLink(origins: SiteOrigins, part: SitePart, path: string, link: s
 }
 
 /** The parts of the site served with these origins. */
-const parts = (origins: SiteOrigins): SitePart[] => (origins.subdomain === undefined ? ['main', 'external'] : ['main', 'external', 'subdomain']);
+const parts = (origins: SiteOrigins): SitePart[] =>
+  origins.subdomain === undefined ? ['main', 'external'] : ['main', 'external', 'subdomain'];
 
 export const robotsTxt = (origins: SiteOrigins) => `User-agent: *\nDisallow: ${ROBOTS_DISALLOWED}\nSitemap: ${origins.main}/sitemap.xml\n`;
 
@@ -190,7 +206,8 @@ export function siteAnswer(origins: SiteOrigins, part: SitePart, path: string): 
       );
   }
   const spec = PAGES[part][path];
-  if (spec === undefined) return html(404, '<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>Not found</h1></body></html>');
+  if (spec === undefined)
+    return html(404, '<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>Not found</h1></body></html>');
   if (spec.redirectTo !== undefined) return html(spec.status ?? 301, '', { location: spec.redirectTo });
   return html(spec.status ?? 200, pageHtml(origins, part, path, spec));
 }

@@ -78,8 +78,9 @@ export async function kitTarget(options: {
       concurrency: 4,
       siteUrl: `${server.url}/site`,
       site: REFERENCE_SITE_PROFILE,
-      // The test site under a name the server resolves to loopback, as the built-in target of the command does.
-      siteHost: BUILT_IN_SITE_HOST,
+      // The test site under a name the server resolves to loopback, as the built-in target of the command does
+      // (served only for the behaviour checks: without them, a host name for it is a mistake the kit refuses).
+      ...(extra.behaviour === false ? {} : { siteHost: BUILT_IN_SITE_HOST }),
       ...extra,
     }),
     async close() {

@@ -5,6 +5,7 @@
  * (`--no-auth`).
  */
 import type { Version } from '../../../schemas/registry.js';
+import { startRefused } from '../baseline.js';
 import { simpleCheck, START, type Check } from '../check.js';
 import type { Expectation } from '../expect.js';
 import type { Auth } from '../http.js';
@@ -22,19 +23,22 @@ function authCheck(name: string, auth: Auth, what: string, versions: readonly Ve
     {
       name,
       level: 'interface',
-      proves: `A start with ${what} is refused and starts no job (interface §5); the service answers 401 with the error envelope, also on GET /crawl/active.`,
+      proves: `A start with ${what} is refused and starts no job (interface §5), where the same start with the token is accepted; the service answers 401 with the error envelope, also on GET /crawl/active.`,
       cites: [
         { source: 'interface §5', names: ['Authorization', 'Bearer'] },
         { source: 'service', names: ['401', 'ErrorResponse'] },
       ],
-      startsJob: false,
+      // Its refusals are held against bases that start jobs (baseline.ts).
+      startsJob: true,
       needsAuth: true,
-      cost: versions.length * (1 + START),
+      cost: versions.length * (1 + 2 * START),
     },
     async (attempt) => {
       for (const version of versions) {
         await attempt.call({ method: 'GET', url: attempt.url(version, '/crawl/active'), auth }, { service, standsAlone: true });
-        await attempt.start(version, 'crawl', { json: minimalRequest('crawl', attempt.options.siteUrl) }, refused, auth);
+        // Refused without the token: evidence only when the same body with it is accepted (baseline.ts).
+        const body = minimalRequest('crawl', attempt.options.siteUrl);
+        await startRefused(attempt, version, 'crawl', { json: body }, refused, body, auth);
       }
     },
   );

@@ -19,6 +19,7 @@ import { EXTENSION, SOURCE } from '../../../schemas/annotations.js';
 import { definitions, type Version } from '../../../schemas/registry.js';
 import { objectOf } from '../../../schemas/rule.js';
 import { validate } from '../../../schemas/validate.js';
+import { startRefused } from '../baseline.js';
 import { START, simpleCheck, type Check } from '../check.js';
 import type { Attempt } from '../context.js';
 import { acceptance, refusal } from '../expect.js';
@@ -40,6 +41,8 @@ export interface FieldBody {
   readonly field: string;
   readonly value: unknown;
   readonly body: Body;
+  /** For a body that must be refused: the valid body it was broken from (baseline.ts). */
+  readonly base?: Body;
 }
 
 export interface FieldPlan {
@@ -91,7 +94,8 @@ function placed(base: Body, at: readonly string[], value: unknown): Body {
 
 /** Whether `container` holds `value` (equal, or an array with it, or an object whose `type` is it). */
 const holds = (container: unknown, value: unknown): boolean =>
-  isDeepStrictEqual(container, value) || (Array.isArray(container) && Array.isArray(value) && value.every((v) => container.some((c) => isDeepStrictEqual(c, v))));
+  isDeepStrictEqual(container, value) ||
+  (Array.isArray(container) && Array.isArray(value) && value.every((v) => container.some((c) => isDeepStrictEqual(c, v))));
 
 /**
  * A valid body carrying `value` at `at`: alone, or with the companion a rule case's valid scrape options show
@@ -145,7 +149,7 @@ export function fieldPlan(version: Version, kind: JobKind, options: Pick<Resolve
       }
     if (schema.type === 'integer' && first !== undefined) {
       const fraction = (first.value as number) + 0.5;
-      fractions.push({ field, value: fraction, body: placed(first.body, at, fraction) });
+      fractions.push({ field, value: fraction, body: placed(first.body, at, fraction), base: first.body });
     }
   }
   return { alone, enumValues, fractions, unsent };
@@ -212,17 +216,20 @@ export function fieldChecks(version: Version): Check[] {
         {
           name: `${version}.${kind}.start.invalid.fraction`,
           level: 'interface',
-          proves: `Each integer field the interface states for a ${version} ${kind}, sent with a fraction, is refused and starts no job.`,
+          proves: `Each integer field the interface states for a ${version} ${kind}, sent with a fraction, is refused and starts no job, where the same body with the whole number is accepted.`,
           cites: [
             { source: requestSection(kind), names: kind === 'crawl' ? ['limit', 'maxConcurrency'] : ['maxConcurrency'] },
             { source: optionsSection(version), names: ['timeout', 'waitFor', 'maxAge'] },
           ],
-          startsJob: false,
-          cost: (options) => plan(options).fractions.length * START,
+          // Its refusals are held against bases that start jobs (baseline.ts).
+          startsJob: true,
+          cost: (options) => plan(options).fractions.length * 2 * START,
         },
         async (attempt) => {
-          for (const b of plan(attempt.options).fractions)
-            await attempt.start(version, kind, { json: b.body }, refusal(version, requestSchema(version, kind), b.body, `${describe(b)} is not an integer`));
+          for (const b of plan(attempt.options).fractions) {
+            const expectation = refusal(version, requestSchema(version, kind), b.body, `${describe(b)} is not an integer`);
+            await startRefused(attempt, version, kind, { json: b.body }, expectation, b.base);
+          }
         },
       ),
     ];

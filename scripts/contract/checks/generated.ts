@@ -11,6 +11,7 @@
  */
 import { definitions, type Version } from '../../../schemas/registry.js';
 import { jsonPath } from '../../../schemas/issues.js';
+import { startRefused } from '../baseline.js';
 import { START, type Check } from '../check.js';
 import { acceptance, refusal } from '../expect.js';
 import { lowest, type Level } from '../levels.js';
@@ -86,7 +87,11 @@ export function validStartChecks(version: Version): Check[] {
             version,
             kind,
             body,
-            acceptance(level, `a valid ${requestName(kind)}${level === 'interface' ? ' of interface fields and values' : ''}`, section(kind)),
+            acceptance(
+              level,
+              `a valid ${requestName(kind)}${level === 'interface' ? ' of interface fields and values' : ''}`,
+              section(kind),
+            ),
           ),
         classOf: validClass,
       }),
@@ -103,7 +108,7 @@ export function invalidStartChecks(version: Version): Check[] {
       return generatedCheck<InvalidRequest>({
         name: `${version}.${kind}.start.invalid.${mutation}`,
         level,
-        proves: `Generated ${version} ${kind} requests broken by one ${mutation} mutation are refused and start no job${
+        proves: `Generated ${version} ${kind} requests broken by one ${mutation} mutation are refused and start no job, where the valid body they were broken from is accepted${
           level === 'interface' ? ' (at interface level when the broken constraint is the interface’s)' : ''
         }; the service answers 400 with the error envelope.`,
         // The interface's constraints this kind of mutation breaks, by section (the fields whose type, bound,
@@ -112,17 +117,15 @@ export function invalidStartChecks(version: Version): Check[] {
           ...[...interfaceSites].sort(([a], [b]) => a.localeCompare(b)).map(([source, names]) => ({ source, names: [...names].sort() })),
           { source: 'service', names: ['400', 'ErrorResponse'] },
         ],
-        startsJob: false,
-        perAttempt: START,
+        // Its refusals are held against bases that start jobs (baseline.ts).
+        startsJob: true,
+        // The broken body, and its valid base when the broken one is refused (baseline.ts).
+        perAttempt: 2 * START,
         arbitrary: (env) => invalidRequests(version, kind, mutation, env.options.siteUrl),
         body: async (attempt, invalid) => {
           const name = requestSchema(version, kind);
-          await attempt.start(
-            version,
-            kind,
-            { json: invalid.body },
-            refusal(version, name, invalid.body, `the body is not a valid ${name} (${invalid.description} at ${jsonPath(invalid.errorPath)})`),
-          );
+          const what = `the body is not a valid ${name} (${invalid.description} at ${jsonPath(invalid.errorPath)})`;
+          await startRefused(attempt, version, kind, { json: invalid.body }, refusal(version, name, invalid.body, what), invalid.base);
         },
         classOf: (failure, invalid) => `${failure.level}|${failure.kind}|${generic(jsonPath(invalid.errorPath))}|${invalid.rule}`,
       });

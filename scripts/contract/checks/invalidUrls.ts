@@ -13,6 +13,7 @@
  */
 import { partitionBatch } from '../../../schemas/batchPartition.js';
 import type { Version } from '../../../schemas/registry.js';
+import { startRefused } from '../baseline.js';
 import { simpleCheck, START, type Check } from '../check.js';
 import type { Expectation } from '../expect.js';
 import type { Level } from '../levels.js';
@@ -54,7 +55,7 @@ export function invalidUrlChecks(version: Version): Check[] {
           { source: 'service', names: ['No valid URLs provided', 'URL uses unsupported protocol'] },
         ],
         startsJob: true,
-        cost: 4 * START,
+        cost: 4 * 2 * START,
       },
       async (attempt) => {
         for (const { level, urls } of batchUrlLists(attempt.options.siteUrl, attempt.options.site.pages)) {
@@ -75,10 +76,17 @@ export function invalidUrlChecks(version: Version): Check[] {
           const expectation: Expectation = silent
             ? { service }
             : { interface: { outcome: accepted ? 'accepted' : 'refused', why: `the batch is ${why}`, section }, service };
-          const { exchange, ok, job } = await attempt.start(version, 'batch', { json: body }, expectation);
+          // A refusal is held against the same batch of its valid entries (baseline.ts).
+          const { siteUrl, site } = attempt.options;
+          const validEntries = urls.filter((u) => u.startsWith(`${siteUrl}/`));
+          const base = { ...body, urls: validEntries.length > 0 ? validEntries : [`${siteUrl}${site.pages[0] ?? '/'}`] };
+          const { exchange, ok, job } = accepted
+            ? await attempt.start(version, 'batch', { json: body }, expectation)
+            : await startRefused(attempt, version, 'batch', { json: body }, expectation, base);
           if (accepted && ok) checkInvalidUrls(attempt, partition.invalidURLs, exchange, level);
           // A 200 to a batch the service refuses for having no valid URL must still list every entry as invalid.
-          else if (!accepted && partition.reason === 'no valid URLs' && exchange.status === 200) checkInvalidUrls(attempt, urls, exchange, level);
+          else if (!accepted && partition.reason === 'no valid URLs' && exchange.status === 200)
+            checkInvalidUrls(attempt, urls, exchange, level);
           if (job) await attempt.cancel(job);
         }
       },

@@ -10,6 +10,7 @@ import { RULES } from '../../../schemas/annotations.js';
 import { definitions, type Version } from '../../../schemas/registry.js';
 import type { RuleSpec } from '../../../schemas/rule.js';
 import { validate, type SchemaName } from '../../../schemas/validate.js';
+import { startRefused } from '../baseline.js';
 import { simpleCheck, START, type Check, type Citation } from '../check.js';
 import { refusal } from '../expect.js';
 import { levelOf, lowest, type Level } from '../levels.js';
@@ -48,12 +49,22 @@ export function ruleName(c: RuleCase): string {
   return SCHEMA_KEYWORDS.has(issue.rule) ? `${lastName(issue.path)}.${issue.rule}` : issue.rule;
 }
 
-/** `https://example.com...` in a case, pointed at the run's site (when the case still breaks its rule). */
-function onSite(c: RuleCase, siteUrl: string): unknown {
-  const moved = JSON.parse(JSON.stringify(c.invalid).replaceAll('"https://example.com', `"${siteUrl}`)) as unknown;
-  const result = validate(`${c.version}/${c.schema}` as SchemaName, moved);
+const moved = (body: unknown, siteUrl: string) =>
+  JSON.parse(JSON.stringify(body).replaceAll('"https://example.com', `"${siteUrl}`)) as unknown;
+
+/**
+ * A case's invalid body and its valid base (baseline.ts), `https://example.com...` in them pointed at the run's
+ * site when the invalid body still breaks its rule there and the base stays valid; else both as written.
+ */
+function onSite(c: RuleCase, siteUrl: string): { invalid: unknown; base: unknown } {
+  const schema = `${c.version}/${c.schema}` as SchemaName;
+  const invalid = moved(c.invalid, siteUrl);
+  const base = moved(c.valid, siteUrl);
+  const result = validate(schema, invalid);
   const rules = result.valid ? [] : result.errors.map((e) => e.rule);
-  return c.issues.every((i) => rules.includes(i.rule)) ? moved : c.invalid;
+  return c.issues.every((i) => rules.includes(i.rule)) && validate(schema, base).valid
+    ? { invalid, base }
+    : { invalid: c.invalid, base: c.valid };
 }
 
 /** Where the case's rule comes from, as `validate` tells it. */
@@ -91,16 +102,18 @@ export function ruleChecks(version: Version): Check[] {
       {
         name,
         level,
-        proves: `Each ${version} request breaking ${rule} (${cases.length} case${cases.length === 1 ? '' : 's'}) is refused and starts no job${level === 'interface' ? ' (the interface states the rule)' : ''}; the service answers 400 with the error envelope.`,
+        proves: `Each ${version} request breaking ${rule} (${cases.length} case${cases.length === 1 ? '' : 's'}) is refused and starts no job, where the same request without the break is accepted${level === 'interface' ? ' (the interface states the rule)' : ''}; the service answers 400 with the error envelope.`,
         cites,
-        startsJob: false,
-        cost: cases.length * START,
+        // Its refusals are held against bases that start jobs (baseline.ts).
+        startsJob: true,
+        cost: cases.length * 2 * START,
       },
       async (attempt) => {
         for (const c of cases) {
-          const body = onSite(c, attempt.options.siteUrl);
+          const { invalid, base } = onSite(c, attempt.options.siteUrl);
           const what = `${c.title}; ${c.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
-          await attempt.start(version, KIND_OF[c.schema]!, { json: body }, refusal(version, `${version}/${c.schema}` as SchemaName, body, what));
+          const expectation = refusal(version, `${version}/${c.schema}` as SchemaName, invalid, what);
+          await startRefused(attempt, version, KIND_OF[c.schema]!, { json: invalid }, expectation, base);
         }
       },
     );

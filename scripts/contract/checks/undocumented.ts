@@ -26,6 +26,7 @@ export function undocumentedStatusCheck(version: Version): Check {
       proves: `Status, errors and cancel of a job that does not exist answer 404 (and ${version === 'v2' ? '400 for an id that is not a UUID' : '404 for an id that is not a UUID'}), with documented bodies.`,
       cites: [{ source: 'service', names: ['404 Job not found', ...(version === 'v2' ? ['400 Invalid job ID format'] : [])] }],
       startsJob: false,
+      siteIndependent: true,
       cost: KINDS.length * 5,
     },
     async (attempt) => {

@@ -1,0 +1,52 @@
+/**
+ * Repeated failures of one check, reported once. A check that sends many requests of one kind (each field
+ * alone, each enum value, each status poll) meets the same fault many times: a target that answers 500 to
+ * every start, or 404 to a route it does not have, gave one entry per request (one 500 listed 22 times, the
+ * same 404 on 580 lines of one report). The report is built with each class once (run.ts), so that the text,
+ * the JSON and the JUnit output all say it once, with how many (`count`) and the smallest request.
+ *
+ * A class: the same level, kind, section and status, the same message and the same answer, up to the
+ * specifics of the request (addresses, job ids, numbers). What was expected is left out of the class: it names
+ * the request (`maxDepth alone`), and the entry kept shows it for its own request. A failure with a
+ * counterexample is a class of the generator already (shrunk on its own, so that one failing field cannot
+ * hide another) and is kept as it is.
+ */
+import type { Failure } from './report.js';
+
+/** `text` with what varies from one request to the next in words: addresses, UUIDs, numbers. */
+const withoutSpecifics = (text: string) =>
+  text
+    .replace(/\bhttps?:\/\/[^\s"'<>]+/g, '{address}')
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '{id}')
+    .replace(/\d+/g, '{n}');
+
+const classOf = (f: Failure) =>
+  JSON.stringify([f.level, f.kind, f.section, f.got?.status ?? null, withoutSpecifics(f.message), withoutSpecifics(f.got?.body ?? '')]);
+
+const size = (f: Failure) => f.request?.length ?? Number.POSITIVE_INFINITY;
+
+/** `failures` (of one check) with each class once, where it was first met: the one with the shortest request, and how many there were. */
+export function collapse(failures: readonly Failure[]): Failure[] {
+  const classes = new Map<string, Failure[]>();
+  const order: (Failure | Failure[])[] = [];
+  for (const failure of failures) {
+    if (failure.counterexample !== undefined) {
+      order.push(failure);
+      continue;
+    }
+    const key = classOf(failure);
+    const members = classes.get(key);
+    if (members !== undefined) members.push(failure);
+    else {
+      const created = [failure];
+      classes.set(key, created);
+      order.push(created);
+    }
+  }
+  return order.map((entry) => {
+    if (!Array.isArray(entry)) return entry;
+    const count = entry.reduce((sum, f) => sum + (f.count ?? 1), 0);
+    const smallest = entry.reduce((best, f) => (size(f) < size(best) ? f : best));
+    return count > 1 ? { ...smallest, count } : smallest;
+  });
+}

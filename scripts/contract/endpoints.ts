@@ -1,0 +1,79 @@
+/**
+ * Endpoints the target does not implement. An operation the interface or the service defines that answers
+ * 405 or 501, or 404 where the operation itself would not (a start, the active list; or a job endpoint whose 404
+ * is not the error envelope the service answers for an unknown job, e.g. a framework's "Cannot GET" page), is
+ * not there. The run lists each such operation once (method, path, the statuses, how many requests got them,
+ * from which checks), first in the report, so that one missing route reads as one finding instead of hundreds
+ * of refusals; the checks whose requests it refused fail on their own (a valid request refused), and a refusal
+ * check never passes on it (baseline.ts).
+ */
+import type { Version } from '../../schemas/registry.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import type { Exchange } from './http.js';
+import type { NotImplemented } from './report.js';
+import type { OperationSpec } from './spec.js';
+
+/** Statuses that say the route is not there, whatever the operation. */
+const NOT_THERE = new Set([405, 501]);
+
+/**
+ * Whether `exchange`, a request to `operation`, was answered as by a target that does not implement it: 405 or
+ * 501; or 404 where the operation answers 404 only with the error envelope for a job it does not know (a batch
+ * start only for an `appendToId`), and this 404 is not the body the operation documents for it.
+ */
+export function answeredAsMissing(exchange: Exchange, version: Version, operation: OperationSpec): boolean {
+  if (NOT_THERE.has(exchange.status)) return true;
+  if (exchange.status !== 404) return false;
+  if (!('404' in operation.responses)) return true;
+  if (operation.method === 'post') {
+    const body = exchange.request.body === undefined ? undefined : safeParse(exchange.request.body);
+    if (typeof body !== 'object' || body === null || !('appendToId' in body)) return true;
+  }
+  const documented = operation.responses['404']!.schema;
+  return !(exchange.isJson && validate(`${version}/${documented}` as SchemaName, exchange.json).valid);
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Entry {
+  readonly method: string;
+  readonly path: string;
+  readonly source: string;
+  readonly statuses: Set<number>;
+  requests: number;
+  readonly checks: Set<string>;
+}
+
+/** The operations a run found missing, each once, first met first. */
+export class MissingEndpoints {
+  private readonly found = new Map<string, Entry>();
+
+  /** Records that `check`'s request to `operation` of `version` was answered as missing. */
+  note(check: string, version: Version, operation: OperationSpec, status: number): void {
+    const method = operation.method.toUpperCase();
+    const path = `/${version}${operation.path}`;
+    const key = `${method} ${path}`;
+    const entry = this.found.get(key) ?? { method, path, source: operation.source, statuses: new Set(), requests: 0, checks: new Set() };
+    entry.statuses.add(status);
+    entry.requests += 1;
+    entry.checks.add(check);
+    this.found.set(key, entry);
+  }
+
+  list(): NotImplemented[] {
+    return [...this.found.values()].map((e) => ({
+      method: e.method,
+      path: e.path,
+      source: e.source,
+      statuses: [...e.statuses].sort((a, b) => a - b),
+      requests: e.requests,
+      checks: [...e.checks],
+    }));
+  }
+}
