@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ContractReport, ContractReportJson } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { kitTarget, type Handler } from './support/kitTarget.js';
+import { closedPort } from './support/siteGuard.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'scripts', 'cli.ts');
@@ -64,15 +64,6 @@ function cli(args: readonly string[]): Promise<Run> {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-}
-
-/** A port of 127.0.0.1 that nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let dir: string;

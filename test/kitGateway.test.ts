@@ -14,6 +14,7 @@ import { exitCode, formatJunit, formatText, jsonReport, runContract } from '../s
 import { resolveOptions } from '../scripts/contract/options.js';
 import { kitTarget, type Handler } from './support/kitTarget.js';
 import { runCli } from './support/runCli.js';
+import { closedPort } from './support/siteGuard.js';
 
 const TOKEN = 'gateway-test-token';
 const KEY = 'gw-key-7f3a9c2e51d04b6a';
@@ -175,15 +176,6 @@ describe('crawlspec contract --header', () => {
     }
   }, 120_000);
 });
-
-/** A port of 127.0.0.1 that nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * A target that comes up late, driven by what the kit does: on a free port, a listener that drops the first

@@ -22,10 +22,10 @@ import type { Auth, Exchange } from './http.js';
 import type { Job } from './jobs.js';
 import { levelOf, lowest } from './levels.js';
 import type { ResolvedOptions } from './options.js';
-import { makeSafe, minimalRequest, requestSchema, type Body } from './safeRequests.js';
+import { makeSafe, minimalRequest, requestName, requestSchema, type Body } from './safeRequests.js';
 import { validate } from '../../schemas/validate.js';
 import { Stop } from './signals.js';
-import { KIND_PATH, locate, type JobKind } from './spec.js';
+import { KIND_PATH, locate, serviceOnlyPlaces, type JobKind } from './spec.js';
 
 /** What the target answered to a base: accepted, or the status and what it said. */
 export interface BaseAnswer {
@@ -127,8 +127,13 @@ export async function startRefused(
   if (answer.accepted) return result;
   // A target that refuses a valid body leaves every refusal of the check unproven: undecided at the check's
   // level when that is lower than the expectation's (a service-only break drawn by an interface-level check).
-  const level = lowest(expectation.interface ? 'interface' : 'service', attempt.of.level);
+  // A base that carries what only the service states (an extension field) may be refused by an implementation
+  // of the interface: then only a run at service level misses the evidence.
+  const serviceBase = serviceOnlyPlaces(version, requestName(kind), answer.body).length > 0;
+  const level = serviceBase ? 'service' : lowest(expectation.interface ? 'interface' : 'service', attempt.of.level);
   const where = `POST /${version}${KIND_PATH[kind]}`;
+  // Whatever was held against the refusal (a 404 where the service answers 400) rests on it: dropped with it.
+  attempt.failures.splice(before);
   if (answer.missing) {
     const section = locate(attempt.options.baseUrl, 'POST', result.exchange.request.url)?.operation.source ?? 'service';
     attempt.fail({
@@ -141,9 +146,7 @@ export async function startRefused(
     });
     throw new Stop(`${where} is not implemented`);
   }
-  // What was held against the refusal (the service's 400 and envelope) rests on it too: dropped with it. The
-  // check is inconclusive, and goes on with its other bodies.
-  attempt.failures.splice(before);
+  // The check is inconclusive, and goes on with its other bodies.
   attempt.leaveUndecided(
     `the refusal shows nothing: the same body without the breaking change was refused too (${answer.status}: ${answer.said}; the body: ${shown(answer.body)}); ` +
       `make the target accept it (see ${version}.${kind}.start.valid) to judge this check`,

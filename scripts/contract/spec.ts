@@ -8,6 +8,7 @@ import { operations, type OperationSpec } from '../../schemas/operations.js';
 import { definitions, type Version } from '../../schemas/registry.js';
 import { objectOf } from '../../schemas/rule.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
+import { levelOf } from './levels.js';
 
 export type { OperationSpec };
 export type JobKind = 'crawl' | 'batch';
@@ -155,4 +156,29 @@ export function bodyProblems(version: Version, name: string, body: unknown): Bod
     return [...check(name, { ...body, data: [] }, []), ...pages.flatMap((page, i) => check('Document', page, ['data', i]))];
   }
   return check(name, body, []);
+}
+
+/** Every leaf value of `value` with its path (an empty array or object is a leaf). */
+function leaves(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; value: unknown }[] {
+  if (Array.isArray(value)) return value.length === 0 ? [{ path, value }] : value.flatMap((v, i) => leaves(v, [...path, i]));
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? [{ path, value }] : entries.flatMap(([k, v]) => leaves(v, [...path, k]));
+  }
+  return [{ path, value }];
+}
+
+/**
+ * The places in `body` (a request of `version/name`) whose values the interface does not state: where the
+ * definitions cite the service (an extension field, a form the service fills in). A header's value counts as its
+ * header (the interface's `headers` object, whose values are text). Empty for a body of interface values only.
+ */
+export function serviceOnlyPlaces(version: Version, name: string, body: unknown): string[] {
+  const found = new Set<string>();
+  for (const { path, value } of leaves(body)) {
+    const header = path.length >= 2 && path[path.length - 2] === 'headers';
+    const source = header ? sourceAt(version, name, path.slice(0, -1)) : sourceAt(version, name, path, value);
+    if (levelOf(source) !== 'interface') found.add(`${path.map((s) => (typeof s === 'number' ? '[]' : s)).join('.')} (${source})`);
+  }
+  return [...found];
 }

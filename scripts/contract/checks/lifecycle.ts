@@ -75,7 +75,9 @@ export function statusCheck(version: Version): Check {
           if (ended === undefined) return;
           if (ended.status === 'scraping') attempt.leaveUndecided(`the ${kind} did not end in time; its pages were not all seen`);
           else if (ended.data.length === 0)
-            attempt.leaveUndecided(`the ${kind} ended (${ended.status}) without a page record to validate: did every page of ${attempt.options.siteUrl} fail?`);
+            attempt.leaveUndecided(
+              `the ${kind} ended (${ended.status}) without a page record to validate: did every page of ${attempt.options.siteUrl} fail?`,
+            );
         });
     },
   );
@@ -97,8 +99,10 @@ export function cancelCheck(version: Version): Check {
     async (attempt) => {
       for (const kind of KINDS) {
         let seenRunning = false;
+        let started = 0;
         for (let tries = 0; tries < CANCEL_TRIES && !seenRunning; tries += 1) {
           await withJob(attempt, version, kind, slowJob(attempt, kind), async (statusUrl, cancel) => {
+            started += 1;
             const { exchange: cancelled, ok } = await cancel();
             if (!ok || cancelled?.status !== 200) return;
             seenRunning = true;
@@ -114,8 +118,9 @@ export function cancelCheck(version: Version): Check {
               });
           });
         }
-        // A 409 ("already completed") is a right answer, but says nothing of the 200 answer's shape.
-        if (!seenRunning)
+        // A 409 ("already completed") is a right answer, but says nothing of the 200 answer's shape. A start
+        // that was refused is a failure of its own, already recorded.
+        if (!seenRunning && started > 0)
           attempt.leaveUndecided(`every ${kind} completed before it could be cancelled; the cancel answer for a running job was not seen`);
       }
     },
@@ -151,7 +156,9 @@ export function errorsCheck(version: Version): Check {
           const errors = ok ? (exchange.json as { errors: unknown[] }).errors : undefined;
           if (errors === undefined) return;
           if (site.failing === undefined)
-            attempt.leaveUndecided(`no page of ${siteUrl} is known to fail, so no error record was seen (point --site-url at a crawlspec site)`);
+            attempt.leaveUndecided(
+              `no page of ${siteUrl} is known to fail, so no error record was seen (point --site-url at a crawlspec site)`,
+            );
           else if (ended.status === 'scraping') attempt.leaveUndecided(`the ${kind} did not end in time; its errors were not all seen`);
           else if (errors.length === 0)
             attempt.fail({
@@ -208,7 +215,8 @@ export function activeCheck(version: Version): Check {
           }
           seen = listed.length === 2;
         });
-      if (!seen && attempt.failures.length === 0) attempt.leaveUndecided('every crawl ended before the list was read; a listed crawl was not seen');
+      if (!seen && attempt.failures.length === 0)
+        attempt.leaveUndecided('every crawl ended before the list was read; a listed crawl was not seen');
     },
   );
 }
