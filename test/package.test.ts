@@ -37,9 +37,10 @@ const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update
 
 /**
  * Everything shipped must stay below this (about 7 MB unpacked since every schema element names its source and
- * the rule cases of issue 14 joined the vectors; the HTML docs, not shipped, alone are 5 MB).
+ * the rule cases of issue 14 joined the vectors, 8.6 MB since issue 21's kit: preflight, baselines, transport,
+ * record and replay, the report's schema; the HTML docs, not shipped, alone are 5 MB).
  */
-const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 10 * 1024 * 1024;
 
 interface Manifest {
   readonly license: string;
