@@ -525,7 +525,7 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
   it('every subcommand usage names each option its parser takes', ({ expect }) => {
     for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--skip', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--site-port', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--record', '--json'])
       expect(COMMAND_USAGE.contract).toContain(option);
-    for (const option of ['--port', '--host', '--token', '--no-auth']) expect(COMMAND_USAGE.serve).toContain(option);
+    for (const option of ['--port', '--host', '--token', '--no-auth', '--allow-host', '--public-url']) expect(COMMAND_USAGE.serve).toContain(option);
     for (const option of ['--port', '--host', '--base-url', '--external-url', '--subdomain-url']) expect(COMMAND_USAGE.site).toContain(option);
   });
 

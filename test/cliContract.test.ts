@@ -325,7 +325,7 @@ describe.concurrent('crawlspec serve', () => {
     const run = await cli(['serve', '--no-auth', '--allow-host', 'intranet.test', '--allow-host', 'http://x/']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      '--allow-host takes a host name or an IP address (e.g. intranet.example.com or 10.0.0.5), not "http://x/"',
+      '--allow-host takes a host name or an IP address, with a port or not (e.g. intranet.example.com, 10.0.0.5 or 127.0.0.1:8080), not "http://x/"',
     );
     expect(run.stdout).toBe('');
   });

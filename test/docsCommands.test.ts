@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../scripts/server/app.js';
 import { listen } from '../scripts/server/http.js';
+import { isSiteAddress } from '../scripts/site/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -178,7 +179,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'crawlspec-docs-'));
   // An implementation that crawls the kit's test site wherever the kit serves it (a reference server fetches from
   // no other loopback port unless allowed: `crawlspec serve --allow-host 127.0.0.1 --allow-host 127.0.0.2`).
-  const app = createReferenceApp({ auth: 'none', publicUrl: () => standIn.url });
+  const app = createReferenceApp({ auth: 'none', publicUrl: () => standIn.url, allowFetchHost: isSiteAddress });
   standIn = await listen(app);
   closeApp = () => app.close();
 });

@@ -3,11 +3,18 @@
  * metadata, the content (main or body) written back clean, markdown of it; and hostile pages (nesting a
  * million deep, closing tags matching nothing, tens of thousands of `<br>`, nested lists and tables) read in
  * bounded time without holding the event loop: these are what made htmlparser2 and node-html-markdown
- * quadratic (minutes on one page) before the bounds.
+ * quadratic (minutes on one page) before the bounds. Issue 22, finding 1: pages that node-html-markdown
+ * itself converted in quadratic time (a run of digits, one long word in a list item, line breaks in a
+ * preformatted table cell, a long text page, many sibling nodes), and that the markdown is still the
+ * library's wherever the chunks change nothing.
  */
+import fc from 'fast-check';
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../scripts/server/boundedParser.js';
-import { markdownOf, readHtml } from '../scripts/server/htmlPage.js';
+import { MAX_CHUNK_CHARS, MAX_CHUNK_NODES, readHtml, readText, type ReadPage } from '../scripts/server/htmlPage.js';
+import { markdownOf } from '../scripts/server/markdown.js';
 
 const signal = new AbortController().signal;
 const URL_ = 'http://127.0.0.1:4000/docs/page.html';
@@ -121,5 +128,157 @@ describe('hostile pages', () => {
     expect(html.match(/<div>/g)).toHaveLength(64);
     expect(html.match(/<\/div>/g)).toHaveLength(64);
     expect(html).toContain('deep');
+  });
+});
+
+/** The longest the event loop was held while `work` ran (a watcher's turns). */
+async function longestTurn(work: () => Promise<unknown>): Promise<number> {
+  let worst = 0;
+  let last = performance.now();
+  let watching = true;
+  const watch = () => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    if (watching) setImmediate(watch);
+  };
+  setImmediate(watch);
+  try {
+    await work();
+  } finally {
+    // One more turn: the watcher measures the stretch that ended the work (all of it, if it never yielded).
+    await new Promise((resolve) => setImmediate(resolve));
+    watching = false;
+  }
+  return worst;
+}
+
+/** The library's own markdown of a page's whole content (one call, its default options), as markdownOf ends it. */
+const library = new NodeHtmlMarkdown();
+const libraryMarkdown = (read: ReadPage): string => {
+  const markdown = library.translate(read.content.join('')).trim();
+  return markdown === '' ? '' : `${markdown}\n`;
+};
+
+describe('issue 22, finding 1: what node-html-markdown converted in quadratic time', () => {
+  const MiB = 1024 * 1024;
+  const html = (content: string) => () => readHtml(`<body><main>${content}</main></body>`, URL_, true, signal);
+  // Sizes the old code took seconds on (the finding: 120 KB of digits, 11–16 s; measured here: 14 s, 3.9 s, 4.8 s, 10 s).
+  const cases: [string, () => Promise<ReadPage>][] = [
+    ['120 KB of digits in one text node', html(`<p>${'1'.repeat(120_000)}</p>`)],
+    ['a list item of one 48 KB word', html(`<ul><li>${'x'.repeat(48_000)}</li></ul>`)],
+    [
+      '60,000 line breaks in a preformatted text in a table cell',
+      () => readHtml(`<table><tr><td><pre>${'\n'.repeat(60_000)}x</pre></td></tr></table>`, URL_, true, signal),
+    ],
+    ['a text page of 5 MiB of ampersands (at the size limit)', () => readText('&'.repeat(5 * MiB), signal)],
+    ['5 MiB of digits in one text node (a page at the size limit)', html(`<p>${'1'.repeat(5 * MiB)}</p>`)],
+  ];
+
+  it.each(cases)('%s: converted without holding the event loop long', async (_name, read) => {
+    let markdown = '';
+    const worst = await longestTurn(async () => {
+      markdown = await markdownOf(await read(), signal);
+    });
+    expect(markdown.length).toBeGreaterThan(0);
+    // Generous for a loaded machine: each chunk takes milliseconds.
+    expect(worst).toBeLessThan(2_000);
+  });
+
+  it(`keeps each chunk within ${MAX_CHUNK_CHARS} characters of text and ${MAX_CHUNK_NODES} nodes`, async () => {
+    const pages = [
+      `<p>${'1'.repeat(300_000)}</p>`,
+      `<p>${'word '.repeat(60_000)}</p>`,
+      `<p>${'<br> '.repeat(60_000)}</p>`,
+      `<code>${'<i>a</i>b'.repeat(30_000)}</code>`,
+      `<pre>${'line &amp; line\n'.repeat(20_000)}</pre>`,
+    ];
+    for (const page of pages) {
+      const read = await readHtml(`<body><main>${page}</main></body>`, URL_, true, signal);
+      for (const chunk of read.content) {
+        let nodes = 0;
+        let text = 0;
+        const parser = new Parser({ onopentag: () => (nodes += 1), ontext: (t) => (text += t.length) });
+        parser.write(chunk);
+        parser.end();
+        // A text node may arrive in pieces: count them as nodes too (an upper bound of the converter's nodes).
+        expect(nodes, page.slice(0, 20)).toBeLessThanOrEqual(MAX_CHUNK_NODES);
+        expect(text, page.slice(0, 20)).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
+      }
+    }
+  });
+
+  it("gives the library's markdown for pages of one chunk (digits, markers, breaks in list items)", async () => {
+    const word = fc.constantFrom(
+      'crawl',
+      'the',
+      '3.',
+      '12. x',
+      '-',
+      '+ y',
+      '# h',
+      '> q',
+      '=',
+      '1234567890',
+      'a_b',
+      '*x*',
+      '[x]',
+      '|',
+      '&amp;',
+      '\u00a0',
+    );
+    const words = fc.array(word, { minLength: 1, maxLength: 10 }).map((w) => w.join(' '));
+    const inline = fc.oneof(
+      words,
+      words.map((t) => `<a href="/d">${t}</a>`),
+      words.map((t) => `<b>${t}</b>`),
+      words.map((t) => `<code>${t}</code>`),
+    );
+    const item = fc
+      .array(
+        fc.oneof(
+          inline,
+          fc.constant('<br>'),
+          fc.constant('<br>- next'),
+          fc.constant('<br>2. two'),
+          fc.constant('<br>| cell'),
+          fc.constant('  '),
+        ),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((xs) => xs.join(''));
+    const block = fc.oneof(
+      fc.array(inline, { minLength: 1, maxLength: 5 }).map((xs) => `<p>${xs.join(' ')}</p>`),
+      fc.array(item, { minLength: 1, maxLength: 5 }).map((xs) => `<ul>${xs.map((x) => `<li>${x}</li>`).join('')}</ul>`),
+      fc.array(item, { minLength: 1, maxLength: 5 }).map((xs) => `<ol><li>x<ol>${xs.map((x) => `<li>${x}</li>`).join('')}</ol></li></ol>`),
+      fc
+        .array(words, { minLength: 1, maxLength: 4 })
+        .map((xs) => `<table><tr>${xs.map((x) => `<td>${x}</td>`).join('')}</tr><tr><td><pre>a\n\n  b\n1. c</pre></td></tr></table>`),
+      words.map((t) => `<pre>${t}\n  ${t}</pre>`),
+      words.map((t) => `<h2>${t}</h2>`),
+    );
+    const page = fc.array(block, { minLength: 1, maxLength: 8 }).map((bs) => `<body><main>${bs.join('\n')}</main></body>`);
+    await fc.assert(
+      fc.asyncProperty(page, async (source) => {
+        const read = await readHtml(source, URL_, true, signal);
+        expect(read.content).toHaveLength(1);
+        expect(await markdownOf(read, signal)).toBe(libraryMarkdown(read));
+      }),
+      { numRuns: 300, seed: 22 },
+    );
+  });
+
+  it("gives the library's markdown of the whole for a paragraph, a preformatted text and a text page longer than a chunk", async () => {
+    const words = Array.from({ length: 20_000 }, (_, i) => ['crawl', 'the', 'page', `${i}.`, 'a_b', '*x*', '-', '#h'][i % 8]).join(' ');
+    const lines = Array.from({ length: 8000 }, (_, i) => `${i % 7 === 0 ? '    ' : ''}line ${i} <&> x`).join('\n');
+    const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (const read of [
+      await readHtml(`<main><p>${escaped(words)}</p></main>`, URL_, true, signal),
+      await readHtml(`<main><pre>${escaped(lines)}</pre></main>`, URL_, true, signal),
+      await readText(lines, signal),
+    ]) {
+      expect(read.content.length).toBeGreaterThan(2);
+      expect(await markdownOf(read, signal)).toBe(libraryMarkdown(read));
+    }
   });
 });

@@ -15,7 +15,7 @@ import { expectedCrawl } from '../schemas/crawl/oracle.js';
 import { validate } from '../schemas/validate.js';
 import { createReferenceApp, type InMemoryReferenceApp } from '../scripts/server/app.js';
 import { listen, type Listening } from '../scripts/server/http.js';
-import { serveSite, type ServedSite } from '../scripts/site/server.js';
+import { isSiteAddress, serveSite, type ServedSite } from '../scripts/site/server.js';
 import { testSiteModel } from '../scripts/site/testSite.js';
 import { untilEnded } from './support/untilEnded.js';
 
@@ -36,6 +36,8 @@ beforeAll(async () => {
     publicUrl: () => base,
     pageIntervalMs: 1,
     resolveHosts: { [HOST]: '127.0.0.1', [`sub.${HOST}`]: '127.0.0.1' },
+    // The sites' addresses, on any port (127.0.0.2 the other site, 127.0.0.1 the slow one): no other loopback port.
+    allowFetchHost: isSiteAddress,
   });
   server = await listen(app);
   base = server.url;

@@ -16,6 +16,8 @@ import { listen, type Listening } from '../scripts/server/http.js';
 const TOKEN = 'test-token';
 const TIMEOUT_MS = 5_000;
 const VERSIONS = ['v1', 'v2'] as const;
+/** The Content-Type a start must carry. */
+const JSON_TYPE = { 'content-type': 'application/json' };
 type Version = (typeof VERSIONS)[number];
 
 let publicUrl = '';
@@ -527,6 +529,7 @@ describe('reference server, beyond one version', () => {
     try {
       const response = await fetch(`${listening.url}/v2/crawl`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: 'x'.repeat(3 * 1024 * 1024),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
@@ -542,7 +545,7 @@ describe('reference server, beyond one version', () => {
     let clock = 1_000_000;
     const timed = createReferenceApp({ auth: 'none', publicUrl: () => 'http://127.0.0.1:1', jobTtlMs: 1000, now: () => clock });
     try {
-      const started = await timed.handle({ method: 'POST', url: '/v2/crawl', headers: {}, body: '{"url":"https://example.com"}' });
+      const started = await timed.handle({ method: 'POST', url: '/v2/crawl', headers: JSON_TYPE, body: '{"url":"https://example.com"}' });
       const { id } = JSON.parse(started.body) as { id: string };
       clock += 1000;
       const expired = await timed.handle({ method: 'GET', url: `/v2/crawl/${id}`, headers: {}, body: '' });
@@ -558,7 +561,7 @@ describe('reference server, beyond one version', () => {
         throw new Error('boom');
       },
     });
-    const answer = await broken.handle({ method: 'POST', url: '/v1/crawl', headers: {}, body: '{"url":"https://example.com"}' });
+    const answer = await broken.handle({ method: 'POST', url: '/v1/crawl', headers: JSON_TYPE, body: '{"url":"https://example.com"}' });
     broken.close();
     expect(answer.status).toBe(500);
     const body = JSON.parse(answer.body);

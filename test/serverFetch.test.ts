@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../schemas/validate.js';
 import { createReferenceApp, type InMemoryReferenceApp } from '../scripts/server/app.js';
-import { FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_PAGE_BYTES, MAX_REDIRECTS } from '../scripts/server/fetcher.js';
+import { FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_ORIGIN, MAX_PAGE_BYTES, MAX_REDIRECTS } from '../scripts/server/fetcher.js';
 import { listen, type Listening } from '../scripts/server/http.js';
 import { MAX_JOB_FETCHES_IN_FLIGHT } from '../scripts/server/jobPages.js';
 import { BatchSource, MAX_PAGES_PER_JOB } from '../scripts/server/pageSource.js';
@@ -21,6 +21,10 @@ import { createReach, RefusedAddressError } from '../scripts/server/reach.js';
 import { untilEnded } from './support/untilEnded.js';
 
 const TIMEOUT_MS = 15_000;
+/** The Content-Type a start must carry. */
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** The hostile site's host (on any port): a server fetches from no other loopback port unless allowed. */
+const onSite = (host: string) => host === '127.0.0.1';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A site on 127.0.0.1 whose pages misbehave, counting what it is asked and what it holds open. */
@@ -29,9 +33,10 @@ class HostileSite {
   origin = '';
   /** Requests by path. */
   readonly asked = new Map<string, number>();
-  /** Requests to `/hang` not yet closed by the client. */
+  /** Requests to `/hang` not yet closed by the client, the most at once, and those closed. */
   hanging = 0;
   mostHanging = 0;
+  hangsClosed = 0;
   readonly hostHeaders: string[] = [];
 
   async start(): Promise<void> {
@@ -105,7 +110,10 @@ class HostileSite {
       case '/hang':
         this.hanging += 1;
         this.mostHanging = Math.max(this.mostHanging, this.hanging);
-        request.socket.once('close', () => (this.hanging -= 1));
+        request.socket.once('close', () => {
+          this.hanging -= 1;
+          this.hangsClosed += 1;
+        });
         return; // never answered
       default:
         return html(200, `<title>Page ${path}</title><p>A page.</p>`);
@@ -119,17 +127,21 @@ class HostileSite {
 }
 
 const site = new HostileSite();
+/** Another origin (another port): the fetch gate bounds each origin apart. */
+const other = new HostileSite();
 let app: InMemoryReferenceApp;
 let server: Listening;
 
 beforeAll(async () => {
   await site.start();
+  await other.start();
   let base = '';
   app = createReferenceApp({
     auth: 'none',
     publicUrl: () => base,
     pageIntervalMs: 1,
-    allowFetchHost: (host) => host === 'allowed.example.com' || host === 'rebound.example.com',
+    // The hostile site's 127.0.0.1 (on its port: any), besides the names; no other loopback port is fetched.
+    allowFetchHost: (host) => host === 'allowed.example.com' || host === 'rebound.example.com' || host === '127.0.0.1',
     resolveHosts: { 'allowed.example.com': '127.0.0.1', 'rebound.example.com': '192.0.2.1' },
   });
   server = await listen(app);
@@ -140,6 +152,7 @@ afterAll(async () => {
   await server?.close();
   app?.close();
   await site.close();
+  await other.close();
 });
 
 async function call(method: string, path: string, body?: unknown): Promise<any> {
@@ -294,7 +307,7 @@ describe('sitemaps', () => {
 });
 
 describe('fetches in flight', () => {
-  const hangs = (n: number) => Array.from({ length: n }, (_, i) => `${site.origin}/hang?${i}`);
+  const hangs = (n: number, at = site) => Array.from({ length: n }, (_, i) => `${at.origin}/hang?${i}`);
   const until = async (condition: () => boolean) => {
     for (const deadline = Date.now() + TIMEOUT_MS; !condition();) {
       if (Date.now() > deadline) throw new Error('never happened');
@@ -302,34 +315,62 @@ describe('fetches in flight', () => {
     }
   };
 
-  it(`at most ${MAX_JOB_FETCHES_IN_FLIGHT} per job and ${MAX_FETCHES_IN_FLIGHT} in all; a cancel aborts a job's fetches at once`, async () => {
+  it(`at most ${MAX_FETCHES_PER_ORIGIN} to one origin, ${MAX_JOB_FETCHES_IN_FLIGHT} per job and ${MAX_FETCHES_IN_FLIGHT} in all; a cancel aborts a job's fetches at once`, async () => {
     site.mostHanging = 0;
+    other.mostHanging = 0;
     const jobs = [];
     for (let i = 0; i < 3; i++) jobs.push(await call('POST', '/v2/batch/scrape', { urls: hangs(20), maxConcurrency: 100 }));
-    await until(() => site.hanging >= MAX_FETCHES_IN_FLIGHT);
+    await until(() => site.hanging >= MAX_FETCHES_PER_ORIGIN);
+    for (let i = 0; i < 3; i++) jobs.push(await call('POST', '/v2/batch/scrape', { urls: hangs(20, other), maxConcurrency: 100 }));
+    await until(() => site.hanging + other.hanging >= MAX_FETCHES_IN_FLIGHT);
     await sleep(200); // every job ticked many times meanwhile
-    expect(site.mostHanging).toBe(MAX_FETCHES_IN_FLIGHT);
+    expect([site.mostHanging, other.mostHanging]).toEqual([MAX_FETCHES_PER_ORIGIN, MAX_FETCHES_PER_ORIGIN]);
     const first = await call('GET', jobs[0].url);
     expect(first).toMatchObject({ status: 'scraping', completed: 0, total: 20 });
 
     for (const job of jobs) expect(await call('DELETE', job.url)).toEqual({ status: 'cancelled' });
-    await until(() => site.hanging === 0);
+    await until(() => site.hanging === 0 && other.hanging === 0);
     site.mostHanging = 0;
-    const alone = await call('POST', '/v2/batch/scrape', { urls: hangs(20), maxConcurrency: 100 });
-    await until(() => site.hanging >= MAX_JOB_FETCHES_IN_FLIGHT);
+    other.mostHanging = 0;
+    // One job, two origins: its own bound.
+    const alone = await call('POST', '/v2/batch/scrape', { urls: [...hangs(10), ...hangs(10, other)].sort(), maxConcurrency: 100 });
+    await until(() => site.hanging + other.hanging >= MAX_JOB_FETCHES_IN_FLIGHT);
     await sleep(200);
-    expect(site.mostHanging).toBe(MAX_JOB_FETCHES_IN_FLIGHT);
+    expect(site.hanging + other.hanging).toBe(MAX_JOB_FETCHES_IN_FLIGHT);
     await call('DELETE', alone.url);
+    await until(() => site.hanging === 0 && other.hanging === 0);
+  });
+
+  it('a site that never answers cannot hold the places another job needs (issue 22, finding 6)', async () => {
+    // Six jobs of a site that never answers, each with as many pages in flight as a job may have.
+    const stuck = [];
+    for (let i = 0; i < 6; i++) stuck.push(await call('POST', '/v2/batch/scrape', { urls: hangs(20), maxConcurrency: 8 }));
+    await until(() => site.hanging >= MAX_FETCHES_PER_ORIGIN);
+    const closedBefore = site.hangsClosed;
+    const quick = await call('POST', '/v2/batch/scrape', {
+      urls: Array.from({ length: 10 }, (_, i) => `${other.origin}/page/${i}`),
+      maxConcurrency: 10,
+    });
+    const status = await untilEnded(() => call('GET', quick.url), quick.url, { timeoutMs: TIMEOUT_MS });
+    expect(status).toMatchObject({ status: 'completed', completed: 10 });
+    // Its pages did not wait for a fetch of the stuck site to give its place up (each waits out the 10 s limit).
+    expect(site.hangsClosed).toBe(closedBefore);
+    expect(site.hanging).toBe(MAX_FETCHES_PER_ORIGIN);
+    for (const job of stuck) await call('DELETE', job.url);
     await until(() => site.hanging === 0);
   });
 
   it('an expired job stops fetching', async () => {
     let base = '';
-    const expiring = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1, jobTtlMs: 500 });
+    const expiring = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1, jobTtlMs: 500, allowFetchHost: onSite });
     const listening = await listen(expiring);
     base = listening.url;
     try {
-      await fetch(`${base}/v2/batch/scrape`, { method: 'POST', body: JSON.stringify({ urls: hangs(2), maxConcurrency: 2 }) });
+      await fetch(`${base}/v2/batch/scrape`, {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ urls: hangs(2), maxConcurrency: 2 }),
+      });
       await until(() => site.hanging === 2);
       await until(() => site.hanging === 0); // the sweep (every second at the least) drops the job and aborts its fetches
       expect(expiring.stats().jobs).toBe(0);
@@ -355,11 +396,15 @@ describe('fetches in flight', () => {
 
   it('close() aborts every fetch of every job', async () => {
     let base = '';
-    const other = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1 });
+    const other = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1, allowFetchHost: onSite });
     const listening = await listen(other);
     base = listening.url;
     try {
-      await fetch(`${base}/v2/batch/scrape`, { method: 'POST', body: JSON.stringify({ urls: hangs(3), maxConcurrency: 3 }) });
+      await fetch(`${base}/v2/batch/scrape`, {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ urls: hangs(3), maxConcurrency: 3 }),
+      });
       await until(() => site.hanging === 3);
       other.close();
       await until(() => site.hanging === 0);

@@ -36,7 +36,13 @@ function makeApp(options: Partial<ReferenceAppOptions> = {}): InMemoryReferenceA
 }
 
 async function ask(app: InMemoryReferenceApp, method: string, url: string, body = '', headers: AppRequest['headers'] = {}) {
-  const answer = await app.handle({ method, url, headers, body });
+  // A body is sent as JSON, as a start must be.
+  const answer = await app.handle({
+    method,
+    url,
+    headers: body === '' ? headers : { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: answer.status, text: answer.body, json: () => JSON.parse(answer.body) as any };
 }
 

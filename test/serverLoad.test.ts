@@ -77,8 +77,9 @@ const HELD_NOTHING = { heldPages: 0, heldBytes: 0, webhookJobs: 0, webhookEvents
 
 describe('job expiry and memory', () => {
   const BASE = 'http://127.0.0.1:1';
+  // A body is sent as JSON, as a start must be.
   const request = (app: InMemoryReferenceApp, method: string, url: string, body = '', headers: Record<string, string> = {}) =>
-    app.handle({ method, url, headers, body });
+    app.handle({ method, url, headers: body === '' ? headers : { 'content-type': 'application/json', ...headers }, body });
   const json = (answer: AppResponse): any => JSON.parse(answer.body);
 
   afterEach(() => {
@@ -250,7 +251,7 @@ describe('under concurrent load', () => {
     // Past what the adapter reads (the limit plus 1 MiB), it answers itself and closes the connection.
     const far = await fetch(`${ctx.base}/v2/crawl`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}` },
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: padded({ url }, LIMIT + 1024 * 1024 + 1),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -518,12 +518,12 @@ export interface BatchScrapeRequest {
    */
   parsePDF?: boolean;
   /**
-   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   jsonOptions?: JsonOptions;
   /**
    * @deprecated
-   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   extract?: JsonOptions;
   /**
@@ -533,7 +533,7 @@ export interface BatchScrapeRequest {
    */
   actions?: Action[];
   /**
-   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   changeTrackingOptions?: ChangeTrackingOptions;
   /**
@@ -605,7 +605,7 @@ export interface Location {
  */
 export interface JsonOptions {
   /**
-   * JSON Schema of the data to extract. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * JSON Schema of the data to extract. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   schema?: JsonSchemaObject;
   /**
@@ -650,7 +650,7 @@ export interface ChangeTrackingOptions {
    */
   modes?: ChangeTrackingMode[];
   /**
-   * JSON Schema for `json` mode. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * JSON Schema for `json` mode. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   schema?: JsonSchemaObject;
   /**
@@ -952,12 +952,12 @@ export interface ScrapeOptions {
    */
   parsePDF?: boolean;
   /**
-   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   jsonOptions?: JsonOptions;
   /**
    * @deprecated
-   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * Deprecated name of `jsonOptions`, paired with the `extract` format. A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   extract?: JsonOptions;
   /**
@@ -967,7 +967,7 @@ export interface ScrapeOptions {
    */
   actions?: Action[];
   /**
-   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most 2000 values and 100000 characters of keys and strings. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
+   * A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most 500 values (a $ref counting what it points to), 100000 characters of keys and strings, and 50 patterns and references. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`).
    */
   changeTrackingOptions?: ChangeTrackingOptions;
   /**

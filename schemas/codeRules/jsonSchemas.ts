@@ -18,15 +18,18 @@
  * measured on, a thousand times what parsing the schema's JSON costs; with its default options the code nests
  * one block per property, which makes compiling quadratic (2000 properties took 1.3 s) and overflows the stack
  * near 3500. So:
- *   - a schema is measured before it is compiled, and one of more than MAX_SCHEMA_VALUES values or
- *     MAX_SCHEMA_CHARACTERS characters of keys and strings is refused unread (this package's bound, not the
- *     service's; the measure stops as soon as it is past a bound). 2000 values are some 650 properties, several
- *     times the largest extraction schemas clients send, and compile in tens of milliseconds. A v1 set of options
- *     holds three schemas at most, so a body costs three such compiles at most;
- *   - compiling gathers every error and skips Ajv's code optimisation (the code is never run), which keeps it
- *     linear; neither changes which schemas compile. A schema nested deeper than the compiler's stack allows
- *     (about 1000 levels) is refused as not compiling, as the service's compiler (which nests deeper still)
- *     refuses it;
+ *   - the schemas of a request are measured before they are compiled, and compiled in order only while together
+ *     they hold at most MAX_SCHEMA_VALUES values to compile (a `$ref` counting what it points to),
+ *     MAX_SCHEMA_CHARACTERS characters of keys and strings and MAX_SCHEMA_PATTERNS patterns and references
+ *     (jsonSchemaSize.ts: this package's bounds, not the service's; each measure stops as soon as it is past a
+ *     bound); a schema past them is refused unread. 500 values are some 165 properties with a type and a
+ *     description, several times the largest extraction schemas clients send, and compile in tens of milliseconds;
+ *   - compiling gathers every error, skips Ajv's code optimisation (the code is never run) and compiles what a
+ *     `$ref` points to once, as a function of its own, instead of inlining it at every reference
+ *     (`inlineRefs: false`), which keeps it linear; none of these changes which schemas compile
+ *     (test/jsonSchemas.test.ts compares the verdicts with Ajv's defaults). A schema nested deeper than the
+ *     compiler's stack allows (a few hundred levels, depending on the stack Node was given) is refused as not
+ *     compiling, as the service's compiler refuses it;
  *   - verdicts on schemas seen before are kept, as pathPatterns.ts keeps pattern verdicts, so a client sending one
  *     schema with every request compiles it once; and the schemas that compiled last are recognised by their data
  *     (`compiledBefore`), so such a request is not even serialised. A kept verdict is the one compiling afresh
@@ -39,12 +42,19 @@ import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
 import { keysTo, pointerSegment, rootPlace, type Place } from '../place.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
+import {
+  MAX_SCHEMA_CHARACTERS,
+  MAX_SCHEMA_PATTERNS,
+  MAX_SCHEMA_VALUES,
+  nothingSpent,
+  schemaSize,
+  spend,
+  type SchemaSize,
+  type Spent,
+} from './jsonSchemaSize.js';
 
 export const INVALID_JSON_SCHEMA = 'Invalid JSON schema.';
-/** The most values (objects, arrays, strings, numbers, booleans, nulls) a schema may hold to be compiled. */
-export const MAX_SCHEMA_VALUES = 2000;
-/** The most characters its keys and strings may hold together. */
-export const MAX_SCHEMA_CHARACTERS = 100_000;
+export { MAX_SCHEMA_CHARACTERS, MAX_SCHEMA_PATTERNS, MAX_SCHEMA_VALUES };
 
 /**
  * One Ajv for every compile, as the service has, made on first use (the package is loaded then, through
@@ -64,7 +74,7 @@ let ajv: Ajv | undefined;
 const verdicts = new Map<string, string | null>();
 const CACHED_SCHEMAS = 256;
 const CACHED_LENGTH = 4096;
-const byObject = new WeakMap<object, { readonly known: Known; readonly verdict: string | null }>();
+const byObject = new WeakMap<object, { readonly known: Known; readonly verdict: string | null; readonly size: SchemaSize }>();
 /**
  * The schemas that compiled most recently, most recent first, each as a copy of its data (see `Known`): `keeps`
  * compares a body's schema with them value by value, without making its text. A client sends the same few schemas
@@ -74,9 +84,13 @@ const byObject = new WeakMap<object, { readonly known: Known; readonly verdict: 
 const recent: Recent[] = [];
 const RECENT_SCHEMAS = 16;
 
-/** A schema that compiled recently: its data, and whether v1's walk (into `$ref`s too) finds no free-form object in it. */
+/**
+ * A schema that compiled recently: its data, its size (what it costs a request's bounds), and whether v1's walk
+ * (into `$ref`s too) finds no free-form object in it.
+ */
 interface Recent {
   readonly known: Known;
+  readonly size: SchemaSize;
   readonly noFreeForm: boolean;
 }
 
@@ -90,38 +104,6 @@ interface Recent {
 let recognised: object | undefined;
 let recognisedNoFreeForm = false;
 
-/**
- * Why `schema` is too large to compile, or undefined: it holds more than MAX_SCHEMA_VALUES values or more than
- * MAX_SCHEMA_CHARACTERS characters of keys and strings (a tree: a value met twice counts twice, so a cycle,
- * which only a caller of the JavaScript API can make, is too large). Stops as soon as it is past a bound.
- */
-function sizeProblem(schema: unknown): string | undefined {
-  const values = `The JSON Schema is too large to check: it holds more than ${MAX_SCHEMA_VALUES} values, the most that is compiled.`;
-  const characters = `The JSON Schema is too large to check: its keys and strings hold more than ${MAX_SCHEMA_CHARACTERS} characters, the most that is compiled.`;
-  // Values counted when they are met (pushed), so an object or array with too many members stops the count early.
-  let count = 1;
-  let length = 0;
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') length += value.length;
-    else if (Array.isArray(value)) {
-      if (count + value.length > MAX_SCHEMA_VALUES) return values;
-      count += value.length;
-      for (let i = 0; i < value.length; i++) stack.push(value[i]);
-    } else if (isRecord(value)) {
-      for (const key of Object.keys(value)) {
-        length += key.length;
-        if ((count += 1) > MAX_SCHEMA_VALUES) return values;
-        if (length > MAX_SCHEMA_CHARACTERS) return characters;
-        stack.push(field(value, key));
-      }
-    }
-    if (length > MAX_SCHEMA_CHARACTERS) return characters;
-  }
-  return undefined;
-}
-
 /** Why `schema` does not compile (draft-07, strict off), or undefined. */
 function compileProblem(schema: Readonly<Record<string, unknown>>): string | undefined {
   const compiler = (ajv ??= new (ajvPackage().Ajv)({
@@ -129,6 +111,7 @@ function compileProblem(schema: Readonly<Record<string, unknown>>): string | und
     logger: false,
     addUsedSchema: false,
     allErrors: true,
+    inlineRefs: false,
     code: { optimize: false },
   }));
   // What the compile leaves in the instance: its entry in Ajv's cache of compiled schemas, and the references its
@@ -158,14 +141,21 @@ function textOf(schema: unknown): string | undefined {
   }
 }
 
-/** Why `schema` is not compiled or does not compile, from a cache when it can be. */
-function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | undefined {
+/**
+ * Why `schema` is not compiled or does not compile, from a cache when it can be; `spent`: what the request's
+ * schemas before it cost (this one's cost is added when it is compiled).
+ */
+function compiledVerdict(schema: Readonly<Record<string, unknown>>, spent: Spent): string | undefined {
   // The verdict on this very object, if it still holds the data it was given for (a caller of the JavaScript API may
   // change a schema between two requests).
   const seen = byObject.get(schema);
-  if (seen !== undefined && sameAs(schema, seen.known, 0)) return seen.verdict ?? undefined;
-  const tooLarge = sizeProblem(schema);
-  if (tooLarge !== undefined) return tooLarge;
+  const kept = seen !== undefined && sameAs(schema, seen.known, 0) ? seen : undefined;
+  const size = kept?.size ?? schemaSize(schema);
+  if (typeof size === 'string') return size;
+  // Within the request's bounds, or not compiled, whatever any cache holds: a verdict never depends on one.
+  const pastBounds = spend(spent, size);
+  if (pastBounds !== undefined) return pastBounds;
+  if (kept !== undefined) return kept.verdict ?? undefined;
   // A verdict is kept only for a schema that is exactly the data of its text: `1e400` parses to Infinity, which
   // JSON.stringify writes as null, and `"minimum": Infinity` compiles where `"minimum": null` does not.
   const text = textOf(schema);
@@ -186,11 +176,11 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>): string | un
     }
   }
   // A schema recognised in `recent` then has the text whose verdict `verdicts` holds: the answer `check` gives.
-  if (verdict === undefined && cached && !compiledBefore(schema)) {
-    recent.unshift({ known: exact!, noFreeForm: noFreeForm(JSON.parse(text!), false, 0) });
+  if (verdict === undefined && cached && compiledBefore(schema) === undefined) {
+    recent.unshift({ known: exact!, size, noFreeForm: noFreeForm(JSON.parse(text!), false, 0) });
     if (recent.length > RECENT_SCHEMAS) recent.pop();
   }
-  if (exact !== undefined) byObject.set(schema, { known: exact, verdict: verdict ?? null });
+  if (exact !== undefined) byObject.set(schema, { known: exact, verdict: verdict ?? null, size });
   return verdict;
 }
 
@@ -261,21 +251,27 @@ const sameMember = (value: unknown, known: Known, depth: number): boolean =>
   typeof known !== 'object' || known === null ? value === known : sameAs(value, known, depth + 1);
 
 /**
- * Cheaply: true only when `schema` holds the data of a schema that compiled recently (keys in the same order);
- * false when it cannot tell.
+ * Cheaply: the schema that compiled recently whose data `schema` holds (keys in the same order); undefined when
+ * it cannot tell.
  */
-function compiledBefore(schema: unknown): boolean {
+function compiledBefore(schema: unknown): Recent | undefined {
   recognised = undefined;
   for (let i = 0; i < recent.length; i++) {
-    const { known, noFreeForm: free } = recent[i]!;
-    if (sameAs(schema, known, 0)) {
+    const entry = recent[i]!;
+    if (sameAs(schema, entry.known, 0)) {
       recognised = schema as object;
-      recognisedNoFreeForm = free;
-      return true;
+      recognisedNoFreeForm = entry.noFreeForm;
+      return entry;
     }
   }
-  return false;
+  return undefined;
 }
+
+/**
+ * What the schemas the compile rule's cheap answer recognised cost together, in the request it is asked of: a
+ * request of schemas that each compiled before may still be past the bounds together, and then `check` says so.
+ */
+let recognisedSpent: Spent = nothingSpent();
 
 /** The schema taken from `recognised` by the v1 free-form rule's cheap answer being asked, and its verdict. */
 let taken: object | undefined;
@@ -406,12 +402,15 @@ function everySchema(version: Version, options: Readonly<Record<string, unknown>
 /** Whether the schema of a v1 holder (`jsonOptions`, ...) is kept; true when there is no holder. */
 const keptIn = (holder: unknown, kept: (schema: unknown) => boolean) => !isRecord(holder) || kept(holder.schema);
 
-/** What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object. */
-function schemaProblem(version: Version, schema: unknown): { rule: 'compile' | 'freeForm'; message: string } | undefined {
+/**
+ * What is wrong with one schema, in the order the service checks: it compiles (v1), then no free-form object;
+ * `spent`: what the request's schemas before it cost to compile.
+ */
+function schemaProblem(version: Version, schema: unknown, spent: Spent): { rule: 'compile' | 'freeForm'; message: string } | undefined {
   // Not an object: the schema check says so.
   if (!isRecord(schema)) return undefined;
   if (version === 'v1') {
-    const problem = compiledVerdict(schema);
+    const problem = compiledVerdict(schema, spent);
     if (problem !== undefined) return { rule: 'compile', message: problem };
   }
   const where = freeFormObject(schema, version === 'v2');
@@ -428,7 +427,12 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
   const fields = place === 'holder' ? ['schema'] : version === 'v1' ? [...V1_SCHEMA_HOLDERS] : ['formats'];
   // A schema that is no object is the schema check's to report: neither rule finds anything in it.
   const kept = {
-    compile: (schema: unknown) => !isRecord(schema) || compiledBefore(schema),
+    // Recognised, and within the bounds with the request's other schemas recognised so far.
+    compile: (schema: unknown) => {
+      if (!isRecord(schema)) return true;
+      const entry = compiledBefore(schema);
+      return entry !== undefined && spend(recognisedSpent, entry.size) === undefined;
+    },
     freeForm: version === 'v1' ? keptFreeFormV1 : (schema: unknown) => !isRecord(schema) || noFreeForm(schema, true, 0),
   };
   /** v1's free-form answer takes what the compile answer just recognised (see `recognised`). */
@@ -451,8 +455,9 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
       description,
       check(object) {
         let problems: RuleProblem[] | undefined;
+        const spent = nothingSpent();
         for (const [at, schema] of schemas(object)) {
-          const problem = schemaProblem(version, schema);
+          const problem = schemaProblem(version, schema, spent);
           if (problem?.rule === kind) (problems ??= []).push({ at, message: problem.message });
         }
         return problems ?? NO_PROBLEMS;
@@ -465,7 +470,12 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
               take();
               return keptSchemas(object);
             }
-          : keptSchemas,
+          : kind === 'compile'
+            ? (object) => {
+                recognisedSpent = nothingSpent();
+                return keptSchemas(object);
+              }
+            : keptSchemas,
     };
   };
   const freeForm = rule(
@@ -478,7 +488,7 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
     rule(
       'compile',
       'jsonSchemaCompiles',
-      `A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored), holding at most ${MAX_SCHEMA_VALUES} values and ${MAX_SCHEMA_CHARACTERS} characters of keys and strings.`,
+      `A given JSON Schema must compile as a draft-07 schema (Ajv, unknown keywords and formats ignored); the schemas of one request are compiled while together they hold at most ${MAX_SCHEMA_VALUES} values (a $ref counting what it points to), ${MAX_SCHEMA_CHARACTERS} characters of keys and strings, and ${MAX_SCHEMA_PATTERNS} patterns and references.`,
     ),
     freeForm,
   ];

@@ -338,10 +338,13 @@ export async function contractCommand(args: string[]): Promise<number> {
   let target = baseUrl;
   if (target === undefined) {
     let publicUrl = '';
+    // The kit's test site: its names mapped to loopback, and its addresses allowed on every port (the kit picks
+    // the site's port when it serves it); the server fetches from no other loopback port.
     const app = kit.createReferenceApp({
       auth,
       publicUrl: () => publicUrl,
       resolveHosts: kit.siteNamesOnLoopback(builtInSiteHost),
+      allowFetchHost: kit.isSiteAddress,
     });
     const server = await kit.listen(app);
     publicUrl = server.url;

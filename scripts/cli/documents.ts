@@ -3,7 +3,8 @@
  * filled in), `migrate` (a v1 request as the v2 request asking for the same), `examples` (every example the
  * OpenAPI documents publish).
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { withDefaults } from '../../schemas/defaults.js';
 import { migrateToV2 } from '../../schemas/migrate.js';
 import { parseJson } from '../../schemas/parseJson.js';
@@ -27,14 +28,35 @@ const warn = (line: string) => console.error(printable(line));
 /** JSON text, on stdout: the characters a terminal acts on escaped, the document unchanged. */
 const sayJson = (json: string) => console.log(printableJson(json));
 
+/**
+ * The most bytes of input a command reads: the longest string Node can hold (2^29 − 24 UTF-16 code units; UTF-8
+ * of as many bytes never decodes to more). Past it, reading stops and the command exits 2: reading all of it
+ * first took 1 GiB of stdin to a 2.1 GB memory peak before the same refusal (issue 22, finding 11).
+ */
+export const MAX_INPUT_BYTES = 2 ** 29 - 24;
+
+class InputTooLarge extends Error {}
+
+/** All of `stream`, or an InputTooLarge error as soon as it passes `limit` bytes (the stream is then destroyed). */
+export async function readLimited(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop (the throw) destroys the stream: nothing more is read.
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new InputTooLarge(`it holds more than ${limit} bytes, the most this command reads`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
 async function readInput(file: string | undefined): Promise<string> {
+  const stdin = file === undefined || file === '-';
   try {
-    if (file !== undefined && file !== '-') return await readFile(file, 'utf8');
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return (await readLimited(stdin ? process.stdin : createReadStream(file), MAX_INPUT_BYTES)).toString('utf8');
   } catch (error) {
-    throw new InputError(`cannot read ${file === undefined ? 'stdin' : quote(file)}: ${(error as Error).message}`);
+    const said = error instanceof InputTooLarge ? `${error.message}; expected a smaller document` : (error as Error).message;
+    throw new InputError(`cannot read ${stdin ? 'stdin' : quote(file)}: ${said}`);
   }
 }
 
@@ -130,7 +152,8 @@ export function schemaSuggestions(name: string): SchemaName[] {
 function schemaAndFile(command: string, positionals: string[]): { schema: SchemaName; file: string | undefined } {
   const [schema, file, ...extra] = positionals;
   if (schema === undefined) throw new UsageError(`${command} needs a schema name, e.g. v2/CrawlRequest`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; ${command} takes a schema name and at most one file`);
+  if (extra.length > 0)
+    throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; ${command} takes a schema name and at most one file`);
   if (!isSchemaName(schema)) {
     const suggestions = schemaSuggestions(schema);
     const meant = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;

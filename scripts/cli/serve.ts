@@ -1,19 +1,67 @@
 /** `crawlspec serve`: the reference server on a port, until SIGINT or SIGTERM. */
 import { parseCommand } from './args.js';
 import { isIP } from 'node:net';
-import { authOption, hostName, listenError, listenHost, port as portOption, UsageError } from './errors.js';
+import { isLoopbackHost } from '../server/reach.js';
+import {
+  authOption,
+  hostName,
+  httpAddress,
+  listenError,
+  listenHost,
+  port as portOption,
+  token as tokenOption,
+  UsageError,
+} from './errors.js';
 import { quote } from './terminal.js';
 import { printable } from './terminal.js';
 
-/** `--allow-host NAME`: a host name or an IP address (brackets around an IPv6 one are dropped), lower-cased. */
-function allowHost(value: string): string {
-  const host = value.toLowerCase().replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) return host;
+/** Where `--allow-host` lets jobs and webhooks go: each host, on every port (`'any'`) or on the ports named. */
+type Allowed = Map<string, Set<number> | 'any'>;
+
+/**
+ * `--allow-host HOST[:PORT]`: a host name or an IP address (an IPv6 one in brackets when a port follows), lower
+ * case, and the port it is allowed on (undefined: every port).
+ */
+function allowHost(value: string): { readonly host: string; readonly port: number | undefined } {
+  const wrong = () =>
+    new UsageError(
+      `--allow-host takes a host name or an IP address, with a port or not (e.g. intranet.example.com, 10.0.0.5 or 127.0.0.1:8080), not ${quote(value)}`,
+    );
+  const text = value.toLowerCase();
+  const parts = /^\[([^\]]*)\](?::(\d{1,5}))?$/.exec(text) ?? (isIP(text) === 6 ? [text, text] : /^([^:]*)(?::(\d{1,5}))?$/.exec(text));
+  if (parts === null) throw wrong();
+  const [, host = '', portText] = parts;
+  const port = portText === undefined ? undefined : Number(portText);
+  if (port !== undefined && !(port >= 1 && port <= 65535)) throw wrong();
+  // In brackets, an IPv6 address only; else an IPv4 address or a name.
+  if (text.startsWith('[') ? isIP(host) !== 6 : isIP(host) === 0 && !isName(host)) throw wrong();
+  return { host, port };
+}
+
+const isName = (host: string): boolean => {
   try {
-    return hostName(host, '--allow-host');
+    hostName(host, '--allow-host');
+    return true;
   } catch {
-    throw new UsageError(`--allow-host takes a host name or an IP address (e.g. intranet.example.com or 10.0.0.5), not ${quote(value)}`);
+    return false;
   }
+};
+
+/**
+ * The warnings `serve` gives at start, one line each, on stderr: a server without authentication, and one
+ * listening on an address other machines reach (issue 22, finding 7).
+ */
+export function serveWarnings(auth: { readonly token: string } | 'none', host: string): string[] {
+  return [
+    ...(auth === 'none'
+      ? ['crawlspec serve: warning: --no-auth: whoever can reach this server can start jobs on it and read every job']
+      : []),
+    ...(isLoopbackHost(host)
+      ? []
+      : [
+          `crawlspec serve: warning: --host ${host} is reachable from other machines: ${auth === 'none' ? 'anyone there' : 'whoever has the token'} can use this server`,
+        ]),
+  ];
 }
 
 export async function serveCommand(args: string[]): Promise<number> {
@@ -26,33 +74,58 @@ export async function serveCommand(args: string[]): Promise<number> {
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'allow-host': { type: 'string', multiple: true },
+      'public-url': { type: 'string' },
     },
     false,
   );
   // Every option is checked before the server starts.
   const port = portOption(values.port);
   const host = await listenHost(values.host);
-  const auth = authOption(values);
-  // Hosts the jobs may fetch pages from besides loopback: names (connected to only where they resolve to
-  // loopback or to an address also allowed) and addresses.
-  const allowed = new Set((values['allow-host'] ?? []).map((host) => allowHost(host)));
+  // The token from --token, else from CRAWLSPEC_TOKEN (kept out of the process list), else a random one.
+  const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
+  const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN'));
+  const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token');
+  const publicUrl =
+    values['public-url'] === undefined ? undefined : httpAddress(values['public-url'], '--public-url', 'https://crawlspec.example.com');
+  // Where the jobs may fetch pages from and webhooks go besides loopback (and, for fetches, loopback ports other
+  // than the server's own): names (connected to only where they resolve to an address allowed on every port)
+  // and addresses, on every port or on the ports named.
+  const allowed: Allowed = new Map();
+  for (const { host: name, port: only } of (values['allow-host'] ?? []).map(allowHost)) {
+    const ports = allowed.get(name);
+    if (only === undefined || ports === 'any') allowed.set(name, 'any');
+    else allowed.set(name, (ports ?? new Set()).add(only));
+  }
   // The server (and the validators it answers with) is loaded once the options are known to be right.
   const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
-  let publicUrl = '';
+  let base = '';
   // --allow-host opens a host to the jobs' fetches and to webhook deliveries alike.
-  const isAllowed = (host: string): boolean => allowed.has(host.toLowerCase());
-  const app = createReferenceApp({ auth, publicUrl: () => publicUrl, allowFetchHost: isAllowed, allowWebhookHost: isAllowed });
-  const server = await listen(app, { host, port }).catch((error: unknown) => {
+  const isAllowed = (name: string, at: number | undefined): boolean => {
+    const ports = allowed.get(name.toLowerCase());
+    return ports === 'any' || (ports !== undefined && at !== undefined && ports.has(at));
+  };
+  const app = createReferenceApp({ auth, publicUrl: () => base, allowFetchHost: isAllowed, allowWebhookHost: isAllowed });
+  const hostNames = publicUrl === undefined ? [] : [publicUrl.hostname];
+  const server = await listen(app, { host, port, hostNames }).catch((error: unknown) => {
     app.close();
     return listenError(error, host, port);
   });
-  publicUrl = server.url;
+  base = publicUrl?.href.replace(/(?<!\/)\/+$/, '') ?? server.url;
   // Listened for before the address is printed: whoever reads it may stop the server at once.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  console.log(printable(`reference server listening on ${server.url} (${auth === 'none' ? 'no auth' : `token ${auth.token}`}); Ctrl-C stops it`));
+  for (const line of serveWarnings(auth, host)) console.error(printable(line));
+  const tokenSaid =
+    auth === 'none'
+      ? 'no auth'
+      : values.token === undefined && fromEnvironment !== undefined
+        ? 'token from CRAWLSPEC_TOKEN'
+        : `token ${auth.token}`;
+  console.log(
+    printable(`reference server listening on ${server.url}${base === server.url ? '' : ` as ${base}`} (${tokenSaid}); Ctrl-C stops it`),
+  );
   await stopped;
   await server.close();
   app.close();

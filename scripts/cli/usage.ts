@@ -33,18 +33,25 @@ ${EXIT_DOCUMENTS}`,
   Validate every example the OpenAPI documents publish.
 
 exit status: 0 every example valid, 1 one is not`,
-  serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
+  serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
 
-  Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl the pages of
-  loopback hosts over HTTP; any other host gets a made-up page, and the network is never touched.
+  Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl its own demo
+  site, and the hosts --allow-host names, over HTTP; any other host gets a made-up page, and the network
+  is never touched. It answers only requests naming it (Host), and starts only JSON bodies.
 
   --port N          0 to 65535 (default 0: any free port); the address is printed
-  --host H          an address of this machine to listen on (default 127.0.0.1)
-  --token T         the bearer token clients must send (default: a random one, printed)
-  --no-auth         no authentication
-  --allow-host NAME a host name or address the jobs may also fetch pages from and webhooks may also be
-                    delivered to (repeatable); a name is connected to only where it resolves to loopback
-                    or to an address also allowed
+  --host H          an address of this machine to listen on (default 127.0.0.1; another is reachable
+                    from other machines: a warning says so)
+  --token T         the bearer token clients must send (also from CRAWLSPEC_TOKEN; default: a random
+                    one, printed)
+  --no-auth         no authentication (a warning says so)
+  --allow-host HOST[:PORT]
+                    a host name or address, on every port or on PORT, the jobs may also fetch pages
+                    from and webhooks may also be delivered to (repeatable), loopback ports other than
+                    the server's own included (e.g. --allow-host 127.0.0.1:8080); a name is connected
+                    to only where it resolves to an address allowed on every port
+  --public-url URL  the address clients reach the server at (behind a proxy, or with --host 0.0.0.0):
+                    job URLs are built from it, and it is answered to
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

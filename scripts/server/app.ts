@@ -8,7 +8,8 @@
  *
  * Order of checks: start endpoints check the bearer token (401) before anything else, so that nobody
  * without one makes the server read or parse a body (issue 13, finding 9; the service parses the JSON
- * first, so a malformed body without a token is its 400 and our 401); then they parse the JSON (400
+ * first, so a malformed body without a token is its 400 and our 401); then that the body is declared JSON
+ * (415, `unsupportedType`; the service reads another type as an empty body); then they parse the JSON (400
  * malformed), check the size (413), the idempotency key where the operation has a 409 (409), then validate
  * the body (400 with `validationErrorBody`), then what the job would hold (402/429, `records.ts`; the
  * service checks credits before the body, but the refusal of an invalid body tells more); job endpoints
@@ -25,8 +26,8 @@
  * its options in the words of the version asked (facts §8.6; see `listedOptions`).
  *
  * Jobs make their pages over time (`jobPages.ts`): a crawl's as it discovers them (`crawler.ts`), a batch's
- * in order (`pageSource.ts`), fetched from the server's own site, from hosts it may reach (loopback, and
- * what `allowFetchHost` / `resolveHosts` add: `reach.ts`, `fetcher.ts`), or made up for any other host.
+ * in order (`pageSource.ts`), fetched from the server's own site, from hosts it may reach (its own port on
+ * loopback, and what `allowFetchHost` / `resolveHosts` add: `reach.ts`, `fetcher.ts`), or made up for any other host.
  * Each tick of `pageIntervalMs` starts pages until `maxConcurrency` of them (1 without it) are in flight; a
  * crawl with a `delay` starts one page per tick of that many seconds; status `scraping` until every page is done, then
  * `completed`; a cancel stops them and aborts their fetches (`cancelled`, pages done stay readable); a crawl
@@ -52,11 +53,11 @@ import type { Version } from '../../schemas/registry.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { Crawler } from './crawler.js';
 import { crawlScrapeOptions, listedOptionsText } from './crawlListing.js';
-import { createFetcher, FetchGate } from './fetcher.js';
+import { createFetcher, FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_JOB, MAX_FETCHES_PER_ORIGIN } from './fetcher.js';
 import { JobPages } from './jobPages.js';
 import { BatchSource, MAX_PAGES_PER_JOB, normalizeAddress, type PageSource } from './pageSource.js';
 import { withRawFields } from './jsonText.js';
-import { createReach } from './reach.js';
+import { createReach, portOf } from './reach.js';
 import { Holdings, keptRecord, statusPage, type KeptRecord, type Refusal, type Ticket } from './records.js';
 import { buildRoutes, pathOf, routeOf, type Kind, type Route } from './routes.js';
 import { isSitePath, siteResponse } from './site.js';
@@ -97,16 +98,22 @@ export interface ReferenceAppOptions {
    */
   readonly statusPageSize?: number;
   /**
-   * More hosts (names or addresses) webhooks are delivered to, besides loopback; a name is connected to only
-   * at an address that is loopback or allowed too. Default: none.
+   * More hosts (names or addresses) webhooks are delivered to, on `port`, besides loopback (every port); a name
+   * is connected to only at an address that is loopback or that this says yes to on every port (`port`
+   * undefined). Default: none.
    */
-  readonly allowWebhookHost?: (host: string) => boolean;
+  readonly allowWebhookHost?: (host: string, port: number | undefined) => boolean;
   /**
-   * More hosts (names or addresses) jobs fetch pages from, besides loopback; a name is connected to only at
-   * an address that is loopback or allowed too. Default: none.
+   * More hosts (names or addresses) jobs fetch pages from, on `port`, besides the server's own port on loopback:
+   * other loopback ports are fetched from only when this says yes to them (issue 22, finding 7). A name is
+   * connected to only at an address this says yes to on every port (`port` undefined), or a loopback address
+   * of `localhost` or of a `resolveHosts` name. Default: none.
    */
-  readonly allowFetchHost?: (host: string) => boolean;
-  /** Host name → IP address for jobs' fetches, instead of DNS (e.g. `crawlspec.example.com` → `127.0.0.1`). */
+  readonly allowFetchHost?: (host: string, port: number | undefined) => boolean;
+  /**
+   * Host name → IP address for jobs' fetches and webhook deliveries, instead of DNS (e.g. `crawlspec.example.com`
+   * → `127.0.0.1`); the names it maps are fetched from on every port.
+   */
   readonly resolveHosts?: Readonly<Record<string, string>>;
 }
 
@@ -114,8 +121,8 @@ export interface ReferenceApp {
   handle(request: AppRequest): Promise<AppResponse>;
   /**
    * The answer to give before a request's body is read, or undefined to read it: a request to an API route
-   * without valid credentials is refused from its headers alone, so that nobody without a token makes the
-   * server read or parse a body (issue 13, finding 9).
+   * without valid credentials, or a start whose Content-Type is not JSON, is refused from its headers alone, so
+   * that nobody without a token makes the server read or parse a body (issue 13, finding 9).
    */
   refuseUnread?(request: Omit<AppRequest, 'body'>): AppResponse | undefined;
   /** Stops every timer, fetch and pending webhook delivery; jobs stop progressing. */
@@ -238,8 +245,17 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   const reach = createReach({
     ...(options.allowFetchHost === undefined ? {} : { allow: options.allowFetchHost }),
     ...(options.resolveHosts === undefined ? {} : { resolveHosts: options.resolveHosts }),
+    // Of loopback, jobs fetch from the server's own port alone (its public URL's) unless allowed more.
+    ownPort: () => {
+      try {
+        return portOf(new URL(base()));
+      } catch {
+        return undefined;
+      }
+    },
   });
-  const fetcher = createFetcher({ reach, base, ownSite: (path) => siteResponse(path, base()), gate: new FetchGate() });
+  const gate = new FetchGate(MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_JOB, MAX_FETCHES_PER_ORIGIN);
+  const fetcher = createFetcher({ reach, base, ownSite: (path) => siteResponse(path, base()), gate });
 
   const jobs = new Map<string, Job>();
   /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
@@ -255,6 +271,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.work.stop();
+    job.work.end();
     holdings.release(job.ticket);
     webhooks.forget(job.id);
     jobs.delete(job.id);
@@ -281,13 +298,24 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     job.timer.unref();
   };
 
+  /** Lists an error of the job (its errors endpoint). */
+  const listError = (job: Job, url: string, code: string | undefined, error: string): void => {
+    job.errors.push({ id: randomUUID(), timestamp: iso(now()), url, ...(code === undefined ? {} : { code }), error });
+  };
+
+  /** The job ended (completed, cancelled, failed): what it held to go on is dropped and given back; its last notices listed. */
+  const ended = (job: Job): void => {
+    for (const { url, message } of job.work.end()) listError(job, url, undefined, message);
+    holdings.settle(job.ticket);
+  };
+
   const fail = (job: Job, failure: string): void => {
     job.state = 'failed';
     job.failure = failure;
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.work.stop();
-    holdings.settle(job.ticket);
+    ended(job);
     notify(job, 'failed');
   };
 
@@ -299,7 +327,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.timer !== undefined) clearTimeout(job.timer);
     job.timer = undefined;
     job.state = 'completed';
-    holdings.settle(job.ticket);
+    ended(job);
     notify(job, 'completed');
   };
 
@@ -333,9 +361,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const delay = typeof effective['delay'] === 'number' && kind === 'crawl' ? effective['delay'] * 1000 : undefined;
     const concurrency = delay === undefined ? Math.max(1, integer(effective['maxConcurrency']) ?? 1) : 1;
     // Its events come later (the source is prepared asynchronously, pages on ticks): `job` exists by then.
-    const reportError = (url: string, code: string | undefined, error: string): void => {
-      job.errors.push({ id: randomUUID(), timestamp: iso(now()), url, ...(code === undefined ? {} : { code }), error });
-    };
+    const reportError = (url: string, code: string | undefined, error: string): void => listError(job, url, code, error);
     const work = new JobPages(source, {
       version,
       scrapeOptions,
@@ -381,7 +407,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (job.webhook !== undefined) webhooks.open(id, kind, job.webhook);
     notify(job, 'started');
     if (job.state === 'failed') {
-      holdings.settle(ticket);
+      ended(job);
       notify(job, 'failed');
     }
     settle(job);
@@ -419,6 +445,20 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     return undefined;
   };
 
+  /**
+   * A start whose body is not declared JSON: 415 with the envelope. Interface §4: the start endpoints take
+   * `Content-Type: application/json`. The service reads any other type (or none) as an empty body and answers
+   * 400 (`url`/`urls` Required): this server refuses it before reading the body, so that a web page, which may
+   * send `text/plain` (or no type) with no CORS preflight, cannot start a job (issue 22, finding 7). A
+   * hardening deviation at service level (docs/reference-server.md); the kit sends JSON as JSON.
+   */
+  const unsupportedType = (request: AppRequest): AppResponse | undefined => {
+    const type = header(request, 'content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+    if (type === 'application/json') return undefined;
+    const given = type === undefined || type === '' ? 'no Content-Type' : `Content-Type ${JSON.stringify(type.slice(0, 100))}`;
+    return failure(415, `Unsupported media type: a start takes a JSON body with Content-Type: application/json, not ${given}`);
+  };
+
   const jobUrl = (route: Route, id: string): string => `${base()}/${route.version}/${route.segments.slice(1).join('/')}/${id}`;
 
   // -------------------------------------------------------------------------------------------------------
@@ -431,6 +471,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     // The token first, before the body is parsed (the service parses first; see `refuseUnread`).
     const denied = authorize(request);
     if (denied !== undefined) return denied;
+    const notJson = unsupportedType(request);
+    if (notJson !== undefined) return notJson;
     const parsed = parseRequestBody(request.body);
     if (!parsed.ok) return json(400, parsed.body);
     const requestBytes = Buffer.byteLength(request.body, 'utf8');
@@ -477,11 +519,13 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     if (route.kind === 'crawl') {
       const scrapeOptions = crawlScrapeOptions(version, effective);
       const start = normalizeAddress(String(raw['url']))?.href ?? String(raw['url']);
+      const held = ticket!;
       const crawler = new Crawler({
         settings: crawlSettings(version, raw, start),
         sourceURL: String(raw['url']),
         fetcher,
         signal: controller.signal,
+        hold: (bytes, until) => holdings.hold(held, bytes, until),
       });
       const id = randomUUID();
       const listing = { url: String(effective['url']), options: listedOptionsText(version, raw, effective) };
@@ -556,7 +600,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       if (job.timer !== undefined) clearTimeout(job.timer);
       job.timer = undefined;
       job.work.stop();
-      holdings.settle(job.ticket);
+      ended(job);
       // What was not delivered yet is dropped; the receiver still learns that the job ended.
       webhooks.drop(job.id);
       notify(job, 'completed');
@@ -622,8 +666,10 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       };
     },
     refuseUnread(request) {
-      if (options.auth === 'none' || routeOf(routes, request.method, request.url) === undefined) return undefined;
-      return authorize({ ...request, body: '' });
+      const matched = routeOf(routes, request.method, request.url);
+      if (matched === undefined) return undefined;
+      const unread = { ...request, body: '' };
+      return authorize(unread) ?? (matched.route.action === 'start' ? unsupportedType(unread) : undefined);
     },
     handle(request: AppRequest): Promise<AppResponse> {
       try {

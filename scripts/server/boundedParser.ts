@@ -18,8 +18,8 @@
 import { Parser } from 'htmlparser2';
 
 export const MAX_NESTING = 512;
-/** Characters written to a parser between two turns of the event loop. */
-const SLICE_CHARS = 64 * 1024;
+/** Characters written to a parser between two turns of the event loop (and of a text page read, `htmlPage.ts`). */
+export const SLICE_CHARS = 64 * 1024;
 
 /** Lets the event loop answer whatever is waiting, then resolves. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

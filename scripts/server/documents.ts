@@ -14,7 +14,8 @@
  *   one), contentType, scrapeId, proxyUsed, cacheState and creditsUsed.
  */
 import { randomUUID } from 'node:crypto';
-import { markdownOf, type ReadPage } from './htmlPage.js';
+import type { ReadPage } from './htmlPage.js';
+import { markdownOf } from './markdown.js';
 import { isRecord } from '../../schemas/codeRules/codeRule.js';
 
 export type PageRecord = Record<string, unknown>;

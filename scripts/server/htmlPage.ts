@@ -1,6 +1,6 @@
 /**
- * Reading a fetched page: its links, images and metadata, its content as HTML, and that content as
- * markdown.
+ * Reading a fetched page: its links, images and metadata, and its content as HTML, in chunks that
+ * `markdown.ts` converts to markdown one at a time.
  *
  * One pass of htmlparser2 (streaming, and linear in the page with its nesting bounded: `boundedParser.ts`)
  * over the whole document gathers:
@@ -15,24 +15,33 @@
  * The document is fed to the parser a slice at a time, giving the event loop a turn between slices, so a
  * page at the size limit never holds the server up.
  *
- * Markdown is made by node-html-markdown: maintained, MIT, TypeScript, no native code, and already the
- * package's dependency; among the JavaScript converters it is the fast one and keeps links and tables. Its
- * output grows by string appends that each copy the whole result (measured: 0.1 MiB of HTML in 0.14 s, 1 MiB
- * in 41 s), so it is never given a large piece: the content is cut into chunks of about `CHUNK_CHARS`
- * where cutting changes nothing (after a block element, when every element still open is a plain container
- * such as `div` or `section`), or after any element once a chunk reaches `MAX_CHUNK_CHARS` (a huge table or
- * list is then split in two). Each chunk is converted alone, with a turn of the event loop between chunks,
- * so the time is linear in the page and spread out (a chunk of the worst kind, tens of thousands of `<br>`,
- * takes some tens of milliseconds).
+ * The markdown converter takes time that grows faster than what one call converts (`markdown.ts` says
+ * where), so it is never given a large piece: the content is cut into chunks of about `CHUNK_CHARS`
+ * characters or `CHUNK_NODES` nodes (elements and texts) where cutting changes nothing (after a block
+ * element, when every element still open is a plain container such as `div` or `section`), or after any
+ * element once a chunk reaches `MAX_CHUNK_CHARS` or `MAX_CHUNK_NODES` (a huge table or list is then split
+ * in two), and a text that would take a chunk past `MAX_CHUNK_CHARS` is cut inside (issue 22, finding 1: a
+ * text node was never cut, and 120 KB of digits in one took 11–16 s): where a space begins a word
+ * (preformatted text: where a line begins), else anywhere. Each chunk carries its seam: how its markdown
+ * joins the markdown before it (a blank line after a block, a space or a line break where a text was cut
+ * at one, nothing where it was cut anywhere), and, for a preformatted text cut in two, the elements to
+ * open again before converting it alone (the `<pre>` and what it holds), so that both halves stay
+ * preformatted. A text page is one preformatted text, cut the same way.
  */
-import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { BoundedParser, parseInSlices, turn } from './boundedParser.js';
+import { BoundedParser, parseInSlices, SLICE_CHARS, turn } from './boundedParser.js';
 import { escapeHtml } from './site.js';
 
 /** Size at which a chunk of content is cut where cutting changes nothing. */
 const CHUNK_CHARS = 8 * 1024;
-/** Size at which a chunk is cut at any element. */
-const MAX_CHUNK_CHARS = 32 * 1024;
+/** Size at which a chunk is cut at any element, and past which a text is cut inside. */
+export const MAX_CHUNK_CHARS = 32 * 1024;
+/** Nodes (elements and texts) at which a chunk is cut where cutting changes nothing. */
+const CHUNK_NODES = 500;
+/**
+ * Nodes at which a chunk is cut at any element: the converter's HTML parser takes time quadratic in the
+ * siblings of a node (`markdown.ts`); 2000 of them take a few milliseconds.
+ */
+export const MAX_CHUNK_NODES = 2000;
 /** Elements nested in the content at most: deeper ones keep their text, not their tags. */
 const CONTENT_NESTING = 64;
 /** `<meta>` tags kept in a page's metadata (their contents, counted one by one), besides the description. */
@@ -49,9 +58,27 @@ export interface ReadPage {
   readonly images: readonly string[];
   /** The content (see the module comment), in chunks that join into its HTML. */
   readonly content: readonly string[];
+  /** For each chunk, how its markdown joins the one before and what it is converted in (see the module comment). */
+  readonly seams: readonly Seam[];
   /** The text of the first paragraph of the content ('' when none), whitespace collapsed. */
   readonly firstParagraph: string;
 }
+
+/** How a chunk's markdown joins the markdown before it, and what it is converted in. */
+export interface Seam {
+  /** What joins its markdown to the markdown before it. */
+  readonly between: string;
+  /** Written before it when it is converted alone: the preformatted elements a text cut in two is in, opened again. */
+  readonly reopen: string;
+  /** Written after it when it is converted alone: the same elements, closed (an element left open is dropped by the converter's parser). */
+  readonly close: string;
+}
+
+/** Where the next chunk begins: how it joins, and what it opens again. */
+type Start = Omit<Seam, 'close'>;
+
+/** The start after a block: a blank line, nothing to open again. */
+const AFTER_BLOCK: Start = { between: '\n\n', reopen: '' };
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const DROPPED = new Set(['head', 'title', 'script', 'style', 'noscript', 'template']);
@@ -106,13 +133,53 @@ function resolve(written: string, base: URL): URL | undefined {
   }
 }
 
+const WHITESPACE = /\s/;
+/** Everything up to the last whitespace followed by something else (a greedy run from the start: it backtracks once, from the end). */
+const LAST_WORD_START = /^[^]*\s(?=\S)/;
+/** Everything up to the last line break followed by something other than whitespace. */
+const LAST_LINE_START = /^[^]*\n(?=\S)/;
+/** The longest entity `escapeHtml` writes (`&quot;`). */
+const ENTITY_CHARS = 6;
+
+/**
+ * Where to cut `html` (text as HTML: entities for `&`, `<`, `>` and quotes) so that its first part has at
+ * most `room` characters, and the seam of the second part: where a word begins after whitespace
+ * (preformatted: where a line begins), looked for in the second half of the room; else at `room` itself,
+ * moved out of an entity and from between the halves of a surrogate pair.
+ */
+function cutIn(html: string, room: number, preformatted: boolean): { readonly at: number; readonly between: string } {
+  const gap = preformatted ? '\n' : ' ';
+  // The last gap followed by a character that is none, in the second half of the room: one pass over it.
+  const from = Math.floor(room / 2);
+  const found = (preformatted ? LAST_LINE_START : LAST_WORD_START).exec(html.slice(from, room + 1));
+  if (found !== null) return { at: from + found[0].length, between: gap };
+  let at = room;
+  const entity = html.lastIndexOf('&', at - 1);
+  if (entity >= 0 && entity > at - ENTITY_CHARS && html.indexOf(';', entity) >= at) at = entity > 0 ? entity : html.indexOf(';') + 1;
+  const code = html.charCodeAt(at - 1);
+  if (at > 1 && code >= 0xd800 && code <= 0xdbff) at -= 1;
+  const isGap = (i: number): boolean => (preformatted ? html[i] === '\n' : WHITESPACE.test(html[i] ?? ''));
+  return { at, between: isGap(at - 1) || isGap(at) ? gap : '' };
+}
+
 /** The content of one element (`main`, `body`), or of the whole document, written back as HTML, in chunks. */
 class Region {
   readonly chunks: string[] = [];
+  readonly seams: Seam[] = [];
   #pieces: string[] = [];
   #length = 0;
+  /** Text not written yet (see `text`), as HTML, and its length. */
+  #pending: string[] = [];
+  #pendingLength = 0;
+  /** Nodes written in the chunk: elements, and texts (one per run of text between tags). */
+  #nodes = 0;
+  #inText = false;
+  /** How the chunk being written begins. */
+  #start = AFTER_BLOCK;
   /** Elements open inside the region, the region's own first; undefined for one too deep to be written. */
   readonly #open: (string | undefined)[] = [];
+  /** The opening tag written for each of them ('' when not written). */
+  readonly #tags: string[] = [];
   /** How many of them are written and not plain containers (`TRANSPARENT`): a chunk may end where there is none. */
   #opaque = 0;
   /** Inside a dropped element (script, style...): how deep. */
@@ -131,57 +198,114 @@ class Region {
     this.#length += piece.length;
   }
 
-  #cut(): void {
+  /** Ends the chunk (converted with `close` after it); the next one begins with `next`. */
+  #cut(next: Start = AFTER_BLOCK, close = ''): void {
     if (this.#length === 0) return;
     this.chunks.push(this.#pieces.join(''));
+    this.seams.push({ ...this.#start, close });
     this.#pieces = [];
     this.#length = 0;
+    this.#nodes = 0;
+    this.#start = next;
+  }
+
+  get #full(): boolean {
+    return this.#length >= MAX_CHUNK_CHARS || this.#nodes >= MAX_CHUNK_NODES;
   }
 
   open(name: string, attributes: Readonly<Record<string, string>>, base: URL): void {
     if (this.state === 'before' && name === this.element) this.state = 'inside';
     if (this.state !== 'inside') return;
+    this.#writeText();
     if (DROPPED.has(name) || this.#dropped > 0) {
       if (!VOID.has(name)) this.#dropped += 1;
       return;
     }
-    if (this.#length >= MAX_CHUNK_CHARS) this.#cut();
+    if (this.#full) this.#cut();
     // Deeper than `CONTENT_NESTING`, an element's text is kept and its tags are not.
     const written = this.#open.length < CONTENT_NESTING;
+    let tag = '';
     if (written) {
-      let tag = `<${name}`;
+      tag = `<${name}`;
       for (const [attribute, value] of Object.entries(attributes)) {
         const address = ADDRESS_ATTRIBUTES.has(attribute) ? resolve(value, base)?.href : undefined;
         tag += ` ${attribute}="${escapeHtml(address ?? value)}"`;
       }
-      this.#write(`${tag}>`);
+      tag += '>';
+      this.#write(tag);
+      this.#nodes += 1;
+      this.#inText = false;
     }
     if (!VOID.has(name)) {
       this.#open.push(written ? name : undefined);
+      this.#tags.push(tag);
       if (written && !TRANSPARENT.has(name)) this.#opaque += 1;
     }
     if (name === 'p' && this.firstParagraph === '' && this.#paragraph === undefined) this.#paragraph = [];
   }
 
+  /** The elements from the outermost open `<pre>` in, opened and closed; undefined outside preformatted text. */
+  get #preformatted(): { readonly reopen: string; readonly close: string } | undefined {
+    const at = this.#open.indexOf('pre');
+    if (at < 0) return undefined;
+    const closers = this.#open.slice(at).flatMap((name) => (name === undefined ? [] : [`</${name}>`]));
+    return { reopen: this.#tags.slice(at).join(''), close: closers.reverse().join('') };
+  }
+
+  /** Text comes in pieces (htmlparser2 cuts it at entities and at slices); it is written at the next tag. */
   text(text: string): void {
     if (this.state !== 'inside' || this.#dropped > 0) return;
-    this.#write(escapeHtml(text));
     this.#paragraph?.push(text);
+    const html = escapeHtml(text);
+    this.#pending.push(html);
+    this.#pendingLength += html.length;
+    // A long text is written as it comes, a chunk's worth at least at a time, so that a cut can find where a word begins.
+    if (this.#pendingLength >= 2 * MAX_CHUNK_CHARS) this.#writeText(false);
+  }
+
+  /**
+   * Writes the text gathered since the last tag, cut wherever it would take the chunk past MAX_CHUNK_CHARS (see
+   * the module comment); with `all` false, what would not take the chunk past it is kept back for more text.
+   */
+  #writeText(all = true): void {
+    if (this.#pendingLength === 0) return;
+    let rest = this.#pending.join('');
+    this.#pending = [];
+    this.#pendingLength = 0;
+    if (!this.#inText) {
+      this.#nodes += 1;
+      this.#inText = true;
+    }
+    while (this.#length + rest.length > MAX_CHUNK_CHARS) {
+      const preformatted = this.#preformatted;
+      const { at, between } = cutIn(rest, Math.max(1, MAX_CHUNK_CHARS - this.#length), preformatted !== undefined);
+      this.#write(rest.slice(0, at));
+      this.#cut({ between, reopen: preformatted?.reopen ?? '' }, preformatted?.close);
+      this.#nodes = 1;
+      rest = rest.slice(at);
+    }
+    if (!all) {
+      this.#pending = [rest];
+      this.#pendingLength = rest.length;
+    } else if (rest !== '') this.#write(rest);
   }
 
   close(name: string): void {
     if (this.state !== 'inside') return;
+    this.#writeText();
     if (VOID.has(name)) {
-      if (this.#length >= MAX_CHUNK_CHARS) this.#cut();
+      if (this.#full) this.#cut();
       return;
     }
     if (this.#dropped > 0) {
       this.#dropped -= 1;
       return;
     }
+    this.#tags.pop();
     const written = this.#open.pop() !== undefined;
     if (written) {
       this.#write(`</${name}>`);
+      this.#inText = false;
       if (!TRANSPARENT.has(name)) this.#opaque -= 1;
     }
     if (name === 'p' && this.#paragraph !== undefined) {
@@ -194,10 +318,11 @@ class Region {
       return;
     }
     const safe = written && !INLINE.has(name) && this.#opaque === 0;
-    if ((safe && this.#length >= CHUNK_CHARS) || this.#length >= MAX_CHUNK_CHARS) this.#cut();
+    if ((safe && (this.#length >= CHUNK_CHARS || this.#nodes >= CHUNK_NODES)) || this.#full) this.#cut();
   }
 
   end(): void {
+    this.#writeText();
     this.#cut();
   }
 }
@@ -272,12 +397,26 @@ export async function readHtml(document: string, url: string, onlyMainContent: b
     links: [...links],
     images: [...images],
     content: content.chunks,
+    seams: content.seams,
     firstParagraph: content.firstParagraph,
   };
 }
 
-/** A page that is text, not HTML: its content is the text, preformatted. */
-export function readText(text: string): ReadPage {
+/**
+ * A page that is text, not HTML: its content is the text, preformatted, cut as a long `<pre>` text is; read a
+ * slice at a time with a turn of the event loop between slices, as an HTML page is parsed. Rejects when
+ * `signal` aborts.
+ */
+export async function readText(text: string, signal: AbortSignal): Promise<ReadPage> {
+  const region = new Region();
+  region.open('pre', {}, new URL('about:blank'));
+  for (let at = 0; at < text.length; at += SLICE_CHARS) {
+    if (at > 0) await turn();
+    signal.throwIfAborted();
+    region.text(text.slice(at, at + SLICE_CHARS));
+  }
+  region.close('pre');
+  region.end();
   return {
     title: undefined,
     description: undefined,
@@ -285,21 +424,8 @@ export function readText(text: string): ReadPage {
     meta: new Map(),
     links: [],
     images: [],
-    content: [`<pre>${escapeHtml(text)}</pre>`],
+    content: region.chunks,
+    seams: region.seams,
     firstParagraph: text.replace(/\s+/g, ' ').trim().slice(0, 1000),
   };
-}
-
-const converter = new NodeHtmlMarkdown();
-
-/** The content of a page as markdown, chunk by chunk (see the module comment). Rejects when `signal` aborts. */
-export async function markdownOf(page: ReadPage, signal: AbortSignal): Promise<string> {
-  const parts: string[] = [];
-  for (const [index, chunk] of page.content.entries()) {
-    if (index > 0) await turn();
-    signal.throwIfAborted();
-    const markdown = converter.translate(chunk).trim();
-    if (markdown !== '') parts.push(markdown);
-  }
-  return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 }

@@ -2,9 +2,18 @@
  * The node:http adapter of the reference server: reads each request's body, hands method, path, lower-case
  * headers and body to `app.handle`, and writes its answer back.
  *
- * Credentials first: before reading a body, the adapter asks the app whether the request's headers alone
- * settle it (`refuseUnread`: an API request without a valid token); then it answers at once and reads
- * nothing, so an unauthenticated client cannot make the server read or parse a body (issue 13, finding 9).
+ * Its names first: a request whose `Host` is not one of the server's names is refused, 421 with the error
+ * envelope, before anything else (issue 22, finding 7). A web page cannot read another origin's answers, but
+ * through DNS rebinding (its own name made to resolve to 127.0.0.1) it sends requests that are same-origin to
+ * it, naming its own host: the server answers only to the address it listens on, to `localhost`, `127.0.0.1`
+ * and `[::1]` (for a wildcard address, `0.0.0.0` or `::`, also to every address of the machine's interfaces and
+ * to its host name), and to the `hostNames` given (e.g. the public URL's host behind a proxy). On any port: a
+ * browser names the port it connects to, the server's, so the port tells nothing about who sends; and a
+ * forwarded port (ssh -L, a container's published port, a proxy passing the Host on) names another. Then
+ * credentials: before reading a body, the adapter asks the app whether the request's headers alone settle it
+ * (`refuseUnread`: an API request without a valid token, a start that is not JSON); then it answers at once
+ * and reads nothing, so an unauthenticated client cannot make the server read or parse a body (issue 13,
+ * finding 9).
  *
  * Body size: the app checks the size itself, after parsing the JSON (the service's order), so the adapter
  * reads up to `readLimit` = the app's `maxBodyBytes` plus as much again (at least 1 MiB more) and lets the app
@@ -35,6 +44,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { DEFAULT_MAX_BODY_BYTES, type AppRequest, type AppResponse, type ReferenceApp } from './app.js';
 
 export interface ListenOptions {
@@ -52,6 +62,12 @@ export interface ListenOptions {
   readonly keepAliveTimeoutMs?: number;
   /** How long a connection may go without any traffic, in ms. Default 30 s. */
   readonly idleTimeoutMs?: number;
+  /**
+   * More names the server answers to (a `Host` header's name, on any port): host names or addresses, e.g. the
+   * public URL's host behind a proxy. Besides these, it answers to its own address, `localhost`, `127.0.0.1` and
+   * `[::1]` (see the module comment).
+   */
+  readonly hostNames?: readonly string[];
 }
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -98,6 +114,42 @@ function answerUnread(req: IncomingMessage, res: ServerResponse, answer: AppResp
   send(res, answer);
 }
 
+/** A `Host` header: a name or an IPv4 address, or an IPv6 address in brackets; then a port, optionally (the name, lower case). */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/;
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * The host names and addresses (lower case, IPv6 in brackets) the server answers to, listening on `host`, besides
+ * `more` (see the module comment).
+ */
+export function serverNames(host: string, more: readonly string[] = []): ReadonlySet<string> {
+  const bracketed = (address: string) => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+  const names = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(host.toLowerCase())]);
+  if (WILDCARDS.has(host)) {
+    names.add(hostname().toLowerCase());
+    // Addresses with a zone (fe80::1%eth0) cannot be named in a Host header without it: left out.
+    for (const address of Object.values(networkInterfaces()).flat())
+      if (address !== undefined && address.scopeid === undefined) names.add(bracketed(address.address.toLowerCase()));
+  }
+  for (const name of more) names.add(bracketed(name.toLowerCase()));
+  return names;
+}
+
+/** The answer to a request whose `Host` names none of `names`, or undefined when it names one. */
+function misdirected(value: string | undefined, names: ReadonlySet<string>, example: string): AppResponse | undefined {
+  const name = HOST_HEADER.exec(value?.trim().toLowerCase() ?? '')?.[1];
+  if (name !== undefined && names.has(name)) return undefined;
+  const said = value === undefined ? 'a request without a Host header' : `Host ${JSON.stringify(value.slice(0, 200))}`;
+  return {
+    status: 421,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({
+      success: false,
+      error: `Misdirected request: this server does not answer to ${said}; expected one of its own names, e.g. ${example}`,
+    }),
+  };
+}
+
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -119,7 +171,12 @@ export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<
     connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
   };
 
+  const names = serverNames(host, options.hostNames);
+  /** For the refusal's message: the server's own address, known once it listens. */
+  let example = '';
   const server = createServer(timeouts, (req, res) => {
+    const wrongHost = misdirected(req.headers.host, names, example);
+    if (wrongHost !== undefined) return answerUnread(req, res, wrongHost, readLimit);
     const unread = app.refuseUnread?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req) });
     if (unread !== undefined) return answerUnread(req, res, unread, readLimit);
     const declared = Number(req.headers['content-length']);
@@ -171,6 +228,7 @@ export function listen(app: ReferenceApp, options: ListenOptions = {}): Promise<
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      example = new URL(url).host;
       resolve({
         url,
         close: () =>

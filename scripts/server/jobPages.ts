@@ -13,13 +13,15 @@
  *   - what the source lists as an error although the page was read (a crawl's start that its filters keep
  *     out of the results) is an error without code.
  * `stop()` (cancel, expiry, close) aborts every fetch and reading in flight; nothing is reported after it.
- * Every path settles its page with the source exactly once, so a job always ends.
+ * Every path settles its page with the source exactly once, so a job always ends. What the source reports
+ * that is no page's error (a crawl's bounds reached: `Notice`) is listed as an error of the job after it is
+ * prepared and after each page; `end()`, when the job has ended, has the source drop what it held to go on.
  */
 import type { Version } from '../../schemas/registry.js';
 import { buildDocument, type FetchedDocument, type PageRecord } from './documents.js';
 import type { Fetcher } from './fetcher.js';
 import { readHtml, readText } from './htmlPage.js';
-import { MAX_PAGES_PER_JOB, type PageSource, type PageTask } from './pageSource.js';
+import { MAX_PAGES_PER_JOB, type Notice, type PageSource, type PageTask } from './pageSource.js';
 
 /** Pages of one job in flight at once, whatever its `maxConcurrency`. */
 export const MAX_JOB_FETCHES_IN_FLIGHT = 8;
@@ -64,6 +66,7 @@ export class JobPages {
       .catch(() => undefined)
       .then(() => {
         this.#prepared = true;
+        this.#report();
         if (!this.#stopped) options.events.progress();
       });
   }
@@ -113,6 +116,17 @@ export class JobPages {
     this.#controller.abort();
   }
 
+  /** The job ended: its source drops what it held to go on (`PageSource.release`); its last notices, to list. */
+  end(): readonly Notice[] {
+    return this.#source.release?.() ?? [];
+  }
+
+  /** Lists what the source has to report (`PageSource.takeNotices`) as errors of the job. */
+  #report(): void {
+    const notices = this.#source.takeNotices?.() ?? [];
+    if (!this.#stopped) for (const { url, message } of notices) this.#options.events.error(url, undefined, message);
+  }
+
   async #read(task: PageTask): Promise<Outcome> {
     if (task.overCap === true)
       return { code: undefined, message: `Not fetched: a job of the reference server fetches at most ${MAX_PAGES_PER_JOB} pages` };
@@ -126,7 +140,7 @@ export class JobPages {
       type === '' || HTML.test(type)
         ? await readHtml(fetched.body, fetched.url, scrapeOptions['onlyMainContent'] !== false, signal)
         : TEXT.test(type)
-          ? readText(fetched.body)
+          ? await readText(fetched.body, signal)
           : undefined;
     if (page === undefined)
       return { code: 'SCRAPE_UNSUPPORTED_FILE_ERROR', message: `${fetched.url} is ${type}, which the reference server does not read` };
@@ -158,6 +172,7 @@ export class JobPages {
         document === undefined ? undefined : { url: document.url, links: document.page.links },
       );
       if (this.#stopped) return;
+      this.#report();
       if (!('document' in outcome)) events.error(task.url, outcome.code, outcome.message);
       if (settled.error !== undefined) events.error(task.url, undefined, settled.error);
       if (!settled.result || document === undefined) return;

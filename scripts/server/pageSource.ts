@@ -34,6 +34,13 @@ export interface Settled {
   readonly error?: string;
 }
 
+/** Something a source reports on its job's errors endpoint that is no page's error (a bound it reached). */
+export interface Notice {
+  /** The address it is about (a crawl's start when it is about the whole crawl). */
+  readonly url: string;
+  readonly message: string;
+}
+
 export interface PageSource {
   /** What must be known before the first page (a crawl's robots.txt and sitemaps). Never rejects. */
   prepare(): Promise<void>;
@@ -51,6 +58,13 @@ export interface PageSource {
   readonly robotsBlocked: readonly string[];
   /** Why the job cannot go on (a crawl's path patterns cannot be run), once it cannot. */
   readonly failure: string | undefined;
+  /** What it has to report since it was last asked (each notice once). */
+  takeNotices?(): readonly Notice[];
+  /**
+   * The job ended (completed, cancelled, failed or expired): the source drops what it held to go on (a
+   * crawl's addresses and robots.txt rules), keeps what the job's answers need, and gives its last notices.
+   */
+  release?(): readonly Notice[];
 }
 
 /** The URL of an address as the service reads it (scheme-less means http), without its fragment. */

@@ -47,7 +47,7 @@ const EMIT_COST = 4;
 /** Why a crawl's path patterns cannot be run. */
 export class PatternError extends Error {}
 
-/** The steps left to one crawl's patterns. */
+/** The steps left to one crawl's patterns (or to another piece of its work: `crawler.ts` has one for robots.txt). */
 export class StepBudget {
   readonly #total: number;
   #left: number;
@@ -60,6 +60,18 @@ export class StepBudget {
   spend(steps: number): void {
     this.#left -= steps;
     if (!(this.#left >= 0)) throw new PatternError(`running them takes more than ${this.#total} steps`);
+  }
+
+  /** Spends `steps` if that many are left (true); else spends nothing (false). */
+  take(steps: number): boolean {
+    if (!(steps <= this.#left)) return false;
+    this.#left -= steps;
+    return true;
+  }
+
+  /** The steps one refill gives. */
+  get total(): number {
+    return this.#total;
   }
 
   /**

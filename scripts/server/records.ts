@@ -19,6 +19,11 @@
  *   - more than is left of `MAX_HELD_RECORDS` or `MAX_HELD_BYTES`: 429 with the envelope, as the service's
  *     refusal when its queue is full; it can succeed once older jobs expire.
  * A page whose record would pass the byte bounds while the job runs is an error of the job, not a record.
+ *
+ * A job also holds what it needs to go on (a crawl's addresses, queue and robots.txt rules) and what its
+ * answers need besides records (a crawl's `robotsBlocked`): each counted as it grows (`hold`), within
+ * `MAX_HELD_BYTES` (issue 22, findings 3 and 4); the first is given back when the job ends (`settle`), the
+ * second when it expires.
  */
 import { JsonTooLong, stringifyJson } from './jsonText.js';
 
@@ -87,8 +92,10 @@ export interface Ticket {
   pages: number;
   /** Records it holds. */
   kept: number;
-  /** Bytes it holds (its request and its records). */
+  /** Bytes it holds until it expires (its request, its records, what its answers need). */
   bytes: number;
+  /** Bytes it holds until it ends (what it needs to go on). */
+  working: number;
 }
 
 /** Why a start is refused, as the answer's status and message. */
@@ -113,7 +120,7 @@ export class Holdings {
   admit(pages: number, requestBytes: number, what: string): Ticket | Refusal {
     const refused = this.#refusal(pages, REQUEST_COPIES * requestBytes, what);
     if (refused !== undefined) return refused;
-    const ticket: Ticket = { pages, kept: 0, bytes: REQUEST_COPIES * requestBytes };
+    const ticket: Ticket = { pages, kept: 0, bytes: REQUEST_COPIES * requestBytes, working: 0 };
     this.#pages += pages;
     this.#bytes += ticket.bytes;
     return ticket;
@@ -138,19 +145,34 @@ export class Holdings {
     return true;
   }
 
-  /** The job ended: the pages it reserved and did not make are free again. */
+  /**
+   * Whether the job may hold `bytes` more, until it ends (`until: 'end'`) or until it expires: then they are
+   * counted. False when that would pass `MAX_HELD_BYTES`.
+   */
+  hold(ticket: Ticket, bytes: number, until: 'end' | 'expiry'): boolean {
+    if (this.#bytes + bytes > MAX_HELD_BYTES) return false;
+    this.#bytes += bytes;
+    if (until === 'end') ticket.working += bytes;
+    else ticket.bytes += bytes;
+    return true;
+  }
+
+  /** The job ended: the pages it reserved and did not make are free again, and what it held to go on. */
   settle(ticket: Ticket): void {
     this.#pages -= ticket.pages - ticket.kept;
     ticket.pages = ticket.kept;
+    this.#bytes -= ticket.working;
+    ticket.working = 0;
   }
 
   /** The job expired: everything it held is free. */
   release(ticket: Ticket): void {
     this.#pages -= ticket.pages;
-    this.#bytes -= ticket.bytes;
+    this.#bytes -= ticket.bytes + ticket.working;
     ticket.pages = 0;
     ticket.kept = 0;
     ticket.bytes = 0;
+    ticket.working = 0;
   }
 
   #tooManyForAJob(pages: number, what: string): Refusal {

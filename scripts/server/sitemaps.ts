@@ -9,7 +9,8 @@
  *
  * Bounds: at most `MAX_SITEMAP_FILES` files per crawl, each fetched with the fetcher's bounds (time, size,
  * redirects); indexes followed `SITEMAP_INDEX_DEPTH` levels down (an index listed by an index listed by the
- * root is read, what it lists that is an index again is not); at most `MAX_SITEMAP_PAGES` addresses.
+ * root is read, what it lists that is an index again is not); at most `MAX_SITEMAP_PAGES` addresses, each of
+ * at most `MAX_LOC_CHARS` characters (longer ones are left out).
  */
 import { BoundedParser, parseInSlices } from './boundedParser.js';
 import type { Fetched } from './fetcher.js';
@@ -17,6 +18,8 @@ import type { Fetched } from './fetcher.js';
 export const MAX_SITEMAP_FILES = 8;
 export const SITEMAP_INDEX_DEPTH = 2;
 export const MAX_SITEMAP_PAGES = 10_000;
+/** Characters of an address read from a sitemap: the sitemaps protocol's bound ("less than 2,048 characters"). */
+export const MAX_LOC_CHARS = 2048;
 
 interface SitemapFile {
   readonly pages: string[];
@@ -43,7 +46,7 @@ async function parseSitemap(xml: string, signal: AbortSignal): Promise<SitemapFi
         const address = text.join('').trim();
         text = undefined;
         const parent = open[open.length - 1];
-        if (address === '') return;
+        if (address === '' || address.length > MAX_LOC_CHARS) return;
         if (parent === 'url') file.pages.push(address);
         else if (parent === 'sitemap') file.sitemaps.push(address);
       },

@@ -1,7 +1,7 @@
 /**
  * Webhook delivery of the reference server: each event is a JSON POST
  * `{success: true, type: "<crawl|batch_scrape>.<kind>", id, data, metadata, webhookId}` with the webhook's
- * headers. Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
+ * headers, less those that route or frame a request (`deliverableHeaders`). Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
  * each with a time limit, and never retried.
  *
  * Where they go: only to an address the server may connect to, loopback unless `allow` (`crawlspec serve
@@ -48,6 +48,40 @@ const stringMap = (value: unknown): Record<string, string> => {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 };
 
+/**
+ * Header names a webhook's `headers` may not set (issue 22, finding 13): the ones that say where a request
+ * goes and how it is framed, which node:http writes itself (`Host`, `Content-Length`), and the hop-by-hop
+ * fields of RFC 9110 §7.6.1, which belong to one connection and never to what a caller asks to be sent
+ * (`Connection`, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`). Passed
+ * on, they gave a receiver a request with its own Host, Upgrade and both Transfer-Encoding and Content-Length:
+ * the shape of request smuggling. `Proxy-*` names (credentials for a proxy) go too, and so does every name a
+ * `Connection` header lists.
+ */
+const NOT_SENT = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** A webhook's headers without those it may not set (`NOT_SENT`, `Proxy-*`, and what its `Connection` lists). */
+export function deliverableHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const listed = new Set<string>();
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'connection') for (const token of value.split(',')) listed.add(token.trim().toLowerCase());
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => {
+      const lower = name.toLowerCase();
+      return !NOT_SENT.has(lower) && !lower.startsWith('proxy-') && !listed.has(lower);
+    }),
+  );
+}
+
 /** The target of a request's `webhook` (a bare address or the object form), if it has one. */
 export function webhookTarget(webhook: unknown): WebhookTarget | undefined {
   if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: new Set(ALL_EVENTS) };
@@ -55,7 +89,12 @@ export function webhookTarget(webhook: unknown): WebhookTarget | undefined {
   const object = webhook as Record<string, unknown>;
   if (typeof object['url'] !== 'string') return undefined;
   const events = Array.isArray(object['events']) ? object['events'].filter((e): e is string => typeof e === 'string') : ALL_EVENTS;
-  return { url: object['url'], headers: stringMap(object['headers']), metadata: stringMap(object['metadata']), events: new Set(events) };
+  return {
+    url: object['url'],
+    headers: deliverableHeaders(stringMap(object['headers'])),
+    metadata: stringMap(object['metadata']),
+    events: new Set(events),
+  };
 }
 
 export interface WebhookSenderOptions {

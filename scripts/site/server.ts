@@ -41,6 +41,12 @@ export const siteNamesOnLoopback = (host: string): Readonly<Record<string, strin
 });
 const EXTERNAL_ADDRESS = '127.0.0.2';
 
+/**
+ * Whether a reference server may fetch from `host` for the test site, on every port (the site's is known only
+ * once it is served): the loopback addresses it is served on. With `siteNamesOnLoopback`, what a reference
+ * server crawling the site is given (`allowFetchHost`): it fetches from no other loopback port unless allowed.
+ */
+export const isSiteAddress = (host: string): boolean => host === MAIN_ADDRESS || host === EXTERNAL_ADDRESS;
 const TIMEOUT_MS = 10_000;
 
 /** The site could not be served where it was asked to be: the port is in use, or needs privileges. */

@@ -8,7 +8,7 @@ import { createReferenceApp, type AppRequest, type AppResponse, type ReferenceAp
 import { listen } from '../../scripts/server/http.js';
 import { REFERENCE_SITE_PROFILE } from '../../scripts/server/site.js';
 import type { ContractOptions } from '../../scripts/contract/run.js';
-import { BUILT_IN_SITE_HOST, siteNamesOnLoopback } from '../../scripts/site/server.js';
+import { BUILT_IN_SITE_HOST, isSiteAddress, siteNamesOnLoopback } from '../../scripts/site/server.js';
 
 export interface Logged {
   readonly method: string;
@@ -44,6 +44,7 @@ export async function kitTarget(options: {
       publicUrl: () => base,
       pageIntervalMs: options.pageIntervalMs ?? 50,
       resolveHosts: siteNamesOnLoopback(BUILT_IN_SITE_HOST),
+      allowFetchHost: isSiteAddress,
     }),
   );
   const log: Logged[] = [];

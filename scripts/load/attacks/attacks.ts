@@ -30,6 +30,8 @@ import {
 } from './bounds.js';
 import type { Attack, AttackContext } from './harness.js';
 import { call, closedPort, hangingReceiver, outcome, rawPost, receiver, silentReader, type Answer } from './net.js';
+import { SURFACE_ATTACKS } from './surface.js';
+import { AFTER_PAGE_ATTACKS } from './afterPage.js';
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
@@ -444,4 +446,17 @@ const attack9: Attack = {
   },
 };
 
-export const ATTACKS: readonly Attack[] = [attack1, attack2, attack3, attack4a, attack4b, attack5, attack6, attack7, attack8, attack9];
+export const ATTACKS: readonly Attack[] = [
+  attack1,
+  attack2,
+  attack3,
+  attack4a,
+  attack4b,
+  attack5,
+  attack6,
+  attack7,
+  attack8,
+  attack9,
+  ...SURFACE_ATTACKS,
+  ...AFTER_PAGE_ATTACKS,
+];

@@ -74,7 +74,7 @@ const nested = (depth: number): string => `${'{"a":'.repeat(depth)}{}${'}'.repea
 /**
  * 7: crawls that run for `delaySeconds` (their one page waits for the delay) and carry an object `depth`
  * levels deep: a v2 crawl as the JSON schema of a `json` format; a v1 crawl in an action's extra field (an
- * action object is open), since a v1 `jsonOptions` schema of more than 2000 values is refused unread.
+ * action object is open), since a v1 `jsonOptions` schema that large is refused unread.
  */
 export function deeplyNestedCrawls(depth: number, delaySeconds: number): { readonly v1: string; readonly v2: string } {
   const deep = nested(depth);

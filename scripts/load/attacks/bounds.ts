@@ -84,3 +84,29 @@ export const UNAUTHENTICATED_ANSWER_MS = 1_000;
  * requests meanwhile). Reading both off loopback costs tens of ms; parsing one took 2.8 s in the finding.
  */
 export const UNAUTHENTICATED_CPU_MS = 500;
+
+// ---------------------------------------------------------------------------------------------------------
+// Issue 22, findings 1–6: work after a page arrives, crawl state, fetch places (afterPage.ts)
+
+/**
+ * Another caller's batch of 10 pages of a site that answers, started beside six crawls of a site that never
+ * answers, must end within this. Alone it takes a few hundred ms (its pages start on the job's first ticks,
+ * 100 ms apart); the finding: 48 s, its fetches waiting behind those of the silent site, each of which holds
+ * its place for the whole 10 s fetch limit. 5 s leaves room for a loaded machine and stays below that limit,
+ * so a batch that had to wait for one silent fetch to give up its place fails.
+ */
+export const QUICK_BATCH_MS = 5_000;
+/**
+ * The errors endpoint of a crawl whose pages link to 300,000 addresses robots.txt disallows: at most this
+ * many bytes (the finding: 129 MiB for 1,000 pages). `robotsBlocked` lists at most 1,000 addresses, the
+ * farm's are about 150 bytes each: 150 KB, with the crawl's few errors; 1 MB is room, not a fit.
+ */
+export const ERRORS_ANSWER_BYTES = 1_000_000;
+/**
+ * Peak RSS for crawls of link farms (22-3): the idle server, what one crawl may hold to go on (32 MiB of
+ * addresses as counted, about twice that in V8's strings and sets), eight pages of up to 5 MiB in flight, each
+ * read into its links and its content, and room for V8 to grow its heap while pages are read faster than it
+ * collects (with collections forced, the live set stays about 110 MiB above idle). The finding: the heap
+ * exhausted (past 4 GiB) by one crawl.
+ */
+export const RSS_CRAWL_MIB = 512;

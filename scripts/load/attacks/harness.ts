@@ -1,11 +1,11 @@
 /**
- * Running one attack: a fresh `crawlspec serve` in a child process, a small job of its own started and
- * finished first (the control job), then, while the attack runs, the server's RSS sampled and the control
- * job's status asked again and again (the unrelated request: small, authenticated, nothing to do with the
+ * Running one attack: a fresh `crawlspec serve` in a child process (started with `SERVE_ARGS`, or the attack's
+ * own `serve`), a small job of its own started and finished first (the control job), then, while the attack
+ * runs, the server's RSS sampled and the control job's status asked again and again (the unrelated request: small, authenticated, nothing to do with the
  * attack). Afterwards the control job is asked once more (is the server alive?), every socket and receiver
  * the attack opened is closed, and the server is stopped. Every step has a time limit.
  */
-import { percentile, type Check } from '../shared.js';
+import { percentile, TOKEN, type Check } from '../shared.js';
 import {
   ALIVE_TIMEOUT_MS,
   CLEANUP_TIMEOUT_MS,
@@ -15,8 +15,15 @@ import {
   RSS_SAMPLE_MS,
   SERVER_START_TIMEOUT_MS,
 } from './bounds.js';
-import { call, outcome, type Answer, type Closable, type RawAnswer } from './net.js';
+import { call, HOST, outcome, type Answer, type Closable, type RawAnswer } from './net.js';
 import { RssWatch, ServerProcess } from './serverProcess.js';
+
+/**
+ * What `crawlspec serve` is started with unless an attack says otherwise: the token the attacks send, and
+ * `--allow-host 127.0.0.1`, so that its jobs crawl the hostile sites the attacks serve on 127.0.0.1 (the
+ * server crawls no loopback port but its own unless told to: issue 22, finding 7).
+ */
+export const SERVE_ARGS: readonly string[] = ['--token', TOKEN, '--allow-host', HOST];
 
 export interface AttackContext {
   /** The server's address, e.g. `http://127.0.0.1:40123`. */
@@ -53,6 +60,8 @@ export interface Attack {
   readonly unrelatedMs: number;
   /** The attack is cut off after this, in ms (the run goes on with the next). */
   readonly deadlineMs: number;
+  /** The arguments `crawlspec serve` is started with besides its address (default: `SERVE_ARGS`). */
+  readonly serve?: readonly string[];
   prepare(): Prepared | Promise<Prepared>;
 }
 
@@ -150,7 +159,7 @@ export async function runAttack(attack: Attack): Promise<AttackReport> {
   const unrelatedMs = prepared.unrelatedMs ?? attack.unrelatedMs;
   const bounds = { rssMiB: attack.rssMiB, unrelatedMs };
 
-  const server = await ServerProcess.start(SERVER_START_TIMEOUT_MS);
+  const server = await ServerProcess.start(SERVER_START_TIMEOUT_MS, attack.serve ?? SERVE_ARGS);
   let watch: RssWatch | undefined;
   try {
     const base = server.url;

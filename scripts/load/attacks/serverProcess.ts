@@ -65,9 +65,12 @@ export class ServerProcess {
     });
   }
 
-  /** Starts `crawlspec serve` and resolves once it has said where it listens (or rejects after `timeoutMs`). */
-  static start(timeoutMs: number): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--token', TOKEN], {
+  /**
+   * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`) and resolves once it
+   * has said where it listens (or rejects after `timeoutMs`).
+   */
+  static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN]): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
