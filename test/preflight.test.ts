@@ -136,6 +136,43 @@ describe('the preflight tells what is the site from what is the target', () => {
     }
   }, 60_000);
 
+  it("a crawlspec serve started without --allow-host: the kit's site is out of its reach, and the fix says how to allow it", async () => {
+    const server = await startServerProcess(TOKEN);
+    try {
+      const run = await runCli(
+        [
+          'contract',
+          '--base-url',
+          server.url,
+          '--token',
+          TOKEN,
+          '--version',
+          'v2',
+          '--runs',
+          '1',
+          '--only',
+          'v2.crawl.behaviour.default',
+          '--json',
+        ],
+        '',
+        CLI_TIMEOUT_MS,
+      );
+      expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => /^crawlspec:/.test(l)) }).toEqual({ code: 3, stderr: [] });
+      const report = JSON.parse(run.stdout) as {
+        diagnoses: { summary: string; fix: string }[];
+        checks: { name: string; status: string }[];
+      };
+      expect(report.diagnoses.length).toBeGreaterThan(0);
+      for (const diagnosis of report.diagnoses) {
+        expect(diagnosis.summary).toMatch(/^the target cannot reach http:\/\/127\.0\.0\.[12]:\d+/);
+        expect(diagnosis.fix).toContain('start it with --allow-host 127.0.0.1 --allow-host 127.0.0.2');
+      }
+      expect(report.checks.find((c) => c.name === 'v2.crawl.behaviour.default')?.status).toBe('inconclusive');
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it('a target that refuses every start, the control too: no diagnosis, the checks run and fail (exit 1)', async () => {
     const target = await kitTarget({ token: TOKEN, deviate: refuseEveryStart });
     try {
@@ -305,7 +342,8 @@ describe('--site-port', () => {
 describe('no implicit skips: against a separately started crawlspec serve (loopback, no subdomain)', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess(TOKEN);
+    // As docs/reference-server.md says to start one for the kit: it crawls the test site's loopback addresses.
+    server = await startServerProcess(TOKEN, undefined, ['--allow-host', '127.0.0.1', '--allow-host', '127.0.0.2']);
   }, 60_000);
   afterAll(() => server.stop());
 

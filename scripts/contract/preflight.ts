@@ -203,6 +203,10 @@ async function tryStart(ctx: Context, kind: JobKind, body: unknown, read: boolea
 const SERVED_FIX =
   'serve the test site under a name the target accepts: --site-host NAME (NAME and sub.NAME resolving to 127.0.0.1 for the target; a name with a public suffix, e.g. crawlspec.example.com), or deploy a copy where the target can reach it: crawlspec site export DIR --base-url URL --external-url URL, served there, then --behaviour-site URL --behaviour-external URL';
 
+/** A target that reads no loopback port it was not given (as `crawlspec serve` does) reaches the served site once allowed. */
+const LOOPBACK_FIX =
+  "if the target fetches no loopback port it was not given, allow the site's hosts (a crawlspec serve target: start it with --allow-host 127.0.0.1 --allow-host 127.0.0.2, or pin the port with --site-port N and allow 127.0.0.1:N)";
+
 const FIXES: Record<SiteSource, string> = {
   served: SERVED_FIX,
   copy: 'deploy the copy where the target can reach it, under a host it accepts (SERVING.md in the exported directory says how it is served), and give that with --behaviour-site URL --behaviour-external URL',
@@ -239,7 +243,7 @@ async function trySite(ctx: Context, site: PreflightSite): Promise<SiteDiagnosis
     site: site.url,
     summary: `the target cannot reach ${site.url}`,
     problem: `it accepted a ${ctx.version} crawl and a batch scrape of it, but they ended with no page of it (${ended.map((e) => `${KIND_WORD[e.kind]}: ${e.ended}`).join('; ')}), while the same jobs on ${CONTROL_SITE} gave pages: the target cannot fetch the site from where it runs, so it cannot be used to test what rests on the site`,
-    fix: FIXES[site.source],
+    fix: site.source === 'served' ? `${LOOPBACK_FIX}; or ${SERVED_FIX}` : FIXES[site.source],
   };
 }
 
