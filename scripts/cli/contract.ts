@@ -50,6 +50,8 @@ export const LIMITS = {
   maxResponseBytes: [1, 2 ** 30],
   // An hour: longer is no use to a contract run, and timers cannot wait much past 24 days anyway.
   timeoutSeconds: [1, 3600],
+  // A day: a contract run is no use past it (the default, an hour: timeLimit.ts says why).
+  maxDurationSeconds: [1, 86_400],
   waitForTargetSeconds: [1, 3600],
   confirm: [1, 20],
 } as const;
@@ -146,6 +148,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       'site-page': { type: 'string', multiple: true },
       'site-failing': { type: 'string' },
       timeout: { type: 'string' },
+      'max-duration': { type: 'string' },
       'max-response-bytes': { type: 'string' },
       'only-no-job': { type: 'boolean', default: false },
       'list-checks': { type: 'boolean', default: false },
@@ -199,6 +202,8 @@ export async function contractCommand(args: string[]): Promise<number> {
     ...LIMITS.maxResponseBytes,
   );
   const timeoutSeconds = values.timeout === undefined ? undefined : integer(values.timeout, '--timeout', 0, ...LIMITS.timeoutSeconds);
+  const maxDurationSeconds =
+    values['max-duration'] === undefined ? undefined : integer(values['max-duration'], '--max-duration', 0, ...LIMITS.maxDurationSeconds);
   const headers = headersOption(values.header ?? []);
   const waitSeconds =
     values['wait-for-target'] === undefined
@@ -292,6 +297,7 @@ export async function contractCommand(args: string[]): Promise<number> {
           },
         }),
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+    ...(maxDurationSeconds === undefined ? {} : { maxDurationMs: maxDurationSeconds * 1000 }),
     maxResponseBytes,
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(waitSeconds === undefined ? {} : { waitForTargetMs: waitSeconds * 1000 }),

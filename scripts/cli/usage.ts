@@ -74,6 +74,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
                               least two (default: its usual paths)
   --site-failing PATH         an address of that site whose scrape fails (for the errors check)
   --timeout SECONDS           1 to 3600: how long a request may wait for its answer (default 30)
+  --max-duration SECONDS      1 to 86400: the whole run's time limit (default 3600); then only the cancels
+                              of the jobs started are sent, and the checks not ended are not judged (exit 3)
   --max-response-bytes N      longest answer read (default 16777216)
   --header 'Name: value'      sent on every request (repeatable), e.g. an API gateway's key; not
                               Authorization, Content-Type or Host; its value is redacted like the token

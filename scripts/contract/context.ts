@@ -28,6 +28,7 @@ import { redactor, runSecrets } from './redact.js';
 import type { Reserve } from './reserve.js';
 import { resend, type Transport } from './transport.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
+import { OutOfTime } from './timeLimit.js';
 import { KIND_PATH, locate, sameOrigin, type JobKind } from './spec.js';
 import type { SiteModel } from '../../schemas/crawl/site.js';
 import type { SiteOrigins } from '../site/testSite.js';
@@ -200,6 +201,8 @@ export class Attempt {
     } catch (error) {
       if (error instanceof BudgetExhausted) throw new Skip(error.message);
       if (error instanceof TargetUnreachable) throw new Skip(error.message);
+      // The run's time limit (--max-duration): what the check was to prove is not judged (timeLimit.ts).
+      if (error instanceof OutOfTime) throw new Inconclusive(error.detail, this.of.level);
       if (error instanceof AnswerTooLarge) {
         this.requests += 1;
         throw new Inconclusive(`${error.message}: raise --max-response-bytes to judge it`, this.of.level);

@@ -179,21 +179,21 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
   }
   const problems = bodyProblems(version, schema, exchange.json);
   for (const level of ['interface', 'service'] as const) {
-    const found = problems.filter((p) => levelOf(p.section) === level);
-    if (found.length === 0) continue;
+    const { first: found, count } = problems.group(level);
+    if (count === 0) continue;
+    const more = count - found.length;
     attempt.fail({
       kind: 'body',
       level,
       message: `the ${status} body is not a valid ${version}/${schema}: ${found
-        .slice(0, 3)
         .map((p) => `${p.path} (${p.schema}): ${p.message}`)
-        .join('; ')}${found.length > 3 ? `; and ${found.length - 3} more` : ''}`,
+        .join('; ')}${more > 0 ? `; and ${more} more ${more === 1 ? 'problem' : 'problems'} of this answer` : ''}`,
       expected: described,
       section: found[0]!.section,
       exchange,
     });
   }
-  return problems.length === 0;
+  return problems.all().length === 0;
 }
 
 /** The statuses a start request is answered with when the service accepts it. */

@@ -15,6 +15,7 @@
  */
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import type { SentRequest } from './curl.js';
+import { OutOfTime, type TimeLimit } from './timeLimit.js';
 
 export type { SentRequest };
 
@@ -173,6 +174,8 @@ export interface HttpClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Told of every request that went out, with what came back or why nothing did (a recording: recording.ts). */
   readonly onExchange?: (record: ExchangeRecord) => void;
+  /** The run's time limit (`--max-duration`, timeLimit.ts): once reached, only the cancels of started jobs go out. */
+  readonly timeLimit?: TimeLimit;
 }
 
 /** One request as it went out, when, and what came back: the answer's head and body, or why not. */
@@ -194,7 +197,7 @@ export interface ExchangeRecord {
 export const RATE_LIMITED_AFTER = 3;
 
 /** The body of `response`, read up to `limit` bytes (UTF-8); undefined when it is longer. */
-async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+export async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel();
@@ -255,7 +258,8 @@ export class HttpClient {
   /**
    * Sends `request`, taking one unit from `budget`, or using `payment`: a held reservation, or `prepaid` when
    * the caller took the unit already. Throws BudgetExhausted, TargetUnreachable, AnswerTooLarge,
-   * ConnectionLost or NoAnswerInTime; any HTTP answer is returned. A 429 is retried once after its `Retry-After` (bounded)
+   * ConnectionLost, NoAnswerInTime, or OutOfTime once the run's time limit is reached (only a request paid by a
+   * reservation, a started job's cancel, goes out then); any HTTP answer is returned. A 429 is retried once after its `Retry-After` (bounded)
    * when the budget allows and the target has not answered every recent retry with a 429 again; otherwise
    * the 429 is returned.
    */
@@ -263,15 +267,20 @@ export class HttpClient {
     const sent = this.prepare(request);
     this.inFlight.add(sent);
     try {
-      return await this.sendRetrying429(sent, budget, payment);
+      return await this.sendRetrying429(sent, budget, payment, typeof payment === 'object');
     } finally {
       this.inFlight.delete(sent);
     }
   }
 
   /** `sent`'s answer, sent once more after a 429 when that is allowed (see `send`). */
-  private async sendRetrying429(sent: SentRequest, budget: RequestBudget, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
-    const first = await this.once(sent, budget, payment);
+  private async sendRetrying429(
+    sent: SentRequest,
+    budget: RequestBudget,
+    payment: Reservation | 'prepaid' | undefined,
+    cancel: boolean,
+  ): Promise<Exchange> {
+    const first = await this.once(sent, budget, payment, cancel);
     if (first.status !== 429 || this.limitedInARow >= RATE_LIMITED_AFTER) return first;
     await sleep(retryAfterMs(first.headers.get('retry-after')));
     try {
@@ -280,7 +289,7 @@ export class HttpClient {
       if (error instanceof BudgetExhausted) return first;
       throw error;
     }
-    const second = await this.once(sent, budget, 'prepaid');
+    const second = await this.once(sent, budget, 'prepaid', cancel);
     this.limitedInARow = second.status === 429 ? this.limitedInARow + 1 : 0;
     return { ...second, retried: true };
   }
@@ -292,11 +301,31 @@ export class HttpClient {
     return new ConnectionLost(sent, `${what}${describeError(error)}`);
   }
 
-  private async once(sent: SentRequest, budget: RequestBudget, payment: Reservation | 'prepaid' | undefined): Promise<Exchange> {
+  /** Why nothing more is sent but cancels, once the run's time limit (`--max-duration`) is reached. */
+  get outOfTime(): string | undefined {
+    const limit = this.options.timeLimit;
+    return limit?.reached === true ? limit.detail : undefined;
+  }
+
+  /** Throws OutOfTime when the run's time limit is reached, unless the request is a started job's cancel. */
+  private inTime(cancel: boolean): void {
+    const late = this.outOfTime;
+    if (late !== undefined && !cancel) throw new OutOfTime(late);
+  }
+
+  private async once(
+    sent: SentRequest,
+    budget: RequestBudget,
+    payment: Reservation | 'prepaid' | undefined,
+    cancel: boolean,
+  ): Promise<Exchange> {
     if (this.unreachable !== undefined) throw new TargetUnreachable(sent.url, this.unreachable);
+    this.inTime(cancel);
     if (payment === undefined) budget.take();
     else if (payment !== 'prepaid') budget.spend(payment);
     return this.slots.use(async () => {
+      // The limit may have been reached while the request waited for its turn.
+      this.inTime(cancel);
       this.sent += 1;
       const startedAt = new Date();
       const begun = performance.now();

@@ -8,6 +8,7 @@ import type { Level } from './levels.js';
 import type { SiteOrigins } from '../site/testSite.js';
 import { minimalRequest, SITE_PATHS } from './safeRequests.js';
 import { checkedHeaders } from './headers.js';
+import { DEFAULT_MAX_DURATION_MS } from './timeLimit.js';
 
 /** What the kit knows of the site valid requests point at, to steer its jobs so that there is something to judge. */
 export interface SiteProfile {
@@ -51,6 +52,11 @@ export interface ContractOptions {
   onlyNoJob?: boolean;
   /** Per-request timeout, in milliseconds. */
   timeoutMs?: number;
+  /**
+   * The whole run's time limit, in milliseconds (by default an hour): once reached, only the cancels of the jobs
+   * started are sent, and every check not ended is not judged (timeLimit.ts).
+   */
+  maxDurationMs?: number;
   /** Longest answer the kit reads, in bytes; a longer one makes its check inconclusive. */
   maxResponseBytes?: number;
   /**
@@ -120,6 +126,7 @@ export interface ResolvedOptions {
   readonly site: SiteProfile;
   readonly onlyNoJob: boolean;
   readonly timeoutMs: number;
+  readonly maxDurationMs: number;
   readonly maxResponseBytes: number;
   readonly behaviour: boolean;
   /** The behaviour checks were left out on purpose (`behaviour: false`), not for want of a site. */
@@ -289,6 +296,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     site,
     onlyNoJob: options.onlyNoJob ?? false,
     timeoutMs: Math.min(positive(options.timeoutMs ?? DEFAULT_OPTIONS.timeoutMs, 'timeoutMs'), MAX_TIMEOUT_MS),
+    maxDurationMs: positive(options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS, 'maxDurationMs'),
     maxResponseBytes: positive(options.maxResponseBytes ?? DEFAULT_OPTIONS.maxResponseBytes, 'maxResponseBytes'),
     behaviour,
     behaviourLeftOut: options.behaviour === false,

@@ -27,6 +27,7 @@ import type { ResolvedOptions } from './options.js';
 import { blockedDetail, type Diagnosis } from './report.js';
 import { KIND_PATH, type JobKind } from './spec.js';
 import { TEST_SITE_PROFILE } from '../site/testSite.js';
+import { OutOfTime } from './timeLimit.js';
 
 /** The site whose bodies the target is compared with: the kit's default site, a reserved domain (RFC 2606). */
 export const CONTROL_SITE = 'https://example.com';
@@ -131,9 +132,10 @@ function isPage(record: unknown): boolean {
 const bodyOf = (kind: JobKind, url: string, pages: readonly string[]) =>
   kind === 'crawl' ? { url: `${url}${pages[0]}`, limit: 1 } : { urls: pages.slice(0, 2).map((page) => `${url}${page}`) };
 
-/** The failures of sending that tell nothing of the site (the target gone, the budget used up, an answer too long). */
+/** The failures of sending that tell nothing of the site (the target gone, the budget or the time used up, an answer too long). */
 const untold = (error: unknown) =>
   error instanceof BudgetExhausted ||
+  error instanceof OutOfTime ||
   error instanceof TargetUnreachable ||
   error instanceof NetworkFailure ||
   error instanceof AnswerTooLarge;

@@ -15,6 +15,7 @@
  * (the JSON keeps each request whole).
  */
 import { cutLines } from './cut.js';
+import { timeLimitOf } from './timeLimit.js';
 import {
   blockedDetail,
   differences,
@@ -112,6 +113,11 @@ function leading(report: ContractReport): string[][] {
   if (report.unreachable) out.push([`target unreachable: ${report.unreachableReason ?? 'no connection'}`]);
   else if (report.unreachableReason !== undefined) out.push([`target lost during the run: ${report.unreachableReason}`]);
   for (const diagnosis of report.diagnoses) out.push(diagnosisLines(diagnosis));
+  const stopped = report.checks.filter((c) => timeLimitOf(c.detail) !== undefined);
+  if (stopped.length > 0)
+    out.push([
+      `time limit reached: after --max-duration ${timeLimitOf(stopped[0]!.detail)} s the run sent nothing more but the cancels of the jobs it had started; ${plural(stopped.length, 'check')} not judged (raise --max-duration, or narrow the run with --only)`,
+    ]);
   if (report.notImplemented.length > 0)
     out.push([
       `not implemented: ${plural(report.notImplemented.length, 'operation')} of the interface or the service answered 404, 405 or 501 (not there):`,
@@ -144,13 +150,18 @@ function trailing(report: ContractReport): string[][] {
   const missing = unfinished(report);
   // The checks a diagnosis kept from running are one line per diagnosis, not one each.
   const blocked = (d: Diagnosis) => missing.filter((check) => check.detail === blockedDetail(d)).length;
-  const unblocked = missing.filter((check) => !report.diagnoses.some((d) => check.detail === blockedDetail(d)));
+  // So are the checks the time limit cut short, which all say the same (timeLimit.ts).
+  const late = missing.filter((check) => timeLimitOf(check.detail) !== undefined);
+  const unblocked = missing.filter(
+    (check) => !report.diagnoses.some((d) => check.detail === blockedDetail(d)) && timeLimitOf(check.detail) === undefined,
+  );
   if (missing.length > 0 && !report.unreachable)
     out.push([
       `incomplete: ${plural(missing.length, 'in-scope check')} did not run to a verdict:`,
       ...report.diagnoses
         .filter((d) => blocked(d) > 0)
         .map((d) => `  ${plural(blocked(d), 'check')} resting on ${d.site}: ${blockedDetail(d)}`),
+      ...(late.length === 0 ? [] : [`  ${plural(late.length, 'check')}: ${late[0]!.detail}`]),
       ...unblocked.map((check) => `  ${check.name}: ${check.detail ?? check.status}`),
     ]);
   const t = totals(report);

@@ -33,6 +33,7 @@ import { confirm } from './confirm.js';
 import { Reserve } from './reserve.js';
 import { Transport } from './transport.js';
 import { waitForTarget } from './waitForTarget.js';
+import { TimeLimit } from './timeLimit.js';
 import { blockedDetail, NOT_SELECTED, type CheckResult, type CheckStatus, type ContractReport } from './report.js';
 import { collapse } from './collapse.js';
 import type { RunObserver } from './progress.js';
@@ -143,6 +144,9 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
   if (left !== undefined) return { ...base, inScope: inScope && !left.excluded, status: 'skipped', failures: [], detail: left.reason };
   if (env.client.unreachable !== undefined)
     return { ...base, inScope, status: 'skipped', failures: [], detail: `target unreachable: ${env.client.unreachable}` };
+  // The run's time limit reached (--max-duration): what the check is to prove is not judged (timeLimit.ts).
+  const late = env.client.outOfTime;
+  if (late !== undefined) return { ...base, inScope, status: inScope ? 'inconclusive' : 'notJudged', failures: [], detail: late };
   // A check resting on a site the target cannot use (preflight.ts) is not run: it could show nothing.
   const blocked = env.preflight?.blocking(check, env.options, env.behaviour);
   if (blocked !== undefined) return { ...base, inScope, status: inScope ? 'inconclusive' : 'notJudged', failures: [], detail: blocked };
@@ -221,6 +225,7 @@ async function runResolved(
   observer: RunObserver,
   recording: Recording | undefined,
 ): Promise<ContractReport> {
+  const timeLimit = new TimeLimit(resolved.maxDurationMs);
   const client = new HttpClient({
     token: resolved.token,
     timeoutMs: resolved.timeoutMs,
@@ -228,6 +233,7 @@ async function runResolved(
     maxResponseBytes: resolved.maxResponseBytes,
     ...(recording === undefined ? {} : { onExchange: recording.onExchange }),
     headers: resolved.headers,
+    timeLimit,
   });
   // Before anything is sent: a target that is starting is waited for (--wait-for-target); one that never
   // answers is unreachable, and every check is skipped.
@@ -243,6 +249,8 @@ async function runResolved(
   );
   const { shares, preflight: preflightShare, total } = budgetShares(checks, resolved, preflightCost(sites));
   const begun = performance.now();
+  // The run's time limit (--max-duration) counts from here, the preflight included (timeLimit.ts).
+  timeLimit.start(begun);
   // Before the suite: can the target use the sites the checks rest on?
   const preflight = await runPreflight({ client, jobs, options: resolved }, sites, new RequestBudget(preflightShare));
   // Told before the checks run, cleaned of the token (an error text the target sent may hold it).

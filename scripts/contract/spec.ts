@@ -9,6 +9,7 @@ import { definitions, type Version } from '../../schemas/registry.js';
 import { objectOf } from '../../schemas/rule.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { levelOf } from './levels.js';
+import { Tally } from './tally.js';
 
 export type { OperationSpec };
 export type JobKind = 'crawl' | 'batch';
@@ -129,33 +130,41 @@ export interface BodyProblem {
   readonly section: string;
 }
 
+/** Problems of one answer listed at each level, in the order found; the others are only counted. */
+export const LISTED_PROBLEMS = 3;
+
 /**
- * What is wrong with `body` as `version/name`. A status answer's pages are validated one by one as the
- * version's `Document`, so a problem in a page names the page definition.
+ * What is wrong with `body` as `version/name`, by level (`interface`, `service`): the first LISTED_PROBLEMS
+ * problems of each, and how many there are. A status answer's pages are validated one by one as the version's
+ * `Document`, so a problem in a page names the page definition.
+ *
+ * Only the problems listed are kept (tally.ts): an answer of up to `--max-response-bytes` may hold millions of
+ * broken records (`"data":[0,0,...]`), one problem or more each, and keeping each (its path, message, section)
+ * took gigabytes. Each record is validated on its own, so what `validate` builds for one is garbage once it is
+ * counted, and memory stays bounded whatever the answer holds.
  */
-export function bodyProblems(version: Version, name: string, body: unknown): BodyProblem[] {
-  const check = (schema: string, value: unknown, at: (string | number)[]): BodyProblem[] => {
+export function bodyProblems(version: Version, name: string, body: unknown): Tally<BodyProblem> {
+  const problems = new Tally<BodyProblem>(LISTED_PROBLEMS);
+  const check = (schema: string, value: unknown, at: readonly (string | number)[]): void => {
     const qualified = `${version}/${schema}` as SchemaName;
     const result = validate(qualified, value);
-    if (result.valid) return [];
-    return result.errors.map((issue) => {
-      const segments = [...at, ...issue.segments];
-      const path = `$${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+    if (result.valid) return;
+    for (const issue of result.errors) {
       // The source of the broken constraint (validate() gives it per keyword), else of the element it is on.
-      return {
-        schema: qualified,
-        path,
-        segments,
-        message: issue.message,
-        section: issue.source ?? sourceAt(version, schema, issue.segments),
-      };
-    });
+      const section = issue.source ?? sourceAt(version, schema, issue.segments);
+      problems.add(levelOf(section), () => {
+        const segments = [...at, ...issue.segments];
+        const path = `$${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+        return { schema: qualified, path, segments, message: issue.message, section };
+      });
+    }
   };
   if (name === 'JobStatusResponse' && typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data)) {
     const pages = (body as { data: unknown[] }).data;
-    return [...check(name, { ...body, data: [] }, []), ...pages.flatMap((page, i) => check('Document', page, ['data', i]))];
-  }
-  return check(name, body, []);
+    check(name, { ...body, data: [] }, []);
+    for (let i = 0; i < pages.length; i += 1) check('Document', pages[i], ['data', i]);
+  } else check(name, body, []);
+  return problems;
 }
 
 /** Every leaf value of `value` with its path (an empty array or object is a leaf). */

@@ -18,6 +18,7 @@ import { acceptance } from '../expect.js';
 import type { Level } from '../levels.js';
 import type { Body } from '../safeRequests.js';
 import { locate } from '../spec.js';
+import { Tally } from '../tally.js';
 import { POLLS, waitForEnd } from './follow.js';
 import { MAX_PAGES } from './pagination.js';
 import type { SiteOrigins } from '../../site/testSite.js';
@@ -168,6 +169,9 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
   },
 ];
 
+/** A record without metadata: one object for them all (an answer may hold millions). */
+const NO_METADATA: CrawledPage = Object.freeze({});
+
 /**
  * Every page record of a job, following `next` from its status (at most MAX_PAGES status pages); undefined,
  * with the reason left undecided, when they could not all be read (a crawl is judged whole or not at all).
@@ -186,32 +190,31 @@ async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next
     }
     const read = await attempt.status(next);
     if (!read.body) return undefined;
-    records.push(...read.body.data);
+    // One by one: spread as arguments (push(...data)), a page of more than some 120,000 records overflows the stack.
+    for (const record of read.body.data) records.push(record);
     next = typeof read.body.next === 'string' ? read.body.next : undefined;
   }
-  return records.map((r) => ((r as { metadata?: CrawledPage } | null)?.metadata ?? {}) as CrawledPage);
+  return records.map((r) => ((r as { metadata?: CrawledPage } | null)?.metadata ?? NO_METADATA) as CrawledPage);
 }
 
 /** Up to this many pages named in one failure. */
 const SHOWN = 12;
 
-/** The problems of one crawl as failures, one per kind, level and rule. */
+/**
+ * The problems of one crawl as failures, one per kind, level and rule, each naming its first SHOWN pages and
+ * how many there are. Grouped by a tally (tally.ts): linear in the problems, of which a target's answer may
+ * hold tens of thousands (80,000 pages of another site took 40 s when each group was copied per problem).
+ */
 function report(attempt: Attempt, title: string, problems: readonly CrawlProblem[], expected: string, exchange: Parameters<Attempt['fail']>[0]['exchange']): void {
-  const groups = new Map<string, CrawlProblem[]>();
-  for (const p of problems) {
-    const key = `${p.level}|${p.kind}|${p.cite}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
-  }
-  for (const group of groups.values()) {
-    const { level, kind, cite } = group[0]!;
-    const more = group.length > SHOWN ? `; and ${group.length - SHOWN} more` : '';
+  const groups = new Tally<CrawlProblem>(SHOWN);
+  for (const p of problems) groups.add(`${p.level}|${p.kind}|${p.cite}`, () => p);
+  for (const { first, count } of groups.all()) {
+    const { level, kind, cite } = first[0]!;
+    const more = count > SHOWN ? `; and ${count - SHOWN} more` : '';
     const listed =
       kind === 'missing'
-        ? `${group.length} page(s) not returned, though the crawl reaches them and no rule keeps them out: ${group
-            .slice(0, SHOWN)
-            .map((p) => p.url)
-            .join(', ')}${more}`
-        : `${group.slice(0, SHOWN).map((p) => p.message).join('; ')}${more}`;
+        ? `${count} page(s) not returned, though the crawl reaches them and no rule keeps them out: ${first.map((p) => p.url).join(', ')}${more}`
+        : `${first.map((p) => p.message).join('; ')}${more}`;
     attempt.fail({
       kind: 'crawl',
       level,
