@@ -458,7 +458,17 @@ describe('a hostile target', () => {
       // Every job with a usable id was cancelled.
       const { started, cancelled } = startedAndCancelled(server.log);
       expect(report.jobs.started - report.jobs.notCancelled.length).toBe(report.jobs.cancelled);
-      expect(started.filter((id) => id !== '..' && id !== '\ud800job' && !cancelled.has(id))).toEqual([]);
+      // A start whose answer was lost on a loaded machine may have started a job the kit never learnt of: one that
+      // ended by itself needs no cancel, one still running must be named in the report (jobs.mayHaveStarted).
+      const unaccounted = started.filter((id) => id !== '..' && id !== '\ud800job' && !cancelled.has(id));
+      const stillRunning: string[] = [];
+      for (const id of unaccounted) {
+        const start = server.log.find((e) => isStart(e) && e.status === 200 && e.answer.includes(id))!;
+        const status = await fetch(`${server.url}${start.url}/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        const state = ((await status.json()) as { status?: unknown }).status;
+        if (state !== 'completed' && state !== 'failed' && state !== 'cancelled') stillRunning.push(id);
+      }
+      expect(stillRunning.length).toBeLessThanOrEqual(report.jobs.mayHaveStarted?.length ?? 0);
       expect(exitCode(report)).toBe(1);
     } finally {
       await server.close();
