@@ -19,6 +19,7 @@ import { operations } from '../schemas/operations.js';
 import { VERSIONS, type Version } from '../schemas/registry.js';
 import { CONTENT_SECURITY_POLICY, externalLoads } from '../scripts/emit/docs.js';
 import { openApiDocument } from '../scripts/emit/openapi.js';
+import { pooled } from './support/pooled.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -130,17 +131,6 @@ function pageRequests(log: NetLog): string[] {
     .filter((e) => e.type === start && /^https?:/.test(e.params?.url ?? ''))
     .filter((e) => e.params?.initiator !== 'not an origin' || (e.params?.network_isolation_key ?? '').includes('file://'))
     .map((e) => e.params?.url ?? '');
-}
-
-/** Runs `tasks` at most `limit` at a time. */
-async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
 }
 
 describe('generated/docs is self-contained', () => {

@@ -3,10 +3,13 @@
  * copy: `<dir>/main/`, `<dir>/external/` (and `<dir>/subdomain/`), each the root of its origin. A directory
  * page (`/docs/`) is written as its `index.html`. What a static host cannot do by itself is written beside the
  * files, for its configuration: the redirect (`_redirects`, the format Netlify and Cloudflare Pages read) and
- * the error page's 500 (SERVING.md says how the kit judges a host that answers it 200).
+ * the error page's 500 (SERVING.md says how the kit judges a host that answers it 200). The scrape pages that
+ * answer each request differently, late, with a status of their own or over TLS (scrapePages.ts `COPY_MISSING`)
+ * are not in the copy: SERVING.md names them, and the kit runs no check that rests on them against a copy.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { COPY_MISSING } from './scrapePages.js';
 import { siteAnswer, sitePaths, type SiteOrigins, type SitePart } from './testSite.js';
 
 /** The files of the site, by path relative to `dir`. */
@@ -36,6 +39,7 @@ export function siteFiles(origins: SiteOrigins): Map<string, string> {
       `- \`main/_redirects\` lists the redirect the site has (${redirects.join('; ')}); a host that does not read it needs the same rule in its own configuration. Without it, the page behind the redirect is missing from crawls (a difference from the service, which follows redirects).`,
       '- `main/blog/broken.html` stands for a page that answers HTTP 500; served as 200 it is an ordinary page, which the kit accepts either way.',
       '- The address whose connection is cut (`/reset`) cannot be served statically: the errors check needs the site the kit serves itself.',
+      `- Scrape pages a static copy cannot hold, so the checks that rest on them are not run against a copy: ${COPY_MISSING.map((m) => `\`${m.path}\` (${m.why})`).join('; ')}.`,
       '',
       `Then: \`crawlspec contract --base-url <your implementation> --token ... --behaviour --behaviour-site ${origins.main} --behaviour-external ${origins.external}\``,
       '',

@@ -4,13 +4,21 @@
  * the site's; `/reset` has its connection cut. GET and HEAD only; every connection is closed within bounded
  * time (`requestTimeout`), and `close()` stops everything.
  *
+ * The scrape pages (scrapePages.ts) are answered per request: the headers page shows the request's headers,
+ * the counter counts (for this server's life), the slow page answers late (a pending answer is dropped on
+ * `close()`). The page served over TLS has an origin of its own, `https://127.0.0.1:<another port>`, with the
+ * committed self-signed test certificate (testCertificate.ts).
+ *
  * Loopback is a whole network on Linux (127.0.0.0/8): 127.0.0.2 needs no setup. With `host`, the main site
  * answers under that host name and its subdomain under `sub.<host>`; the name must resolve to 127.0.0.1 for
  * whoever crawls it (a hosts file, a DNS entry, or the reference server's `resolveHosts`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { siteAnswer, type SiteOrigins, type SitePart } from './testSite.js';
+import { FetchCounter, scrapeAnswer } from './scrapePages.js';
+import { TEST_CERTIFICATE, TEST_CERTIFICATE_KEY } from './testCertificate.js';
+import { siteAnswer, type SiteAnswer, type SiteOrigins, type SitePart } from './testSite.js';
 
 export interface ServedSite {
   readonly origins: SiteOrigins;
@@ -89,6 +97,40 @@ function partOf(request: IncomingMessage, origins: SiteOrigins): SitePart | unde
 
 export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedSite> {
   let origins: SiteOrigins | undefined;
+  const counter = new FetchCounter();
+  const pending = new Set<NodeJS.Timeout>();
+  const send = (request: IncomingMessage, response: ServerResponse, answer: SiteAnswer, delayMs = 0) => {
+    const write = () => void response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? '' : answer.body);
+    if (delayMs === 0) {
+      write();
+      return;
+    }
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      if (!response.destroyed) write();
+    }, delayMs);
+    pending.add(timer);
+  };
+  /** A scrape page, if `request` asks for one (`tls`: on the TLS origin); false when it does not. */
+  const scrape = (request: IncomingMessage, response: ServerResponse, tls: boolean): boolean => {
+    const [path = '/', query] = (request.url ?? '/').split('#', 1)[0]!.split(/\?(.*)/s, 2);
+    const fetch = {
+      method: request.method ?? 'GET',
+      path,
+      search: query === undefined ? '' : `?${query}`,
+      rawHeaders: request.rawHeaders,
+      tls,
+    };
+    const served = origins === undefined ? undefined : scrapeAnswer(origins, fetch, counter);
+    if (served === undefined) return false;
+    send(request, response, served.answer, served.delayMs);
+    return true;
+  };
+  const handleTls = (request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    if ((request.method === 'GET' || request.method === 'HEAD') && scrape(request, response, true)) return;
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not served here\n');
+  };
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     request.resume();
     const part = origins === undefined ? undefined : partOf(request, origins);
@@ -96,23 +138,26 @@ export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedS
       response.writeHead(part === undefined ? 421 : 405, { 'content-type': 'text/plain; charset=utf-8' }).end('not served here\n');
       return;
     }
+    if (part === 'main' && scrape(request, response, false)) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     const answer = siteAnswer(origins, part, path);
     if (answer === 'reset') {
       request.socket.destroy();
       return;
     }
-    response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? '' : answer.body);
+    send(request, response, answer);
   };
-  const configured = () => {
-    const server = createServer(handle);
+  const configured = (tls = false) => {
+    const server = tls ? createTlsServer({ cert: TEST_CERTIFICATE, key: TEST_CERTIFICATE_KEY }, handleTls) : createServer(handle);
     server.requestTimeout = TIMEOUT_MS;
     server.headersTimeout = TIMEOUT_MS;
     server.keepAliveTimeout = 1000;
     return server;
   };
-  const servers = [configured(), configured()];
+  const servers = [configured(), configured(), configured(true)];
   const close = async () => {
+    for (const timer of pending) clearTimeout(timer);
+    pending.clear();
     await Promise.all(
       servers.map(
         (server) =>
@@ -129,11 +174,13 @@ export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedS
     try {
       const port = await listen(servers[0]!, MAIN_ADDRESS, options.port ?? 0);
       await listen(servers[1]!, EXTERNAL_ADDRESS, port);
+      const tlsPort = await listen(servers[2]!, MAIN_ADDRESS, 0);
       const host = options.host ?? MAIN_ADDRESS;
       origins = {
         main: `http://${host}:${port}`,
         external: `http://${EXTERNAL_ADDRESS}:${port}`,
         ...(options.host === undefined ? {} : { subdomain: `http://sub.${options.host}:${port}` }),
+        tls: `https://${MAIN_ADDRESS}:${tlsPort}`,
       };
       return { origins, close };
     } catch (error) {
@@ -141,7 +188,7 @@ export async function serveSite(options: ServeSiteOptions = {}): Promise<ServedS
       // A port asked for is the caller's to change; a port picked here is tried again (the second address may hold it).
       if (options.port !== undefined && options.port !== 0) throw new SiteNotServed(options.port, (error as { code?: string }).code);
       if (attempt >= 5) throw error;
-      servers.splice(0, 2, configured(), configured());
+      servers.splice(0, 3, configured(), configured(), configured(true));
     }
   }
 }

@@ -17,9 +17,13 @@
  *   - robots.txt and a sitemap index (`/sitemap.xml` → `/sitemaps/pages.xml`) at the origin root;
  *   - an address whose connection is cut before any answer (`/reset`), never linked: a page that fails.
  * Every path is a directory (`/docs/`) or a file (`about.html`), so a static copy serves it as is.
+ *
+ * Beside the crawl pages, never linked from them nor in the sitemap: the scrape pages under `/scrape/`
+ * (scrapePages.ts), which show what a scrape's options do; those a static copy can hold are answered here too.
  */
 import type { SiteModel, SitePageModel } from '../../schemas/crawl/site.js';
 import type { SiteProfile } from '../contract/options.js';
+import { COPIED_PATHS, copiedScrapeAnswer } from './scrapePages.js';
 
 /** The origins the site is served on, without trailing slash: `http://127.0.0.1:4000`. */
 export interface SiteOrigins {
@@ -28,6 +32,8 @@ export interface SiteOrigins {
   readonly external: string;
   /** A subdomain of the main site's host, when it is served under a host name. */
   readonly subdomain?: string;
+  /** An HTTPS origin with a self-signed certificate (`https://127.0.0.1:4001`), for the scrape page served over TLS. */
+  readonly tls?: string;
 }
 
 export type SitePart = 'main' | 'external' | 'subdomain';
@@ -204,6 +210,8 @@ export function siteAnswer(origins: SiteOrigins, part: SitePart, path: string): 
       return xml(
         `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${SITEMAP_PATHS.map((p) => `<url><loc>${origins.main}${p}</loc></url>`).join('')}</urlset>\n`,
       );
+    const scrape = copiedScrapeAnswer(origins, path);
+    if (scrape !== undefined) return scrape;
   }
   const spec = PAGES[part][path];
   if (spec === undefined)
@@ -215,5 +223,5 @@ export function siteAnswer(origins: SiteOrigins, part: SitePart, path: string): 
 /** Every path `part` answers (for a static copy). */
 export function sitePaths(part: SitePart): string[] {
   const own = Object.keys(PAGES[part]);
-  return part === 'main' ? ['/robots.txt', '/sitemap.xml', '/sitemaps/pages.xml', ...own] : own;
+  return part === 'main' ? ['/robots.txt', '/sitemap.xml', '/sitemaps/pages.xml', ...own, ...COPIED_PATHS] : own;
 }

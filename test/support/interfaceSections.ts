@@ -29,7 +29,8 @@ const SCRAPE_OPTIONS_COMMON = [
 ];
 
 export const INTERFACE_SECTIONS: Readonly<Record<string, readonly string[]>> = {
-  '§1': ['crawl', 'batch scrape', 'success', 'id', 'url', 'invalidURLs'],
+  // "returns them in chosen output formats (for example markdown, HTML, links, ...)"
+  '§1': ['crawl', 'batch scrape', 'success', 'id', 'url', 'invalidURLs', 'output formats'],
   '§2.1': [
     'url',
     'prompt',
