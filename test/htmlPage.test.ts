@@ -13,11 +13,15 @@ import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../scripts/server/boundedParser.js';
-import { MAX_CHUNK_CHARS, MAX_CHUNK_NODES, readHtml, readText, type ReadPage } from '../scripts/server/htmlPage.js';
+import { MAX_CHUNK_CHARS, MAX_CHUNK_NODES, MAX_CONTENT_ELEMENTS, readHtml, readText, type ReadPage } from '../scripts/server/htmlPage.js';
 import { markdownOf } from '../scripts/server/markdown.js';
+import { MAX_SELECTION_MS, SelectorError, type ContentOptions } from '../scripts/server/pageContent.js';
 
 const signal = new AbortController().signal;
 const URL_ = 'http://127.0.0.1:4000/docs/page.html';
+/** The content the scrape options give by default (`onlyMainContent`), and the whole body. */
+const MAIN: ContentOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true };
+const BODY: ContentOptions = { ...MAIN, onlyMainContent: false };
 
 describe('reading a page', () => {
   const page = `<!DOCTYPE html><html lang="fr"><head><title> The  title </title>
@@ -33,7 +37,7 @@ describe('reading a page', () => {
     <footer>Foot</footer></body></html>`;
 
   it('gathers links, images and metadata, resolved against <base href>', async () => {
-    const read = await readHtml(page, URL_, true, signal);
+    const read = await readHtml(page, URL_, MAIN, signal);
     expect(read.title).toBe('The title');
     expect(read.description).toBe('What it is.');
     expect(read.language).toBe('fr');
@@ -49,10 +53,12 @@ describe('reading a page', () => {
     expect(read.firstParagraph).toBe('First paragraph & more.');
   });
 
-  it('gives the main element (else the body) as clean HTML with absolute addresses, and its markdown', async () => {
-    const main = await readHtml(page, URL_, true, signal);
+  it('gives the body less what is around the main content as clean HTML with absolute addresses, and its markdown', async () => {
+    const main = await readHtml(page, URL_, MAIN, signal);
     const html = main.content.join('');
-    expect(html.startsWith('<main><h1>Heading</h1><p>First <b>para</b>graph &amp; more.</p>')).toBe(true);
+    // The nav is left out (the white space after it stays), and so is the footer.
+    expect(html.startsWith('<body>\n    <main><h1>Heading</h1><p>First <b>para</b>graph &amp; more.</p>')).toBe(true);
+    expect(html.endsWith('</main>\n    </body>')).toBe(true);
     expect(html).toContain('<a href="http://127.0.0.1:4000/base/rel.html">relative</a>');
     expect(html).not.toContain('<template');
     expect(html).not.toContain('Nav');
@@ -61,18 +67,18 @@ describe('reading a page', () => {
     expect(markdown).toContain('[relative](http://127.0.0.1:4000/base/rel.html)');
     expect(markdown).not.toContain('Foot');
 
-    const body = (await readHtml(page, URL_, false, signal)).content.join('');
+    const body = (await readHtml(page, URL_, BODY, signal)).content.join('');
     expect(body.startsWith('<body><nav>')).toBe(true);
     expect(body).toContain('<footer>Foot</footer></body>');
     expect(body).not.toMatch(/<script|<style|color: red/);
 
-    const noMain = (await readHtml('<p>only <i>this</i></p>', URL_, true, signal)).content.join('');
+    const noMain = (await readHtml('<p>only <i>this</i></p>', URL_, MAIN, signal)).content.join('');
     expect(noMain).toBe('<p>only <i>this</i></p>');
   });
 
   it('keeps long content whole across the chunks it converts one by one', async () => {
     const paragraphs = Array.from({ length: 2000 }, (_, i) => `<p>Paragraph ${i} with a <a href="/p${i}">link</a>.</p>`).join('');
-    const read = await readHtml(`<body><main><div>${paragraphs}</div></main></body>`, URL_, true, signal);
+    const read = await readHtml(`<body><main><div>${paragraphs}</div></main></body>`, URL_, MAIN, signal);
     expect(read.content.length).toBeGreaterThan(10);
     const markdown = await markdownOf(read, signal);
     for (const i of [0, 999, 1999]) expect(markdown).toContain(`Paragraph ${i} with a [link](http://127.0.0.1:4000/p${i}).`);
@@ -82,7 +88,7 @@ describe('reading a page', () => {
   it('stops when its signal aborts', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(readHtml('<p>x</p>'.repeat(100_000), URL_, true, controller.signal)).rejects.toThrow();
+    await expect(readHtml('<p>x</p>'.repeat(100_000), URL_, MAIN, controller.signal)).rejects.toThrow();
   });
 });
 
@@ -112,7 +118,7 @@ describe('hostile pages', () => {
     setImmediate(watch);
     const started = performance.now();
     try {
-      const read = await readHtml(html, URL_, true, signal);
+      const read = await readHtml(html, URL_, MAIN, signal);
       await markdownOf(read, signal);
     } finally {
       watching = false;
@@ -122,8 +128,30 @@ describe('hostile pages', () => {
     expect(worst).toBeLessThan(2_000);
   });
 
+  it(`keeps at most ${MAX_CONTENT_ELEMENTS} elements of a document to find its content in, and the text of the others`, async () => {
+    const read = await readHtml(`<body>${'<i>x</i>'.repeat(MAX_CONTENT_ELEMENTS + 5000)}</body>`, URL_, MAIN, signal);
+    const html = read.content.join('');
+    // The body is one of the elements kept.
+    expect(html.match(/<i>/g)).toHaveLength(MAX_CONTENT_ELEMENTS - 1);
+    expect(html.match(/x/g)).toHaveLength(MAX_CONTENT_ELEMENTS + 5000);
+  });
+
+  it(`gives a page's selectors ${MAX_SELECTION_MS} ms in all, never holding the event loop long; refuses selectors with more than one :has()`, async () => {
+    // Each test of :nth-last-child counts the siblings after an element: 60,000 siblings take billions of steps.
+    const siblings = `<body>${'<p>x</p>'.repeat(60_000)}</body>`;
+    const options = { ...MAIN, includeTags: ['p:nth-last-child(2n+1)'] };
+    let error: unknown;
+    const worst = await longestTurn(() => readHtml(siblings, URL_, options, signal).catch((e: unknown) => (error = e)));
+    expect(error).toBeInstanceOf(SelectorError);
+    expect(String(error)).toContain(`took more than ${MAX_SELECTION_MS} ms on this page`);
+    expect(worst).toBeLessThan(2_000);
+    await expect(readHtml('<p>x</p>', URL_, { ...MAIN, excludeTags: ['div:has(p:has(span))'] }, signal)).rejects.toThrow(
+      /the excludeTags selector "div:has\(p:has\(span\)\)" has more than one :has\(\)/,
+    );
+  });
+
   it(`keeps at most ${MAX_NESTING} elements open while parsing, and at most 64 in the content`, async () => {
-    const read = await readHtml(`${'<div>'.repeat(5000)}deep${'</div>'.repeat(5000)}`, URL_, true, signal);
+    const read = await readHtml(`${'<div>'.repeat(5000)}deep${'</div>'.repeat(5000)}`, URL_, MAIN, signal);
     const html = read.content.join('');
     expect(html.match(/<div>/g)).toHaveLength(64);
     expect(html.match(/<\/div>/g)).toHaveLength(64);
@@ -162,14 +190,14 @@ const libraryMarkdown = (read: ReadPage): string => {
 
 describe('issue 22, finding 1: what node-html-markdown converted in quadratic time', () => {
   const MiB = 1024 * 1024;
-  const html = (content: string) => () => readHtml(`<body><main>${content}</main></body>`, URL_, true, signal);
+  const html = (content: string) => () => readHtml(`<body><main>${content}</main></body>`, URL_, MAIN, signal);
   // Sizes the old code took seconds on (the finding: 120 KB of digits, 11–16 s; measured here: 14 s, 3.9 s, 4.8 s, 10 s).
   const cases: [string, () => Promise<ReadPage>][] = [
     ['120 KB of digits in one text node', html(`<p>${'1'.repeat(120_000)}</p>`)],
     ['a list item of one 48 KB word', html(`<ul><li>${'x'.repeat(48_000)}</li></ul>`)],
     [
       '60,000 line breaks in a preformatted text in a table cell',
-      () => readHtml(`<table><tr><td><pre>${'\n'.repeat(60_000)}x</pre></td></tr></table>`, URL_, true, signal),
+      () => readHtml(`<table><tr><td><pre>${'\n'.repeat(60_000)}x</pre></td></tr></table>`, URL_, MAIN, signal),
     ],
     ['a text page of 5 MiB of ampersands (at the size limit)', () => readText('&'.repeat(5 * MiB), signal)],
     ['5 MiB of digits in one text node (a page at the size limit)', html(`<p>${'1'.repeat(5 * MiB)}</p>`)],
@@ -194,7 +222,7 @@ describe('issue 22, finding 1: what node-html-markdown converted in quadratic ti
       `<pre>${'line &amp; line\n'.repeat(20_000)}</pre>`,
     ];
     for (const page of pages) {
-      const read = await readHtml(`<body><main>${page}</main></body>`, URL_, true, signal);
+      const read = await readHtml(`<body><main>${page}</main></body>`, URL_, MAIN, signal);
       for (const chunk of read.content) {
         let nodes = 0;
         let text = 0;
@@ -260,7 +288,7 @@ describe('issue 22, finding 1: what node-html-markdown converted in quadratic ti
     const page = fc.array(block, { minLength: 1, maxLength: 8 }).map((bs) => `<body><main>${bs.join('\n')}</main></body>`);
     await fc.assert(
       fc.asyncProperty(page, async (source) => {
-        const read = await readHtml(source, URL_, true, signal);
+        const read = await readHtml(source, URL_, MAIN, signal);
         expect(read.content).toHaveLength(1);
         expect(await markdownOf(read, signal)).toBe(libraryMarkdown(read));
       }),
@@ -273,8 +301,8 @@ describe('issue 22, finding 1: what node-html-markdown converted in quadratic ti
     const lines = Array.from({ length: 8000 }, (_, i) => `${i % 7 === 0 ? '    ' : ''}line ${i} <&> x`).join('\n');
     const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     for (const read of [
-      await readHtml(`<main><p>${escaped(words)}</p></main>`, URL_, true, signal),
-      await readHtml(`<main><pre>${escaped(lines)}</pre></main>`, URL_, true, signal),
+      await readHtml(`<main><p>${escaped(words)}</p></main>`, URL_, MAIN, signal),
+      await readHtml(`<main><pre>${escaped(lines)}</pre></main>`, URL_, MAIN, signal),
       await readText(lines, signal),
     ]) {
       expect(read.content.length).toBeGreaterThan(2);

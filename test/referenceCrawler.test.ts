@@ -222,7 +222,10 @@ describe('what a real crawl of the test site holds', () => {
     expect(home.markdown).toContain('# Home');
     expect(home.markdown).toContain(`(${main}/about.html)`);
     expect(home.markdown).not.toContain('crawlspec test site</footer>');
-    expect(home.html.startsWith('<main>')).toBe(true);
+    // The body less what is around the main content (its footer): onlyMainContent, true by default.
+    expect(home.html.startsWith('<body>')).toBe(true);
+    expect(home.html).toContain('<main>');
+    expect(home.html).not.toContain('<footer>');
     expect(home.rawHtml.startsWith('<!DOCTYPE html>')).toBe(true);
     // An error page is a page with its status; the redirect's page is its target's, found at the redirect.
     expect(byUrl.get(`${main}/blog/broken.html`)?.metadata.statusCode).toBe(500);

@@ -39,8 +39,10 @@
  * by what the server keeps (`records.ts`: pages per job and in all, bytes in all, each record and each status
  * page), not by how many requests come: a start past it is refused (402 or 429 with the envelope). Page
  * records are kept as JSON text and the active list's options too, so no answer serialises what a caller
- * nested (`jsonText.ts`). Webhook deliveries are bounded per job and in all (`webhooks.ts`). Every timer is unref'd, and
- * `close()` clears them all and aborts every fetch and webhook delivery.
+ * nested (`jsonText.ts`). Pages fetched are kept in a page cache for later scrapes (`pageCache.ts`: `maxAge`,
+ * `storeInCache`), bounded and counted in what the server holds. Webhook deliveries are bounded per job and in
+ * all (`webhooks.ts`). Every timer is unref'd, and `close()` clears them all, aborts every fetch and webhook
+ * delivery, and empties the page cache.
  *
  * `handle` never throws: an unexpected exception is a 500 with the service's UNKNOWN_ERROR body.
  */
@@ -54,7 +56,8 @@ import { validate, type SchemaName } from '../../schemas/validate.js';
 import { Crawler } from './crawler.js';
 import { crawlScrapeOptions, listedOptionsText } from './crawlListing.js';
 import { createFetcher, FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_JOB, MAX_FETCHES_PER_ORIGIN } from './fetcher.js';
-import { JobPages } from './jobPages.js';
+import { JobPages, readGate } from './jobPages.js';
+import { PageCache } from './pageCache.js';
 import { BatchSource, MAX_PAGES_PER_JOB, normalizeAddress, type PageSource } from './pageSource.js';
 import { withRawFields } from './jsonText.js';
 import { createReach, portOf } from './reach.js';
@@ -115,6 +118,8 @@ export interface ReferenceAppOptions {
    * → `127.0.0.1`); the names it maps are fetched from on every port.
    */
   readonly resolveHosts?: Readonly<Record<string, string>>;
+  /** The secret webhook deliveries are signed with (`X-Firecrawl-Signature`, `webhooks.ts`); without it they are not signed. */
+  readonly webhookSecret?: string;
 }
 
 export interface ReferenceApp {
@@ -146,6 +151,9 @@ export interface ReferenceAppStats {
   /** Jobs with webhook events to deliver, and the events queued in all. */
   readonly webhookJobs: number;
   readonly webhookEventsQueued: number;
+  /** Pages in the page cache, and the bytes it counts for them (within `heldBytes`). */
+  readonly cachedPages: number;
+  readonly cachedBytes: number;
 }
 
 /** The app `createReferenceApp` makes: a `ReferenceApp` that also tells what it holds (for tests and load runs). */
@@ -238,6 +246,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       ...(options.resolveHosts === undefined ? {} : { resolveHosts: options.resolveHosts }),
     }),
     timeoutMs: WEBHOOK_TIMEOUT_MS,
+    ...(options.webhookSecret === undefined ? {} : { secret: options.webhookSecret }),
   });
   const holdings = new Holdings();
   const routes = buildRoutes();
@@ -256,6 +265,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   });
   const gate = new FetchGate(MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_JOB, MAX_FETCHES_PER_ORIGIN);
   const fetcher = createFetcher({ reach, base, ownSite: (path) => siteResponse(path, base()), gate });
+  const cache = new PageCache({ hold: (bytes) => holdings.holdShared(bytes), release: (bytes) => holdings.releaseShared(bytes), now });
+  const reads = readGate();
 
   const jobs = new Map<string, Job>();
   /** Expired jobs, remembered so that they answer `Job expired`, until `forgetAt`. */
@@ -367,6 +378,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       scrapeOptions,
       base,
       fetcher,
+      cache,
+      reads,
       controller,
       events: {
         page(record) {
@@ -663,6 +676,8 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         heldBytes: holdings.held.bytes,
         webhookJobs: webhookStats.jobs,
         webhookEventsQueued: webhookStats.queued,
+        cachedPages: cache.held.pages,
+        cachedBytes: cache.held.bytes,
       };
     },
     refuseUnread(request) {
@@ -689,6 +704,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
         job.work.stop();
       }
       webhooks.close();
+      cache.clear();
     },
   };
 }

@@ -2,8 +2,9 @@
  * Page records (`Document`) of the reference server, built from a page it read (`htmlPage.ts`), with only
  * the keys of the requested formats:
  *
- *   markdown (of the content), html (the content: the main element with `onlyMainContent`, else the body),
- *   rawHtml (the document as received), links and images (v2) (absolute, from the page), screenshot (an
+ *   markdown (of the content), html (the content: the body, less what the scrape options leave out, as
+ *   `pageContent.ts` says), rawHtml (the document as received), links and images (v2) (absolute, from the
+ *   whole page), screenshot (an
  *   address on the server's own site), summary (the title and the first paragraph), json (an object
  *   following the format's JSON Schema when one is given), branding (v2), changeTracking (always a first
  *   scrape: `new`), v1 `extract`; `actions` when the scrape options have actions. Formats whose record key
@@ -11,7 +12,10 @@
  *   `attributes`, `query`) add no key.
  *   `metadata` carries the page's own `<meta>` tags, then (winning over them) title, description and
  *   language when the page has them, sourceURL (as sent), url (after redirects), statusCode (the real
- *   one), contentType, scrapeId, proxyUsed, cacheState and creditsUsed.
+ *   one), contentType, numPages (a PDF read), scrapeId, proxyUsed, cacheState (`hit` for a page the cache
+ *   answered, with cachedAt; else `miss`) and creditsUsed (a PDF read: one a page, as the service bills it).
+ *   A PDF whose text is not extracted is its base64 in markdown and html (the service's markdown starts
+ *   `JVBER`), as `verbatim` gives it.
  */
 import { randomUUID } from 'node:crypto';
 import type { ReadPage } from './htmlPage.js';
@@ -102,6 +106,12 @@ export interface FetchedDocument {
   /** The document as received. */
   readonly rawHtml: string;
   readonly page: ReadPage;
+  /** What markdown and html are instead of the page's content: a PDF not extracted, as base64. */
+  readonly verbatim?: string;
+  /** A PDF whose text was extracted: its pages. */
+  readonly numPages?: number;
+  /** When the page was fetched, for a page the cache answered (ms since the epoch). */
+  readonly cachedAt?: number;
 }
 
 /** The record of a page read. Rejects when `signal` aborts (while making its markdown). */
@@ -120,10 +130,10 @@ export async function buildDocument(
   for (const { type, options } of requestedFormats(scrapeOptions)) {
     switch (type) {
       case 'markdown':
-        record['markdown'] = await markdownOf(page, signal);
+        record['markdown'] = fetched.verbatim ?? (await markdownOf(page, signal));
         break;
       case 'html':
-        record['html'] = page.content.join('');
+        record['html'] = fetched.verbatim ?? page.content.join('');
         break;
       case 'rawHtml':
         record['rawHtml'] = fetched.rawHtml;
@@ -181,10 +191,13 @@ export async function buildDocument(
     url: fetched.url,
     statusCode: fetched.statusCode,
     ...(fetched.contentType === '' ? {} : { contentType: fetched.contentType }),
+    ...(fetched.numPages === undefined ? {} : { numPages: fetched.numPages }),
     scrapeId,
     proxyUsed: 'basic',
-    cacheState: 'miss',
-    creditsUsed: 1,
+    ...(fetched.cachedAt === undefined
+      ? { cacheState: 'miss' }
+      : { cacheState: 'hit', cachedAt: new Date(fetched.cachedAt).toISOString() }),
+    creditsUsed: Math.max(1, fetched.numPages ?? 1),
   };
   return record;
 }

@@ -21,6 +21,12 @@
  * cut at its size limit rather than fail there (`cut`: robots.txt is read up to its bound, as Google's
  * parser reads it).
  *
+ * What a page's fetch sends besides the server's own headers (`headers`: a scrape's `headers`, its user agent and
+ * languages, `pageRequest.ts`) wins over them, on every hop to the same origin; a hop to another origin drops
+ * what was sent for the first one alone (`Authorization`, `Cookie`), as a browser does. TLS certificates are
+ * verified unless the fetch says to skip it (`skipTlsVerification`). A PDF's body is kept as bytes (`bytes`),
+ * not decoded as text.
+ *
  * A failure is a `FetchFailure` with the service's error code (`SCRAPE_TIMEOUT`, `SCRAPE_SITE_ERROR`,
  * `SCRAPE_DNS_RESOLUTION_ERROR`, `SCRAPE_SSL_ERROR`) and a message saying what happened.
  */
@@ -45,7 +51,10 @@ export const MAX_FETCHES_PER_JOB = MAX_FETCHES_IN_FLIGHT / 2;
 /** Network fetches to one origin (scheme, host and port) in flight at once, whatever the jobs: half of them. */
 export const MAX_FETCHES_PER_ORIGIN = MAX_FETCHES_IN_FLIGHT / 2;
 
-const USER_AGENT = 'crawlspec-reference-server (+https://crawlspec.dev)';
+/** The user agent of every fetch that names none (`pageRequest.ts` names a mobile one). */
+export const USER_AGENT = 'crawlspec-reference-server (+https://crawlspec.dev)';
+/** Headers of a fetch's first origin that a hop to another origin does not carry. */
+const SAME_ORIGIN_ONLY = new Set(['authorization', 'cookie']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A page as received. */
@@ -56,7 +65,10 @@ export interface FetchedPage {
   readonly status: number;
   /** The `content-type` header ('' when none). */
   readonly contentType: string;
+  /** The body as text (a PDF's: as Latin-1, one character a byte). */
   readonly body: string;
+  /** A PDF's body (by its content type, or its first bytes `%PDF-`), byte for byte. */
+  readonly bytes?: Buffer;
   /** The body was cut at the size limit (only when the fetch asked for it: `cut`). */
   readonly cut?: true;
 }
@@ -81,6 +93,10 @@ export interface FetchOptions {
   readonly maxBytes?: number;
   /** A body past the limit is cut there (the answer says so), not a failure. */
   readonly cut?: boolean;
+  /** Headers sent besides (and over) the server's own, by lower-case name (`pageRequest.ts` says which may be). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Connect over TLS whatever the certificate. Default false: a certificate that does not verify fails the fetch. */
+  readonly skipTlsVerification?: boolean;
 }
 
 /** Where an address is answered from. */
@@ -238,8 +254,17 @@ function decompressed(response: IncomingMessage): Readable {
   return decoder === undefined ? response : pipeline(response, decoder, () => {});
 }
 
+/** How one GET is made: what it sends besides the server's own headers, and whether it verifies TLS certificates. */
+interface GetOptions {
+  readonly maxBytes: number;
+  readonly cut: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly skipTlsVerification: boolean;
+}
+
 /** One GET over the network; the body is read only up to `maxBytes` (past it: cut there with `cut`, else a failure). */
-async function networkGet(url: URL, reach: Reach, signal: AbortSignal, maxBytes: number, cut: boolean): Promise<RawAnswer> {
+async function networkGet(url: URL, reach: Reach, signal: AbortSignal, options: GetOptions): Promise<RawAnswer> {
+  const { maxBytes, cut } = options;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
@@ -249,11 +274,13 @@ async function networkGet(url: URL, reach: Reach, signal: AbortSignal, maxBytes:
           'user-agent': USER_AGENT,
           accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
           'accept-encoding': 'gzip, deflate, br',
+          ...options.headers,
         },
         lookup: reach.lookup,
         signal,
         // One connection per fetch: nothing pooled outlives its job, and every connection is looked up anew.
         agent: false,
+        rejectUnauthorized: !options.skipTlsVerification,
       },
       resolve,
     );
@@ -282,6 +309,13 @@ async function networkGet(url: URL, reach: Reach, signal: AbortSignal, maxBytes:
     response.destroy();
   }
 }
+
+const PDF_TYPE = /^\s*application\/(?:x-)?pdf\s*(?:;|$)/i;
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+
+/** Whether a body is a PDF: by its content type, or by its first bytes. */
+const isPdf = (body: string | Buffer, contentType: string): body is Buffer =>
+  typeof body !== 'string' && (PDF_TYPE.test(contentType) || body.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC));
 
 /** The text of a body, in the charset its content type names (UTF-8 by default or when the name is unknown). */
 function decode(body: string | Buffer, contentType: string): string {
@@ -351,6 +385,9 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       }
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([fetchOptions.signal, timeout]);
+      const first = url.origin;
+      const given = fetchOptions.headers ?? {};
+      const elsewhere = Object.fromEntries(Object.entries(given).filter(([name]) => !SAME_ORIGIN_ONLY.has(name)));
       const fetchOnce = async (at: URL): Promise<RawAnswer> => {
         const source = sourceOf(at);
         if (source === 'own') return fromSite(options.ownSite(at.pathname));
@@ -358,15 +395,21 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         const refused = reach.addressRefusal(at);
         if (refused !== undefined) throw new RefusedAddressError(refused);
         release ??= await gate.acquire(signal, at.origin, fetchOptions.signal);
-        return networkGet(at, reach, signal, maxBytes, fetchOptions.cut === true);
+        return networkGet(at, reach, signal, {
+          maxBytes,
+          cut: fetchOptions.cut === true,
+          headers: at.origin === first ? given : elsewhere,
+          skipTlsVerification: fetchOptions.skipTlsVerification === true,
+        });
       };
       try {
         for (let hops = 0; ; hops++) {
           const answer = await fetchOnce(url);
           if (!REDIRECTS.has(answer.status) || answer.location === undefined) {
-            const body = decode(answer.body, answer.contentType);
+            const pdf = isPdf(answer.body, answer.contentType);
+            const body = pdf ? answer.body.toString('latin1') : decode(answer.body, answer.contentType);
             const page: FetchedPage = { ok: true, url: url.href, status: answer.status, contentType: answer.contentType, body };
-            return answer.cut === true ? { ...page, cut: true } : page;
+            return { ...page, ...(pdf ? { bytes: answer.body } : {}), ...(answer.cut === true ? { cut: true } : {}) };
           }
           if (hops >= MAX_REDIRECTS) return failure('SCRAPE_SITE_ERROR', `${address} redirects more than ${MAX_REDIRECTS} times`);
           const next = new URL(answer.location, url);

@@ -9,11 +9,15 @@
  *   - `images`: every `<img src>`, resolved the same way;
  *   - metadata: `<title>`, `<meta name="description">`, `language` from `<html lang>`, and every other
  *     `<meta name|property>` (as the service adds them), at most `MAX_META_TAGS`;
- *   - the content: the `<main>` element (or `<body>` without one) with `onlyMainContent`, else `<body>`,
- *     written back as clean HTML: addresses made absolute (as the service's cleaned HTML has them), scripts,
- *     styles, templates and comments dropped.
- * The document is fed to the parser a slice at a time, giving the event loop a turn between slices, so a
- * page at the size limit never holds the server up.
+ *   - when the record needs the content (`readHtml`'s `content`), the document itself, as htmlparser2's DOM
+ *     (domhandler), of which `pageContent.ts` keeps what the scrape options say is the content (the body,
+ *     less what is around the main content with `onlyMainContent`, `includeTags`, `excludeTags`, base64
+ *     images); that is written back as clean HTML: addresses made absolute (as the service's cleaned HTML
+ *     has them), scripts, styles, templates and comments dropped. The document keeps at most
+ *     `MAX_CONTENT_ELEMENTS` elements: past them, tags are dropped and their text kept (as nesting past
+ *     `MAX_NESTING` is), so a page of nothing but tags holds tens of MiB, not hundreds.
+ * The document is fed to the parser a slice at a time, and the content written a few thousand nodes at a
+ * time, giving the event loop a turn in between, so a page at the size limit never holds the server up.
  *
  * The markdown converter takes time that grows faster than what one call converts (`markdown.ts` says
  * where), so it is never given a large piece: the content is cut into chunks of about `CHUNK_CHARS`
@@ -28,7 +32,10 @@
  * open again before converting it alone (the `<pre>` and what it holds), so that both halves stay
  * preformatted. A text page is one preformatted text, cut the same way.
  */
+import { DomHandler, hasChildren, isTag, isText, type AnyNode } from 'domhandler';
+import type { Handler } from 'htmlparser2';
 import { BoundedParser, parseInSlices, SLICE_CHARS, turn } from './boundedParser.js';
+import { BASE64_IMAGE_PLACEHOLDER, pageContent, type ContentOptions } from './pageContent.js';
 import { escapeHtml } from './site.js';
 
 /** Size at which a chunk of content is cut where cutting changes nothing. */
@@ -46,6 +53,10 @@ export const MAX_CHUNK_NODES = 2000;
 const CONTENT_NESTING = 64;
 /** `<meta>` tags kept in a page's metadata (their contents, counted one by one), besides the description. */
 export const MAX_META_TAGS = 100;
+/** Elements of a document kept to find its content in: past them, tags are dropped and their text kept. */
+export const MAX_CONTENT_ELEMENTS = 100_000;
+/** Nodes of the content written between two turns of the event loop. */
+const WRITE_STEPS = 5_000;
 
 export interface ReadPage {
   readonly title: string | undefined;
@@ -162,7 +173,7 @@ function cutIn(html: string, room: number, preformatted: boolean): { readonly at
   return { at, between: isGap(at - 1) || isGap(at) ? gap : '' };
 }
 
-/** The content of one element (`main`, `body`), or of the whole document, written back as HTML, in chunks. */
+/** A page's content, written back as HTML, in chunks. */
 class Region {
   readonly chunks: string[] = [];
   readonly seams: Seam[] = [];
@@ -186,12 +197,6 @@ class Region {
   #dropped = 0;
   #paragraph: string[] | undefined;
   firstParagraph = '';
-  state: 'before' | 'inside' | 'after';
-
-  /** `element` undefined: the whole document (for a page that writes neither `<main>` nor `<body>`). */
-  constructor(readonly element?: string) {
-    this.state = element === undefined ? 'inside' : 'before';
-  }
 
   #write(piece: string): void {
     this.#pieces.push(piece);
@@ -214,8 +219,6 @@ class Region {
   }
 
   open(name: string, attributes: Readonly<Record<string, string>>, base: URL): void {
-    if (this.state === 'before' && name === this.element) this.state = 'inside';
-    if (this.state !== 'inside') return;
     this.#writeText();
     if (DROPPED.has(name) || this.#dropped > 0) {
       if (!VOID.has(name)) this.#dropped += 1;
@@ -228,7 +231,8 @@ class Region {
     if (written) {
       tag = `<${name}`;
       for (const [attribute, value] of Object.entries(attributes)) {
-        const address = ADDRESS_ATTRIBUTES.has(attribute) ? resolve(value, base)?.href : undefined;
+        // Made absolute, but for the placeholder of a base64 image (`pageContent.ts`), which is no address.
+        const address = ADDRESS_ATTRIBUTES.has(attribute) && value !== BASE64_IMAGE_PLACEHOLDER ? resolve(value, base)?.href : undefined;
         tag += ` ${attribute}="${escapeHtml(address ?? value)}"`;
       }
       tag += '>';
@@ -254,7 +258,7 @@ class Region {
 
   /** Text comes in pieces (htmlparser2 cuts it at entities and at slices); it is written at the next tag. */
   text(text: string): void {
-    if (this.state !== 'inside' || this.#dropped > 0) return;
+    if (this.#dropped > 0) return;
     this.#paragraph?.push(text);
     const html = escapeHtml(text);
     this.#pending.push(html);
@@ -291,7 +295,6 @@ class Region {
   }
 
   close(name: string): void {
-    if (this.state !== 'inside') return;
     this.#writeText();
     if (VOID.has(name)) {
       if (this.#full) this.#cut();
@@ -312,11 +315,6 @@ class Region {
       this.firstParagraph = this.#paragraph.join('').replace(/\s+/g, ' ').trim().slice(0, 1000);
       this.#paragraph = undefined;
     }
-    if (this.#open.length === 0 && this.element !== undefined) {
-      this.state = 'after';
-      this.#cut();
-      return;
-    }
     const safe = written && !INLINE.has(name) && this.#opaque === 0;
     if ((safe && (this.#length >= CHUNK_CHARS || this.#nodes >= CHUNK_NODES)) || this.#full) this.#cut();
   }
@@ -327,78 +325,147 @@ class Region {
   }
 }
 
-/** Reads the HTML `document` read from `url` (after redirects). Rejects when `signal` aborts. */
-export async function readHtml(document: string, url: string, onlyMainContent: boolean, signal: AbortSignal): Promise<ReadPage> {
-  let base = new URL(url);
-  let baseSet = false;
-  const main = new Region('main');
-  const body = new Region('body');
-  const whole = new Region();
-  const regions = onlyMainContent ? [main, body, whole] : [body, whole];
-  const links = new Set<string>();
-  const images = new Set<string>();
-  const meta = new Map<string, string[]>();
-  let metaCount = 0;
-  let title: string[] | undefined;
-  let titleText: string | undefined;
-  let description: string | undefined;
-  let language: string | undefined;
+/** What one pass over a document gathers besides its content: links, images, metadata (see the module comment). */
+class Gathered {
+  base: URL;
+  #baseSet = false;
+  readonly links = new Set<string>();
+  readonly images = new Set<string>();
+  readonly meta = new Map<string, string[]>();
+  #metaCount = 0;
+  #title: string[] | undefined;
+  title: string | undefined;
+  description: string | undefined;
+  language: string | undefined;
 
-  const parser = new BoundedParser({
-    onopentag(name, attributes) {
-      if (name === 'base' && !baseSet && attributes['href'] !== undefined) {
-        base = resolve(attributes['href'], base) ?? base;
-        baseSet = true;
-      } else if (name === 'a' && attributes['href'] !== undefined) {
-        const link = resolve(attributes['href'], base);
-        if (link !== undefined) links.add(link.href);
-      } else if (name === 'img' && attributes['src'] !== undefined) {
-        const image = resolve(attributes['src'], base);
-        if (image !== undefined) images.add(image.href);
-      } else if (name === 'html' && attributes['lang'] !== undefined && language === undefined) {
-        language = attributes['lang'];
-      } else if (name === 'title' && titleText === undefined) {
-        title = [];
-      } else if (name === 'meta') {
-        const key = attributes['name'] ?? attributes['property'];
-        const content = attributes['content'];
-        if (key !== undefined && content !== undefined) {
-          if (key.toLowerCase() === 'description') description ??= content;
-          else if (metaCount < MAX_META_TAGS) {
-            metaCount += 1;
-            const known = meta.get(key);
-            if (known === undefined) meta.set(key, [content]);
-            else known.push(content);
-          }
+  constructor(url: string) {
+    this.base = new URL(url);
+  }
+
+  onopentag(name: string, attributes: Record<string, string>): void {
+    if (name === 'base' && !this.#baseSet && attributes['href'] !== undefined) {
+      this.base = resolve(attributes['href'], this.base) ?? this.base;
+      this.#baseSet = true;
+    } else if (name === 'a' && attributes['href'] !== undefined) {
+      const link = resolve(attributes['href'], this.base);
+      if (link !== undefined) this.links.add(link.href);
+    } else if (name === 'img' && attributes['src'] !== undefined) {
+      const image = resolve(attributes['src'], this.base);
+      if (image !== undefined) this.images.add(image.href);
+    } else if (name === 'html' && attributes['lang'] !== undefined && this.language === undefined) {
+      this.language = attributes['lang'];
+    } else if (name === 'title' && this.title === undefined) {
+      this.#title = [];
+    } else if (name === 'meta') {
+      const key = attributes['name'] ?? attributes['property'];
+      const content = attributes['content'];
+      if (key !== undefined && content !== undefined) {
+        if (key.toLowerCase() === 'description') this.description ??= content;
+        else if (this.#metaCount < MAX_META_TAGS) {
+          this.#metaCount += 1;
+          const known = this.meta.get(key);
+          if (known === undefined) this.meta.set(key, [content]);
+          else known.push(content);
         }
       }
-      for (const region of regions) region.open(name, attributes, base);
+    }
+  }
+
+  ontext(text: string): void {
+    this.#title?.push(text);
+  }
+
+  onclosetag(name: string): void {
+    if (name === 'title' && this.#title !== undefined) {
+      this.title = this.#title.join('').replace(/\s+/g, ' ').trim();
+      this.#title = undefined;
+    }
+  }
+}
+
+/**
+ * The parser's handler when the content is needed: what `Gathered` gathers, and the document as a DOM of at
+ * most `MAX_CONTENT_ELEMENTS` elements (past them, an element's tags are not kept, its text is).
+ */
+function documentHandler(gathered: Gathered, dom: DomHandler): Partial<Handler> {
+  let elements = 0;
+  /** For each element open, whether the DOM has it. */
+  const kept: boolean[] = [];
+  return {
+    onopentag(name, attributes) {
+      gathered.onopentag(name, attributes);
+      const keep = elements < MAX_CONTENT_ELEMENTS;
+      kept.push(keep);
+      if (keep) {
+        elements += 1;
+        dom.onopentag(name, attributes);
+      }
     },
     ontext(text) {
-      title?.push(text);
-      for (const region of regions) region.text(text);
+      gathered.ontext(text);
+      dom.ontext(text);
     },
     onclosetag(name) {
-      if (name === 'title' && title !== undefined) {
-        titleText = title.join('').replace(/\s+/g, ' ').trim();
-        title = undefined;
-      }
-      for (const region of regions) region.close(name);
+      gathered.onclosetag(name);
+      if (kept.pop() === true) dom.onclosetag();
     },
-  });
+    onend() {
+      dom.onend();
+    },
+  };
+}
+
+/** Writes `roots` (and what is inside them) to `region`, in page order, a turn of the event loop every `WRITE_STEPS` nodes. */
+async function write(roots: readonly AnyNode[], region: Region, base: URL, signal: AbortSignal): Promise<void> {
+  /** Nodes to write, the next last; an element a second time (`close`) once what is inside it is written. */
+  const stack: { readonly node: AnyNode; readonly close: boolean }[] = [...roots].reverse().map((node) => ({ node, close: false }));
+  let steps = 0;
+  while (stack.length > 0) {
+    const { node, close } = stack.pop()!;
+    if (++steps % WRITE_STEPS === 0) {
+      await turn();
+      signal.throwIfAborted();
+    }
+    if (isText(node)) region.text(node.data);
+    else if (isTag(node)) {
+      if (close) {
+        region.close(node.name);
+        continue;
+      }
+      region.open(node.name, node.attribs, base);
+      stack.push({ node, close: true });
+    }
+    if (hasChildren(node) && !close)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, close: false });
+  }
+}
+
+/**
+ * Reads the HTML `document` read from `url` (after redirects): its links, images and metadata, and, when
+ * `content` says what of it to keep (`pageContent.ts`), its content (else none). Rejects when `signal` aborts,
+ * and with a `SelectorError` when a selector of `content` cannot be run.
+ */
+export async function readHtml(document: string, url: string, content: ContentOptions | undefined, signal: AbortSignal): Promise<ReadPage> {
+  const gathered = new Gathered(url);
+  const dom = content === undefined ? undefined : new DomHandler();
+  const parser = new BoundedParser(dom === undefined ? gathered : documentHandler(gathered, dom));
   await parseInSlices(parser, document, signal);
-  for (const region of regions) region.end();
-  const content = main.state !== 'before' ? main : body.state !== 'before' ? body : whole;
+  const region = new Region();
+  if (content !== undefined && dom !== undefined) {
+    const roots = await pageContent(dom.root, content, signal);
+    await write(roots, region, gathered.base, signal);
+  }
+  region.end();
   return {
-    title: titleText,
-    description,
-    language,
-    meta: new Map([...meta].map(([key, values]) => [key, values.length === 1 ? values[0]! : values])),
-    links: [...links],
-    images: [...images],
-    content: content.chunks,
-    seams: content.seams,
-    firstParagraph: content.firstParagraph,
+    title: gathered.title,
+    description: gathered.description,
+    language: gathered.language,
+    meta: new Map([...gathered.meta].map(([key, values]) => [key, values.length === 1 ? values[0]! : values])),
+    links: [...gathered.links],
+    images: [...gathered.images],
+    content: region.chunks,
+    seams: region.seams,
+    firstParagraph: region.firstParagraph,
   };
 }
 

@@ -35,6 +35,9 @@ import { turn } from './boundedParser.js';
 import type { ReadPage } from './htmlPage.js';
 
 const converter = new NodeHtmlMarkdown({
+  // An image written into the page (a `data:` URL) is an image of the page: the library drops it by default.
+  // What is left of it with `removeBase64Images` is the placeholder `pageContent.ts` puts in its place.
+  keepDataImages: true,
   // The library's default, made linear (see the module comment).
   lineStartEscape: [/^([^\S\n\r\u2028\u2029]*?)((?:\+\s)|(?:[=>-])|(?:#{1,6}\s))|(?<!\d)(\d+)(\.\s)/gm, '$1$3\\$2$4'],
 });

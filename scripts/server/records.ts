@@ -23,7 +23,8 @@
  * A job also holds what it needs to go on (a crawl's addresses, queue and robots.txt rules) and what its
  * answers need besides records (a crawl's `robotsBlocked`): each counted as it grows (`hold`), within
  * `MAX_HELD_BYTES` (issue 22, findings 3 and 4); the first is given back when the job ends (`settle`), the
- * second when it expires.
+ * second when it expires. What the server holds for no job in particular (its page cache, `pageCache.ts`) is
+ * counted there too (`holdShared`, `releaseShared`).
  */
 import { JsonTooLong, stringifyJson } from './jsonText.js';
 
@@ -155,6 +156,18 @@ export class Holdings {
     if (until === 'end') ticket.working += bytes;
     else ticket.bytes += bytes;
     return true;
+  }
+
+  /** Whether the server may hold `bytes` more for no job (its page cache): then they are counted. False past `MAX_HELD_BYTES`. */
+  holdShared(bytes: number): boolean {
+    if (this.#bytes + bytes > MAX_HELD_BYTES) return false;
+    this.#bytes += bytes;
+    return true;
+  }
+
+  /** Bytes held for no job, given back. */
+  releaseShared(bytes: number): void {
+    this.#bytes -= bytes;
   }
 
   /** The job ended: the pages it reserved and did not make are free again, and what it held to go on. */

@@ -2,7 +2,7 @@
  * Webhook delivery of the reference server: each event is a JSON POST
  * `{success: true, type: "<crawl|batch_scrape>.<kind>", id, data, metadata, webhookId}` with the webhook's
  * headers, less those that route or frame a request (`deliverableHeaders`). Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
- * each with a time limit, and never retried.
+ * each with a time limit, and never retried. Given a secret, each is signed (`X-Firecrawl-Signature`).
  *
  * Where they go: only to an address the server may connect to, loopback unless `allow` (`crawlspec serve
  * --allow-host`) adds hosts: a `Reach` (`reach.ts`) checks address literals before connecting and resolves
@@ -19,13 +19,14 @@
  * run at once in the whole server. `drop(jobId)` (a cancel) empties the job's queue; `forget(jobId)` (its
  * expiry) also aborts its delivery in flight; `close()` does both for every job.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { FetchGate } from './fetcher.js';
 import type { Reach } from './reach.js';
 import { stringifyJson } from './jsonText.js';
 import { isWhatwgUrl } from '../../schemas/shared/whatwgUrl.js';
+import { SIGNATURE_HEADER } from '../../schemas/codeRules/webhookHeaders.js';
 
 export type WebhookEventKind = 'started' | 'page' | 'completed' | 'failed';
 
@@ -101,6 +102,11 @@ export interface WebhookSenderOptions {
   /** Where deliveries may connect: loopback, and what its `allow` rule adds. */
   readonly reach: Reach;
   readonly timeoutMs: number;
+  /**
+   * The secret deliveries are signed with, if any: each carries `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256 of
+   * the body with it>`, as the service signs them when the team has one (facts §6.2).
+   */
+  readonly secret?: string;
 }
 
 interface QueuedEvent {
@@ -129,6 +135,9 @@ interface JobDeliveries {
 }
 
 const TERMINAL: ReadonlySet<WebhookEventKind> = new Set(['completed', 'failed']);
+
+/** A delivery's signature: `sha256=` and the hex HMAC-SHA256 of its body with the secret. */
+const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
@@ -265,7 +274,12 @@ export class WebhookSender {
         job.url,
         {
           method: 'POST',
-          headers: { ...job.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+          headers: {
+            ...job.headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(payload)),
+            ...(this.#options.secret === undefined ? {} : { [SIGNATURE_HEADER]: signature(this.#options.secret, payload) }),
+          },
           lookup: reach.lookup,
           signal: timed,
           // One connection per delivery, looked up anew: nothing pooled outlives the job.
