@@ -10,6 +10,7 @@
  *   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...   run the reference server
  *   crawlspec contract [--base-url URL] [--token T | --no-auth] [...]   test an implementation
  *   crawlspec site serve | export ...              the contract kit's test site
+ *   crawlspec webhook-receiver [--port N] [--host H]   receive webhook deliveries for the contract kit
  *   crawlspec --version, crawlspec --help, crawlspec <command> --help
  *
  * Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable input (one line on stderr, never the whole usage),
@@ -30,6 +31,7 @@ const COMMANDS: Record<CommandName, () => Promise<(args: string[]) => Promise<nu
   serve: async () => (await import('./cli/serve.js')).serveCommand,
   contract: async () => (await import('./cli/contract.js')).contractCommand,
   site: async () => (await import('./cli/site.js')).siteCommand,
+  'webhook-receiver': async () => (await import('./cli/webhookReceiver.js')).webhookReceiverCommand,
 };
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);

@@ -7,8 +7,9 @@
  * server, run the same way at both levels, is conformant. Every class of check is caught by some variant.
  *
  * The crawler variants (BROKEN_CRAWLERS) each break one rule of a crawl; they are run on the crawl-behaviour
- * checks only, and the other variants on every check but those (their defects are not about what a crawl
- * returns, and crawling the test site for each of them would only repeat the correct run).
+ * checks only, the scrape variants (BROKEN_SCRAPERS) on the scrape- and batch-behaviour checks only, and the
+ * other variants on every check but those (their defects are not about what a crawl or a scrape returns, and
+ * crawling the test site for each of them would only repeat the correct run).
  *
  * Every run is independent (its own app on its own port), so they run side by side in `beforeAll`; each
  * variant's assertions are then a test of their own.
@@ -17,21 +18,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../scripts/server/app.js';
 import { checkNames, exitCode, runContract, type ContractReport } from '../scripts/contract/run.js';
 import type { Level } from '../scripts/contract/levels.js';
-import { BROKEN_CRAWLERS, BROKEN_SERVERS, BROKEN_SERVER_TOKEN, CHECK_CLASSES, type BrokenServer } from './support/brokenServers.js';
+import {
+  BROKEN_CRAWLERS,
+  BROKEN_SCRAPERS,
+  BROKEN_SERVERS,
+  BROKEN_SERVER_TOKEN,
+  CHECK_CLASSES,
+  type BrokenServer,
+} from './support/brokenServers.js';
 import { kitTarget } from './support/kitTarget.js';
+import { pooled } from './support/pooled.js';
 
 const SEED = 7;
 const ALL_CHECKS = checkNames(['v1', 'v2']);
 
-type Scope = 'all' | 'behaviour' | 'notBehaviour';
+type Scope = 'all' | 'behaviour' | 'scrape' | 'notBehaviour';
 const BEHAVIOUR_CHECKS = '*.crawl.behaviour.*';
+const SCRAPE_CHECKS = ['*.scrape.behaviour.*', '*.batch.behaviour.*'];
 
 /** The kit, run once at `level` against `wrap(reference server)`, on the checks of `scope`; everything is closed after. */
 async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp, level: Level, scope: Scope): Promise<ContractReport> {
   // Pages take long enough that a job is still running when the kit cancels it, even with every run at once.
   const target = await kitTarget({ token: BROKEN_SERVER_TOKEN, wrap, pageIntervalMs: 100 });
   try {
-    const only = scope === 'behaviour' ? { only: [BEHAVIOUR_CHECKS] } : scope === 'notBehaviour' ? { behaviour: false } : {};
+    const only =
+      scope === 'behaviour'
+        ? { only: [BEHAVIOUR_CHECKS] }
+        : scope === 'scrape'
+          ? { only: SCRAPE_CHECKS }
+          : scope === 'notBehaviour'
+            ? { behaviour: false }
+            : {};
     // A generous per-request timeout: these runs share a loaded machine, and no variant's defect is a slow answer.
     return await runContract(target.options({ seed: SEED, level, timeoutMs: 120_000, ...only }));
   } finally {
@@ -51,6 +68,7 @@ const summary = (report: ContractReport): string =>
 const VARIANTS: readonly (BrokenServer & { readonly scope: Scope })[] = [
   ...BROKEN_SERVERS.map((v) => ({ ...v, scope: 'notBehaviour' as const })),
   ...BROKEN_CRAWLERS.map((v) => ({ ...v, scope: 'behaviour' as const })),
+  ...BROKEN_SCRAPERS.map((v) => ({ ...v, scope: 'scrape' as const })),
 ];
 const SERVICE_ONLY = VARIANTS.filter((v) => v.level === 'service');
 const reports = new Map<string, ContractReport>();
@@ -64,17 +82,6 @@ let correctAtService: ContractReport;
  * what they ask of the machine without changing what each proves.
  */
 const RUNS_AT_ONCE = 4;
-
-/** `tasks` run `limit` at a time, their results in order. */
-async function pooled<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
-}
 
 beforeAll(async () => {
   const identity = (app: ReferenceApp) => app;

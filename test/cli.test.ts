@@ -352,7 +352,7 @@ function expectUsageError(run: Run, said: RegExp, pointer: string, expect: Expec
 
 /** What every option of every subcommand answers when it is wrong: [arguments, what the line says, the pointer]. */
 const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = [
-  [[], /no command given; expected one of validate, defaults, migrate, examples, serve, contract, site$/, 'crawlspec --help'],
+  [[], /no command given; expected one of validate, defaults, migrate, examples, serve, contract, site, webhook-receiver$/, 'crawlspec --help'],
   [['check', 'v2/CrawlRequest'], /unknown command "check"; expected one of validate, .*, or --version$/, 'crawlspec --help'],
   [['validate'], /validate needs a schema name, e.g\. v2\/CrawlRequest$/, 'crawlspec validate --help'],
   [['validate', 'v2/CrawlRequest', 'a.json', 'b.json'], /unexpected argument "b\.json"; validate takes a schema name and at most one file$/, 'crawlspec validate --help'],
@@ -503,6 +503,7 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
     [['site', '--help'], COMMAND_USAGE.site],
     [['site', 'serve', '--help'], COMMAND_USAGE.site],
     [['site', 'export', '--help'], COMMAND_USAGE.site],
+    [['webhook-receiver', '--help'], COMMAND_USAGE['webhook-receiver']],
   ] as const)('crawlspec %j', async ([args, usage], { expect }) => {
     const run = await cli(args);
     expect(outcome(run)).toMatchObject({ code: 0, signal: null, stderr: '' });
@@ -523,9 +524,10 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
   });
 
   it('every subcommand usage names each option its parser takes', ({ expect }) => {
-    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--skip', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--site-port', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--record', '--json'])
+    for (const option of ['--base-url', '--token', '--no-auth', '--version', '--level', '--seed', '--runs', '--max-requests', '--concurrency', '--site-url', '--site-page', '--site-failing', '--timeout', '--max-response-bytes', '--only-no-job', '--only', '--skip', '--list-checks', '--behaviour', '--no-behaviour', '--site-host', '--site-port', '--behaviour-site', '--behaviour-external', '--behaviour-subdomain', '--report', '--record', '--json', '--webhook-url', '--webhook-secret'])
       expect(COMMAND_USAGE.contract).toContain(option);
-    for (const option of ['--port', '--host', '--token', '--no-auth', '--allow-host', '--public-url']) expect(COMMAND_USAGE.serve).toContain(option);
+    for (const option of ['--port', '--host', '--token', '--no-auth', '--allow-host', '--public-url', '--webhook-secret']) expect(COMMAND_USAGE.serve).toContain(option);
+    for (const option of ['--port', '--host']) expect(COMMAND_USAGE['webhook-receiver']).toContain(option);
     for (const option of ['--port', '--host', '--base-url', '--external-url', '--subdomain-url']) expect(COMMAND_USAGE.site).toContain(option);
   });
 

@@ -22,11 +22,21 @@
  *     cancel: the shared cancel endpoint serves). It has no method for the active list, and its
  *     `checkCrawlErrors` / `checkBatchScrapeErrors` send DELETE to `…/errors`, a route the service does not
  *     have (it answers GET there): those two are read with the client's own `getRequest` and headers.
+ *
+ * Last, both clients batch-scrape the test site's scrape pages (scripts/site/scrapePages.ts, served by
+ * `serveSite` on 127.0.0.1) through `crawlspec serve` in a child process, allowed to fetch from the site's
+ * address (`--allow-host 127.0.0.1`), and every record they return is held against the scrape oracle
+ * (`judgeScrapeRecord(scrapeExpectation(...))`): no constraint broken, at interface or at service level.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Firecrawl, { SdkError, type FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { createReferenceApp, type InMemoryReferenceApp } from '../scripts/server/app.js';
 import { listen, type Listening } from '../scripts/server/http.js';
+import { judgeScrapeRecord, type ScrapeFinding } from '../schemas/scrape/judge.js';
+import { scrapeExpectation } from '../schemas/scrape/oracle.js';
+import { scrapePage, type ScrapePageName } from '../scripts/site/scrapePages.js';
+import { serveSite, type ServedSite } from '../scripts/site/server.js';
+import { startServerProcess, type ServerProcess } from './support/serverProcess.js';
 
 const TOKEN = 'fc-sdk-end-to-end';
 /** Page records in a status answer that gives no `limit`, so a 12-page crawl takes three answers. */
@@ -261,5 +271,81 @@ describe('both clients', () => {
     const afterwards = [...(await v2.getActiveCrawls()).crawls, ...(await listedByV1())].map((crawl) => crawl.id);
     expect(afterwards, 'a cancelled crawl is listed').not.toContain(fromV2.id);
     expect(afterwards, 'a cancelled crawl is listed').not.toContain(v1Id);
+  });
+});
+
+describe('both clients batch-scrape the scrape pages through crawlspec serve, and every record passes the scrape oracle', () => {
+  const SERVE_TOKEN = 'fc-sdk-scrape-pages';
+  /** The pages a batch asks for: every scrape page but the slow one and the counter (their meanings need a pair, a timeout). */
+  const PAGES: readonly ScrapePageName[] = ['article', 'image', 'pdf', 'headers', 'gone', 'secure'];
+  /** Option sets, as the SDK is given them: the defaults with every text format, some changed, the tag filters. */
+  const SETS: readonly { readonly name: string; readonly pages: readonly ScrapePageName[]; readonly options: Record<string, unknown> }[] = [
+    { name: 'defaults', pages: PAGES, options: { formats: ['markdown', 'html', 'rawHtml', 'links'] } },
+    {
+      name: 'changed',
+      pages: ['article', 'image', 'headers'],
+      options: {
+        formats: ['markdown', 'html'],
+        onlyMainContent: false,
+        removeBase64Images: false,
+        headers: { 'X-Crawlspec-Probe': 'sent by the SDK' },
+        mobile: true,
+      },
+    },
+    {
+      name: 'tags',
+      pages: ['article'],
+      options: { formats: ['markdown', 'html'], includeTags: ['section', 'blockquote'], excludeTags: ['h2'] },
+    },
+  ];
+  let site: ServedSite;
+  let served: ServerProcess;
+  let clients: { v1: FirecrawlAppV1; v2: Firecrawl };
+
+  beforeAll(async () => {
+    site = await serveSite();
+    served = await startServerProcess(SERVE_TOKEN, 30_000, ['--allow-host', '127.0.0.1']);
+    const client = new Firecrawl({ apiKey: SERVE_TOKEN, apiUrl: served.url, timeoutMs: 10_000, maxRetries: 1 });
+    clients = { v2: client, v1: client.v1 };
+  }, 60_000);
+  afterAll(async () => {
+    await served?.stop();
+    await site?.close();
+  });
+
+  /** What the oracle says of each page's record (none: undefined) under `options`, and what it found broken or held. */
+  function judged(version: 'v1' | 'v2', pages: readonly ScrapePageName[], options: Record<string, unknown>, records: readonly Page[]) {
+    return pages.map((name) => {
+      const model = scrapePage(site.origins, name);
+      const record = records.find((r) => r.metadata?.['sourceURL'] === model.url);
+      const findings = judgeScrapeRecord(scrapeExpectation(model, { version, options }), record);
+      return { name, record, findings };
+    });
+  }
+  const broken = (findings: readonly ScrapeFinding[]) =>
+    findings.filter((f) => f.outcome === 'violated').map((f) => `[${f.level}] ${f.constraint.id}: ${f.constraint.why}: ${f.seen}`);
+
+  it.each(['v1', 'v2'] as const)('the %s client', { timeout: 60_000 }, async (version) => {
+    const batches = await Promise.all(
+      SETS.map(async (set) => {
+        const urls = set.pages.map((name) => scrapePage(site.origins, name).url);
+        const job =
+          version === 'v2'
+            ? await clients.v2.batchScrape(urls, { options: set.options, pollInterval: 1, timeout: WAIT_MS / 1000 })
+            : succeeded(await clients.v1.batchScrapeUrls(urls, set.options, 1), `${set.name} batchScrapeUrls`);
+        expect(job.status, set.name).toBe('completed');
+        return { set, records: job.data as Page[] };
+      }),
+    );
+    for (const { set, records } of batches)
+      for (const { name, record, findings } of judged(version, set.pages, set.options, records)) {
+        const what = `${version} ${set.name} ${name}`;
+        expect(broken(findings), what).toEqual([]);
+        // Each record was judged: the oracle held something of it (its main text, its status...).
+        expect(findings.filter((f) => f.outcome === 'holds').length, what).toBeGreaterThan(0);
+        // The TLS page with its self-signed certificate: v1 verifies by default (no record), v2 does not.
+        if (name === 'secure') expect(record === undefined, what).toBe(version === 'v1');
+        else expect(record, what).toBeDefined();
+      }
   });
 });

@@ -8,7 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { headerProblem, parseHeader } from '../contract/headers.js';
 import type { ContractOptions } from '../contract/options.js';
 import { parseCommand } from './args.js';
-import { authOption, hostName, httpAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
+import { randomBytes } from 'node:crypto';
+import { authOption, hostName, httpAddress, InputError, integer, token as tokenOption, UsageError, webhookSecret } from './errors.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
@@ -167,6 +168,8 @@ export async function contractCommand(args: string[]): Promise<number> {
       header: { type: 'string', multiple: true },
       'wait-for-target': { type: 'string' },
       confirm: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
     },
     false,
   );
@@ -250,12 +253,19 @@ export async function contractCommand(args: string[]): Promise<number> {
     throw new UsageError('--behaviour-subdomain goes with --behaviour-site and --behaviour-external: the subdomain of that deployed copy');
   if (values['no-behaviour'] && (behaviourSite !== undefined || siteHost !== undefined))
     throw new UsageError(
-      `--no-behaviour leaves out the crawl-behaviour checks; ${siteHost === undefined ? '--behaviour-site' : '--site-host'} is for them`,
+      `--no-behaviour leaves out the behaviour checks (crawl, scrape, batch); ${siteHost === undefined ? '--behaviour-site' : '--site-host'} is for them`,
     );
   if (behaviourSite !== undefined && (siteHost !== undefined || sitePort !== undefined))
     throw new UsageError(
       `${siteHost !== undefined ? '--site-host' : '--site-port'} is for the test site the kit serves; with --behaviour-site it crawls that copy and serves none`,
     );
+  if (values['webhook-url'] !== undefined) httpAddress(values['webhook-url'], '--webhook-url', 'http://hooks.example.org:8787');
+  // The secret the target signs its deliveries with: --webhook-secret, else CRAWLSPEC_WEBHOOK_SECRET (kept out of the process list).
+  const secretGiven = values['webhook-secret'] ?? process.env.CRAWLSPEC_WEBHOOK_SECRET;
+  const secret =
+    secretGiven === undefined
+      ? undefined
+      : webhookSecret(secretGiven, values['webhook-secret'] === undefined ? 'CRAWLSPEC_WEBHOOK_SECRET' : '--webhook-secret');
   const report = values.report === undefined ? undefined : await outputFile(values.report, '--report', 'JUnit XML', 'junit.xml');
   const record =
     values.record === undefined ? undefined : await outputFile(values.record, '--record', 'the exchanges of the run (HAR 1.2)', 'run.har');
@@ -309,6 +319,8 @@ export async function contractCommand(args: string[]): Promise<number> {
     ...(values.behaviour ? { behaviour: true } : values['no-behaviour'] ? { behaviour: false } : {}),
     ...(siteHost === undefined ? {} : { siteHost }),
     ...(sitePort === undefined ? {} : { sitePort }),
+    ...(values['webhook-url'] === undefined ? {} : { webhookUrl: values['webhook-url'] }),
+    ...(secret === undefined ? {} : { webhookSecret: secret }),
     ...(behaviourSite === undefined || behaviourExternal === undefined
       ? {}
       : {
@@ -323,12 +335,19 @@ export async function contractCommand(args: string[]): Promise<number> {
   // page that fails; the test site is served under a host name the server resolves to loopback, so that every
   // behaviour check runs (allowSubdomains needs a subdomain), with no DNS set up.
   const builtInSiteHost = options.siteHost ?? kit.BUILT_IN_SITE_HOST;
+  // It signs its webhook deliveries with the secret given, else with one made for the run, so that the signature check runs.
+  const builtInSecret = secret ?? randomBytes(16).toString('hex');
   const builtIn = (target: string): Partial<ContractOptions> =>
-    baseUrl !== undefined || options.behaviourSite !== undefined
+    baseUrl !== undefined
       ? {}
       : {
-          ...(siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {}),
-          ...(options.behaviour === false ? {} : { siteHost: builtInSiteHost }),
+          webhookSecret: builtInSecret,
+          ...(options.behaviourSite !== undefined
+            ? {}
+            : {
+                ...(siteUrl === undefined ? { siteUrl: `${target}/site`, site: kit.REFERENCE_SITE_PROFILE } : {}),
+                ...(options.behaviour === false ? {} : { siteHost: builtInSiteHost }),
+              }),
         };
   // What the kit itself checks, asked before anything starts (a placeholder stands for the built-in target).
   const placeholder = 'http://127.0.0.1:8080';
@@ -351,6 +370,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       publicUrl: () => publicUrl,
       resolveHosts: kit.siteNamesOnLoopback(builtInSiteHost),
       allowFetchHost: kit.isSiteAddress,
+      webhookSecret: builtInSecret,
     });
     const server = await kit.listen(app);
     publicUrl = server.url;

@@ -50,6 +50,18 @@ export function token(value: string, source: string): string {
   return value;
 }
 
+/**
+ * The secret webhook deliveries are signed with (`--webhook-secret`, or `CRAWLSPEC_WEBHOOK_SECRET` named as
+ * `source`): not empty (an unset CI secret is often an empty variable) and without control characters.
+ */
+export function webhookSecret(value: string, source: string): string {
+  if (value === '')
+    throw new UsageError(`${source} is empty; expected the secret webhook deliveries are signed with (X-Firecrawl-Signature)`);
+  if (/[\x00-\x1f\x7f]/.test(value))
+    throw new UsageError(`${source} holds a control character; expected the secret webhook deliveries are signed with`);
+  return value;
+}
+
 /** A whole number within [min, max], or a usage error naming the option and the range. */
 export function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;

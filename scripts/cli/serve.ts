@@ -11,6 +11,7 @@ import {
   port as portOption,
   token as tokenOption,
   UsageError,
+  webhookSecret,
 } from './errors.js';
 import { quote } from './terminal.js';
 import { printable } from './terminal.js';
@@ -75,6 +76,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'no-auth': { type: 'boolean' },
       'allow-host': { type: 'string', multiple: true },
       'public-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
     },
     false,
   );
@@ -85,6 +87,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
   const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN'));
   const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token');
+  // Deliveries are signed with --webhook-secret, else CRAWLSPEC_WEBHOOK_SECRET (kept out of the process list), if either is given.
+  const secretGiven = values['webhook-secret'] ?? process.env.CRAWLSPEC_WEBHOOK_SECRET;
+  const secret =
+    secretGiven === undefined
+      ? undefined
+      : webhookSecret(secretGiven, values['webhook-secret'] === undefined ? 'CRAWLSPEC_WEBHOOK_SECRET' : '--webhook-secret');
   const publicUrl =
     values['public-url'] === undefined ? undefined : httpAddress(values['public-url'], '--public-url', 'https://crawlspec.example.com');
   // Where the jobs may fetch pages from and webhooks go besides loopback (and, for fetches, loopback ports other
@@ -104,7 +112,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     const ports = allowed.get(name.toLowerCase());
     return ports === 'any' || (ports !== undefined && at !== undefined && ports.has(at));
   };
-  const app = createReferenceApp({ auth, publicUrl: () => base, allowFetchHost: isAllowed, allowWebhookHost: isAllowed });
+  const app = createReferenceApp({
+    auth,
+    publicUrl: () => base,
+    allowFetchHost: isAllowed,
+    allowWebhookHost: isAllowed,
+    ...(secret === undefined ? {} : { webhookSecret: secret }),
+  });
   const hostNames = publicUrl === undefined ? [] : [publicUrl.hostname];
   const server = await listen(app, { host, port, hostNames }).catch((error: unknown) => {
     app.close();
@@ -124,7 +138,9 @@ export async function serveCommand(args: string[]): Promise<number> {
         ? 'token from CRAWLSPEC_TOKEN'
         : `token ${auth.token}`;
   console.log(
-    printable(`reference server listening on ${server.url}${base === server.url ? '' : ` as ${base}`} (${tokenSaid}); Ctrl-C stops it`),
+    printable(
+      `reference server listening on ${server.url}${base === server.url ? '' : ` as ${base}`} (${tokenSaid}${secret === undefined ? '' : '; webhook deliveries signed'}); Ctrl-C stops it`,
+    ),
   );
   await stopped;
   await server.close();

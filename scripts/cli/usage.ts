@@ -34,6 +34,7 @@ ${EXIT_DOCUMENTS}`,
 
 exit status: 0 every example valid, 1 one is not`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
+                      [--webhook-secret S]
 
   Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl its own demo
   site, and the hosts --allow-host names, over HTTP; any other host gets a made-up page, and the network
@@ -52,6 +53,9 @@ exit status: 0 every example valid, 1 one is not`,
                     to only where it resolves to an address allowed on every port
   --public-url URL  the address clients reach the server at (behind a proxy, or with --host 0.0.0.0):
                     job URLs are built from it, and it is answered to
+  --webhook-secret S
+                    sign every webhook delivery: X-Firecrawl-Signature: sha256=<hex HMAC-SHA256 of the
+                    body> (also from CRAWLSPEC_WEBHOOK_SECRET; default: deliveries are not signed)
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
@@ -80,20 +84,24 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --header 'Name: value'      sent on every request (repeatable), e.g. an API gateway's key; not
                               Authorization, Content-Type or Host; its value is redacted like the token
   --wait-for-target SECONDS   1 to 3600: first wait until the target gives any HTTP answer (one starting)
-  --confirm N                 1 to 20: run each failing crawl-behaviour check N times more (flaky or broken)
+  --confirm N                 1 to 20: run each failing behaviour check N times more (flaky or broken)
   --only-no-job               only the checks that start no job (refusal checks start their bases)
   --only PATTERN              only the checks a pattern names (* for any run of characters); repeatable
   --skip PATTERN              leave out the checks a pattern names (same patterns); repeatable; a check the
                               target cannot run and no --skip names leaves the run incomplete
   --list-checks               print every check (name, level, citation) and exit
-  --behaviour | --no-behaviour          crawl-behaviour checks (default: on a loopback target, with a copy of
-                                        the test site, or with --site-host / --site-port)
+  --behaviour | --no-behaviour          crawl-, scrape- and batch-behaviour checks (default: on a loopback
+                                        target, with a copy of the test site, or with --site-host / --site-port)
   --site-host NAME                      serve the test site under NAME and sub.NAME (both resolving to
                                         127.0.0.1 for the target; with a public suffix: crawlspec.example.com)
   --site-port N                         1 to 65535: the port the test site is served on (default: a free one)
   --behaviour-site URL --behaviour-external URL [--behaviour-subdomain URL]
                                         a deployed copy of the test site (crawlspec site export): crawled by
                                         every job without --site-url
+  --webhook-url URL           a crawlspec webhook-receiver the target and the kit both reach, for the webhook
+                              checks (default: on a loopback target, one the kit runs on 127.0.0.1)
+  --webhook-secret S          the secret the target signs webhook deliveries with (also from
+                              CRAWLSPEC_WEBHOOK_SECRET): the signature check runs only with it
   --report FILE               also write the report as JUnit XML
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
   --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
@@ -114,6 +122,18 @@ exit status: 0 conformant, 1 deviations found, 2 target never reached or usage e
   export: as static files in <dir>, to deploy at those addresses (SERVING.md in <dir> says how).
 
 exit status: 0 done (serve: stopped by Ctrl-C), 2 usage error or the port cannot be listened on`,
+  'webhook-receiver': `usage: crawlspec webhook-receiver [--port N] [--host H]
+
+  Receive webhook deliveries for the contract kit, until Ctrl-C: run it where the target you test can
+  deliver to it and the kit can read it, and give its address to crawlspec contract --webhook-url. Each
+  path is an inbox: POST delivers, GET reads (the kit's inboxes have addresses nobody can guess), DELETE
+  forgets; what it keeps is bounded (docs/contract-kit.md).
+
+  --port N   0 to 65535 (default 0: any free port); the address is printed
+  --host H   an address of this machine to listen on (default 127.0.0.1; another is reachable from
+             other machines: a warning says so)
+
+exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_USAGE;
@@ -139,6 +159,8 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec site serve [--port N] [--host NAME]  serve the kit's test site on 127.0.0.1 and 127.0.0.2
   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
                                                  write the test site as static files, to deploy at those addresses
+  crawlspec webhook-receiver [--port N] [--host H]
+                                                 receive webhook deliveries for the kit (--webhook-url)
   crawlspec --version                            print the version
 
 exit status: 0 valid (contract: conformant), 1 invalid (contract: deviations found),

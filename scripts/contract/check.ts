@@ -68,6 +68,8 @@ export interface CheckInfo {
   readonly behaviour?: 'site' | 'subdomain';
   /** The check sends nothing that names the run's site: it is judged whatever the target makes of the site (preflight.ts). */
   readonly siteIndependent?: boolean;
+  /** A webhook check (checks/webhooks.ts): it needs the run's webhook receiver (and `signature`: the secret the target signs with). */
+  readonly webhook?: 'events' | 'signature';
 }
 
 export interface Check extends CheckInfo {

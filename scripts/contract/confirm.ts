@@ -1,6 +1,7 @@
 /**
- * `--confirm N`: a crawl-behaviour check (checks/behaviour.ts) that failed is run N times more, each time whole
- * (its crawls started again, followed to their end and judged), so that a flaky target shows as flaky: the
+ * `--confirm N`: a behaviour check (a crawl's, checks/behaviour.ts; a scrape's or a batch's, checks/scrapeChecks.ts)
+ * that failed is run N times more, each time whole (its jobs started again, followed to their end and judged), so
+ * that a flaky target shows as flaky: the
  * check reports in how many of its runs it failed (`confirmations`: the runs that reached a verdict, and the
  * failed ones among them, the first run included). The verdict does not change: a check that failed once
  * failed, and the failures shown are those of its first run. A re-run that could not be judged (inconclusive,

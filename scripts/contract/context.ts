@@ -78,6 +78,8 @@ export interface FailureInput {
   readonly section: string;
   readonly exchange?: Exchange;
   readonly request?: string;
+  /** What came back, without an exchange of the target's to show (a webhook delivery: its body, and the receiver's status). */
+  readonly got?: { readonly status: number; readonly body: string };
 }
 
 const NOUN: Record<JobKind, string> = { crawl: 'Crawl', batch: 'BatchScrape' };
@@ -149,7 +151,7 @@ export class Attempt {
 
   /** Records a failure, cleaned of the token (the body before it is cut, so that no cut leaves half a token). */
   fail(failure: FailureInput): void {
-    const { exchange, message, expected, request, ...rest } = failure;
+    const { exchange, message, expected, request, got, ...rest } = failure;
     const clean = this.clean;
     this.failures.push({
       check: this.check,
@@ -157,6 +159,7 @@ export class Attempt {
       message: clean(message),
       expected: clean(expected),
       ...(request === undefined ? {} : { request: clean(request) }),
+      ...(got === undefined ? {} : { got: { status: got.status, body: truncate(clean(got.body)) } }),
       ...(exchange
         ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
         : {}),
@@ -174,6 +177,7 @@ export class Attempt {
     const places: [string, string][] = [
       [baseUrl, '{target}'],
       [siteUrl, '{site}'],
+      ...(this.options.webhookUrl === undefined ? [] : ([[this.options.webhookUrl, '{webhook receiver}']] as [string, string][])),
       ...(origins === undefined
         ? []
         : ([

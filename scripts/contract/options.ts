@@ -91,10 +91,18 @@ export interface ContractOptions {
   headers?: Readonly<Record<string, string>>;
   /** Before anything else, wait up to this long (milliseconds) for the target to give any HTTP answer (waitForTarget.ts). */
   waitForTargetMs?: number;
-  /** Run each failing crawl-behaviour check this many times more, to tell a flaky target from a broken one (confirm.ts). */
+  /** Run each failing behaviour check this many times more, to tell a flaky target from a broken one (confirm.ts). */
   confirm?: number;
   /** Record every exchange of the run in this file, as HAR 1.2 (recording.ts), cleaned of the token and header values. */
   record?: string;
+  /**
+   * A webhook receiver (`crawlspec webhook-receiver`) the target can deliver to and the kit can read, for the
+   * webhook checks (checks/webhooks.ts). By default, on a loopback target, the kit runs one on 127.0.0.1 for the
+   * run; elsewhere those checks cannot run without it.
+   */
+  webhookUrl?: string;
+  /** The secret the target signs its webhook deliveries with (`X-Firecrawl-Signature`); the signature check runs only with it. */
+  webhookSecret?: string;
 }
 
 export const DEFAULT_OPTIONS = {
@@ -145,6 +153,14 @@ export interface ResolvedOptions {
   readonly confirm: number;
   /** The file the run is recorded in (HAR 1.2), if any. */
   readonly record: string | undefined;
+  /**
+   * Where the webhook checks' jobs deliver: the receiver given, or (once the run has started it) the one the kit
+   * runs, each job in an inbox below it (checks/webhooks.ts). Undefined: no receiver, the webhook checks cannot run.
+   */
+  readonly webhookUrl: string | undefined;
+  /** The kit runs a webhook receiver on 127.0.0.1 for the run: a loopback target, and none given. */
+  readonly servesWebhookReceiver: boolean;
+  readonly webhookSecret: string | undefined;
 }
 
 /**
@@ -310,7 +326,25 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     confirm: positive(options.confirm ?? 0, 'confirm', 0),
     record: options.record,
     behaviourSite,
+    webhookUrl: options.webhookUrl === undefined ? undefined : webhookUrlOption(options.webhookUrl),
+    servesWebhookReceiver: options.webhookUrl === undefined && isLoopbackUrl(base),
+    webhookSecret: webhookSecretOption(options.webhookSecret),
   };
+}
+
+function webhookSecretOption(secret: string | undefined): string | undefined {
+  if (secret === '') throw new RangeError('webhookSecret is empty; expected the secret the target signs its webhook deliveries with');
+  return secret;
+}
+
+/** A receiver's address, without a trailing slash: the kit puts an inbox path below it, so it takes no query or fragment. */
+function webhookUrlOption(url: string): string {
+  const parsed = httpUrl(url, 'webhookUrl');
+  if (parsed.search !== '' || parsed.hash !== '')
+    throw new RangeError(
+      `webhookUrl ${url} has a query or a fragment; expected the receiver's address, below which the kit puts a path for each job`,
+    );
+  return parsed.href.replace(/\/+$/, '');
 }
 
 /** The site valid requests point at, normalised (no trailing slash), and what it has; a RangeError naming what is wrong. */

@@ -77,11 +77,12 @@ function matcher(token: string): RegExp | null {
   return new RegExp(long ? `(?:${alternatives})` : `(?<![\\w-])(?:${alternatives})(?![\\w-])`, 'giu');
 }
 
-/** The secrets of a run: its token and the values of its `--header`s. */
+/** The secrets of a run: its token, the values of its `--header`s and the secret its webhook deliveries are signed with. */
 export const runSecrets = (options: {
   readonly token: string | undefined;
   readonly headers?: Readonly<Record<string, string>>;
-}): (string | undefined)[] => [options.token, ...Object.values(options.headers ?? {})];
+  readonly webhookSecret?: string | undefined;
+}): (string | undefined)[] => [options.token, ...Object.values(options.headers ?? {}), options.webhookSecret];
 
 /** `text` cleaned of every secret: a function, so that one set of matchers serves a whole report. */
 export function redactor(...secrets: (string | undefined)[]): (text: string) => string {

@@ -35,6 +35,8 @@ export const FAILURE_KINDS = [
   'cancel',
   'active',
   'crawl',
+  'webhook',
+  'scrape',
   'network',
   'notImplemented',
 ] as const;

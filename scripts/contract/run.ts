@@ -17,7 +17,11 @@ import { malformedJsonCheck } from './checks/json.js';
 import { activeCheck, cancelCheck, errorsCheck, statusCheck } from './checks/lifecycle.js';
 import { paginationCheck } from './checks/pagination.js';
 import { ruleChecks } from './checks/rules.js';
+import { scrapeChecks } from './checks/scrapeChecks.js';
 import { undocumentedStatusCheck } from './checks/undocumented.js';
+import { webhookChecks } from './checks/webhooks.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.js';
+import { randomBytes } from 'node:crypto';
 import type { BehaviourSite, Env } from './context.js';
 import { serveSite } from '../site/server.js';
 import { COPY_PROFILE, TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../site/testSite.js';
@@ -63,8 +67,10 @@ export function contractChecks(versions: readonly Version[]): Check[] {
     ...each(cancelCheck),
     ...each(errorsCheck),
     ...each(activeCheck),
+    ...each(webhookChecks),
     ...each(fieldChecks),
     ...each(behaviourChecks),
+    ...each(scrapeChecks),
     ...each(validStartChecks),
     ...each(invalidStartChecks),
   ];
@@ -90,6 +96,14 @@ function notRun(check: Check, options: ResolvedOptions, site?: BehaviourSite): {
   if (check.needsAuth && options.token === undefined) return excluded('no token (--no-auth)');
   if (check.startsJob && options.onlyNoJob) return excluded('starts a job (--only-no-job)');
   if (check.behaviour !== undefined && options.behaviourLeftOut) return excluded('crawl behaviour left out (--no-behaviour)');
+  // The target signs its deliveries with a secret of its own, if any: without it there is nothing to verify.
+  if (check.webhook === 'signature' && options.webhookSecret === undefined)
+    return excluded('no webhook secret (--webhook-secret): the target signs its deliveries only with a secret of its own');
+  if (check.webhook !== undefined && options.webhookUrl === undefined)
+    return {
+      reason: `no webhook receiver: the target is not on loopback, so it cannot deliver to one the kit runs here: run crawlspec webhook-receiver where the target can deliver to it and the kit can read it, and give its address with --webhook-url URL, or leave these out with --skip 'v*.webhook.*'`,
+      excluded: false,
+    };
   if (check.behaviour !== undefined && !options.behaviour)
     return {
       reason: `the target is not on loopback, so it cannot crawl the test site the kit serves: give a copy it can reach (crawlspec site export, then --behaviour-site URL --behaviour-external URL), or serve the site for it (--behaviour, with --site-host NAME resolving to this machine for the target), or leave these out with --no-behaviour`,
@@ -209,12 +223,21 @@ export async function runContract(options: ContractOptions, observer: RunObserve
         ...(given.sitePort === undefined ? {} : { port: given.sitePort }),
       })
     : undefined;
+  let receiver: WebhookReceiver | undefined;
   try {
+    // The webhook checks' receiver: the one given, or (a loopback target) one run here on 127.0.0.1 for the run.
+    if (given.servesWebhookReceiver && contractChecks(given.versions).some((c) => c.webhook !== undefined && selected(c, given)))
+      receiver = await startWebhookReceiver();
     const origins = given.behaviourSite ?? served?.origins;
     const profile = served === undefined ? (options.site ?? COPY_PROFILE) : TEST_SITE_PROFILE;
-    const resolved = origins !== undefined && options.siteUrl === undefined ? withSite(given, origins.main, profile) : given;
+    const sited = origins !== undefined && options.siteUrl === undefined ? withSite(given, origins.main, profile) : given;
+    // The run's inboxes are below 128 random bits: nobody else can guess (and read) them on a receiver others reach.
+    const receiverUrl = receiver?.url ?? sited.webhookUrl;
+    const resolved =
+      receiverUrl === undefined ? sited : { ...sited, webhookUrl: `${receiverUrl}/${randomBytes(16).toString('base64url')}` };
     return await recorded(resolved, (recording) => runResolved(resolved, origins, observer, recording));
   } finally {
+    await receiver?.close();
     await served?.close();
   }
 }

@@ -23,6 +23,9 @@ import { validate, type SchemaName } from '../../schemas/validate.js';
 import { checkNames } from '../../scripts/contract/run.js';
 import type { AppRequest, AppResponse, ReferenceApp } from '../../scripts/server/app.js';
 import { INVALID_KINDS } from '../../scripts/contract/checks/generated.js';
+import { BROKEN_WEBHOOKS } from './webhookVariants.js';
+import { SCRAPE_VARIANTS } from './scrapeVariants.js';
+import { around, isObject, jsonObject, pathOf, type Json } from './appWrap.js';
 
 /** The token the variants' apps are created with; the missing-auth variant injects it. */
 export const BROKEN_SERVER_TOKEN = 'broken-server-token';
@@ -46,32 +49,6 @@ export interface BrokenServer {
   wrap(app: ReferenceApp): ReferenceApp;
 }
 
-type Next = (request: AppRequest) => Promise<AppResponse>;
-type Handler = (request: AppRequest, next: Next) => Promise<AppResponse>;
-
-/** `app` with `handler` in front of its `handle`; `close` and `maxBodyBytes` are the app's own. */
-function around(app: ReferenceApp, handler: Handler): ReferenceApp {
-  const next: Next = (request) => app.handle(request);
-  return {
-    ...(app.maxBodyBytes === undefined ? {} : { maxBodyBytes: app.maxBodyBytes }),
-    handle: (request) => handler(request, next),
-    close: () => app.close(),
-  };
-}
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The body as a JSON object, or undefined. */
-function jsonObject(text: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The answer with its JSON object body replaced by `edit(body)` (answers that are not JSON objects pass as they are). */
 function editAnswer(answer: AppResponse, edit: (body: Json) => Json): AppResponse {
   const body = jsonObject(answer.body);
@@ -83,8 +60,6 @@ function editRequest(request: AppRequest, edit: (body: Json) => Json): AppReques
   const body = jsonObject(request.body);
   return body === undefined ? request : { ...request, body: JSON.stringify(edit(body)) };
 }
-
-const pathOf = (request: AppRequest): string => request.url.split(/[?#]/, 1)[0]!.replace(/(.)\/$/, '$1');
 
 /** A start endpoint: `{ version, kind }` for `POST /v1|v2/crawl|batch/scrape`. */
 function startOf(request: AppRequest): { version: 'v1' | 'v2'; kind: 'crawl' | 'batch' } | undefined {
@@ -447,6 +422,11 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       `${v}.batch.start.valid`,
       `${v}.crawl.start.valid.service`,
       `${v}.batch.start.valid.service`,
+      // Each webhook check follows its job to its end.
+      `${v}.webhook.crawl`,
+      `${v}.webhook.batch`,
+      `${v}.webhook.events`,
+      `${v}.webhook.signature`,
     ]),
     // The cancel checks read the status only after a cancel answered 200, the active checks only when their crawl is not listed.
     mayAlsoFail: ['v1.cancel', 'v2.cancel', 'v1.active', 'v2.active'],
@@ -533,6 +513,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
         return isJobEndpoint(request) && answer.status === 404 ? { ...answer, status: 418 } : answer;
       }),
   },
+  // A webhook dropped, or its metadata: the defects issue 23 names. The others of webhookVariants.ts are run on the
+  // webhook checks alone (test/webhookChecks.test.ts): they change nothing but what a webhook delivers.
+  ...BROKEN_WEBHOOKS.filter((v) => v.name === 'webhook.dropped' || v.name === 'webhook.metadataDropped'),
 ];
 
 /** `vN.crawl.behaviour.<option>` for each version that has the option. */
@@ -623,6 +606,26 @@ export const BROKEN_CRAWLERS: readonly BrokenServer[] = [
   },
 ];
 
+/**
+ * Scrape variants: an option dropped from the start, a record wrong (the defects issue 23 names), each caught at
+ * the default level (`batch.onlyMarkdown` too: the formats asked for are judged by content, whatever field holds
+ * them). They are run on the scrape- and batch-behaviour checks alone; the others of scrapeVariants.ts on those
+ * checks in test/scrapeChecks.test.ts.
+ */
+export const BROKEN_SCRAPERS: readonly BrokenServer[] = SCRAPE_VARIANTS.filter((v) =>
+  [
+    'scrape.includeTagsDropped',
+    'scrape.excludeTagsDropped',
+    'scrape.headersDropped',
+    'scrape.onlyMainContentDropped',
+    'scrape.removeBase64ImagesDropped',
+    'batch.onlyMarkdown',
+    'batch.emptyMarkdown',
+    'batch.relativeLinks',
+    'batch.cleanedRawHtml',
+  ].includes(v.name),
+);
+
 /** Each class of check, by the pattern of its name: every class must be caught by some variant. */
 export const CHECK_CLASSES: readonly RegExp[] = [
   /^auth\./,
@@ -642,4 +645,7 @@ export const CHECK_CLASSES: readonly RegExp[] = [
   ...INVALID_KINDS.map((kind) => new RegExp(`\\.start\\.invalid\\.${kind}$`)),
   /\.start\.invalid\.fraction$/,
   /\.crawl\.behaviour\./,
+  /\.webhook\./,
+  /\.scrape\.behaviour\./,
+  /\.batch\.behaviour\./,
 ];

@@ -19,6 +19,9 @@ export interface Logged {
   readonly answer: string;
 }
 
+/** The secret the target signs its webhook deliveries with, and the kit is told (so that `vN.webhook.signature` runs). */
+export const KIT_TARGET_WEBHOOK_SECRET = 'kit-target-webhook-secret';
+
 export type Handler = (request: AppRequest, next: (request: AppRequest) => Promise<AppResponse>) => Promise<AppResponse>;
 
 export interface KitTarget {
@@ -45,6 +48,7 @@ export async function kitTarget(options: {
       pageIntervalMs: options.pageIntervalMs ?? 50,
       resolveHosts: siteNamesOnLoopback(BUILT_IN_SITE_HOST),
       allowFetchHost: isSiteAddress,
+      webhookSecret: KIT_TARGET_WEBHOOK_SECRET,
     }),
   );
   const log: Logged[] = [];
@@ -79,6 +83,7 @@ export async function kitTarget(options: {
       concurrency: 4,
       siteUrl: `${server.url}/site`,
       site: REFERENCE_SITE_PROFILE,
+      webhookSecret: KIT_TARGET_WEBHOOK_SECRET,
       // The test site under a name the server resolves to loopback, as the built-in target of the command does
       // (served only for the behaviour checks: without them, a host name for it is a mistake the kit refuses).
       ...(extra.behaviour === false ? {} : { siteHost: BUILT_IN_SITE_HOST }),

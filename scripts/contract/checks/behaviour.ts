@@ -173,19 +173,22 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
 const NO_METADATA: CrawledPage = Object.freeze({});
 
 /**
- * Every page record of a job, following `next` from its status (at most MAX_PAGES status pages); undefined,
- * with the reason left undecided, when they could not all be read (a crawl is judged whole or not at all).
+ * Every record of a job, following `next` from its status (at most MAX_PAGES status pages); undefined, with the
+ * reason left undecided, when they could not all be read (a job is judged whole or not at all).
  */
-async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next?: string | null }): Promise<CrawledPage[] | undefined> {
+export async function readRecords(
+  attempt: Attempt,
+  first: { data: readonly unknown[]; next?: string | null },
+): Promise<unknown[] | undefined> {
   const records: unknown[] = [...first.data];
   let next = typeof first.next === 'string' ? first.next : undefined;
   for (let page = 1; next !== undefined; page += 1) {
     if (page >= MAX_PAGES) {
-      attempt.leaveUndecided(`the crawl's results go on past ${MAX_PAGES} status pages; they were not judged`);
+      attempt.leaveUndecided(`the job's results go on past ${MAX_PAGES} status pages; they were not judged`);
       return undefined;
     }
     if (!locate(attempt.options.baseUrl, 'GET', next)) {
-      attempt.leaveUndecided(`next ${next} is not a status page of the target; not followed, so the crawl was not judged`);
+      attempt.leaveUndecided(`next ${next} is not a status page of the target; not followed, so the job was not judged`);
       return undefined;
     }
     const read = await attempt.status(next);
@@ -194,7 +197,13 @@ async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next
     for (const record of read.body.data) records.push(record);
     next = typeof read.body.next === 'string' ? read.body.next : undefined;
   }
-  return records.map((r) => ((r as { metadata?: CrawledPage } | null)?.metadata ?? NO_METADATA) as CrawledPage);
+  return records;
+}
+
+/** Every page record of a crawl (`readRecords`), as the crawl oracle reads it: its metadata. */
+async function readAll(attempt: Attempt, first: { data: readonly unknown[]; next?: string | null }): Promise<CrawledPage[] | undefined> {
+  const records = await readRecords(attempt, first);
+  return records?.map((r) => ((r as { metadata?: CrawledPage } | null)?.metadata ?? NO_METADATA) as CrawledPage);
 }
 
 /** Up to this many pages named in one failure. */
