@@ -36,6 +36,8 @@ const INLINE = /^<\/?(a|abbr|b|bdi|bdo|cite|code|data|dfn|em|font|i|kbd|mark|q|s
 
 /** Elements whose content is no text a reader sees; an unclosed one runs to the end, as in a browser. */
 const RAW = /^<(script|style|template)[\s/>]/i;
+/** The end tag of each of RAW's elements, searched for from where its content starts. */
+const RAW_END: Readonly<Record<string, RegExp>> = { script: /<\/script\s*>/gi, style: /<\/style\s*>/gi, template: /<\/template\s*>/gi };
 /** What starts a tag (or a comment, a doctype): `<` and a letter, `/`, `!` or `?`; any other `<` is text. */
 const TAG_START = /[A-Za-z/!?]/;
 
@@ -72,7 +74,7 @@ export function htmlText(html: string): string {
     at = gt + 1;
     const raw = RAW.exec(tag);
     if (raw !== null) {
-      const close = new RegExp(`</${raw[1]}\\s*>`, 'gi');
+      const close = RAW_END[raw[1]!.toLowerCase()]!;
       close.lastIndex = at;
       const end = close.exec(html);
       if (end === null) break;
