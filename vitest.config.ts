@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,9 @@ export default defineConfig({
     // Type-level tests (`*.test-d.ts`) run under the TypeScript compiler with the rest of the suite.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 120_000,
+    // A file per core, at least two. vitest's default (one less than the cores) runs one file at a time on the
+    // 2-core machines this runs on, and most files wait on child processes and sockets as much as they compute
+    // (docs/development.md has the figures).
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

@@ -2,9 +2,10 @@
  * The `crawlspec` command, run for real: `node --import tsx scripts/cli.ts ...` as a child process, with
  * stdin passed explicitly and nothing inherited from the terminal.
  *
- * Each spawn costs about half a second of CPU (tsx compiles on the fly), so the tests run concurrently,
+ * Each spawn costs half a second to a second of CPU (tsx loads the sources), so the tests run concurrently,
  * with at most MAX_PARALLEL children alive at a time, and several checks share one spawn through `--jsonl`
- * where that does not blur what is being tested. The check that every listed schema name is accepted is
+ * where that does not blur what is being tested. The table of usage errors, which stop at the arguments, runs
+ * in one process (test/support/cliMany.ts); the other usage errors below are spawned one by one. The check that every listed schema name is accepted is
  * done in-process with `schemaNames()` / `isSchemaName()` / `validate()`, the same calls the CLI makes.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,8 +17,8 @@ import { isSchemaName, schemaNames, validate, type SchemaName, type ValidationIs
 import { DEFAULTS as CONTRACT_DEFAULTS } from '../scripts/cli/contract.js';
 import { schemaSuggestions } from '../scripts/cli/documents.js';
 import { DEFAULT_OPTIONS } from '../scripts/contract/options.js';
-import { COMMAND_USAGE } from '../scripts/cli/usage.js';
-import { ROOT, runCli, type CliRun as Run } from './support/runCli.js';
+import { COMMAND_USAGE, USAGE } from '../scripts/cli/usage.js';
+import { ROOT, runCli, runScript, type CliRun as Run } from './support/runCli.js';
 
 /** Per spawn; a lone spawn takes 0.5 to 2 s (more with four at once on two cores), so this only trips on a hang. */
 const SPAWN_TIMEOUT_MS = 30_000;
@@ -414,9 +415,29 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['site', 'export', '/tmp/x', '--base-url', 'site.example'], /--base-url takes an http or https address, e\.g\. https:\/\/crawlspec-site\.example\.org, not "site\.example"$/, 'crawlspec site --help'],
 ];
 
+/**
+ * What `crawlspec <args>` writes and exits with for each of `lists`, all run in one process (test/support/cliMany.ts):
+ * one spawn where each would cost one, for commands that stop at their arguments.
+ */
+async function cliMany(lists: readonly (readonly string[])[]): Promise<Run[]> {
+  const run = await withSlot(() => runScript(join(ROOT, 'test', 'support', 'cliMany.ts'), [], JSON.stringify(lists), SPAWN_TIMEOUT_MS));
+  if (run.code !== 0) throw new Error(`test/support/cliMany.ts failed (${run.code ?? run.signal}): ${run.stderr}`);
+  const results = JSON.parse(run.stdout) as { code: number | undefined; stdout: string; stderr: string }[];
+  return results.map((r) => ({ code: r.code ?? 0, signal: null, stdout: r.stdout, stderr: r.stderr }));
+}
+
 describe.concurrent('crawlspec usage errors: one line on stderr, exit 2, before anything starts', { timeout: 60_000 }, () => {
+  // Every argument list of the table in one process; the spawns of this block and the next ones show the same lines
+  // and exit status from processes of their own.
+  let table: Promise<Map<string, Run>>;
+  beforeAll(() => {
+    const lists = USAGE_ERRORS.map(([args]) => args);
+    table = cliMany(lists).then((runs) => new Map(runs.map((run, i) => [JSON.stringify(lists[i]), run])));
+    table.catch(() => {}); // awaited by each test below
+  });
+
   it.for(USAGE_ERRORS)('crawlspec %j', async ([args, said, pointer], { expect }) => {
-    expectUsageError(await cli(args), said, pointer, expect);
+    expectUsageError((await table).get(JSON.stringify(args))!, said, pointer, expect);
   });
 
   it('an unknown schema name suggests the name meant: another letter case, the version left out, a typo', async ({ expect }) => {
@@ -488,8 +509,8 @@ describe.concurrent('crawlspec serve and site serve: an address that cannot be l
 
 describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on stdout', { timeout: 30_000 }, () => {
   it.for([
-    [['--help'], 'usage: crawlspec <command> [options]'],
-    [['-h'], 'usage: crawlspec <command> [options]'],
+    [['--help'], USAGE],
+    [['-h'], USAGE],
     [['help', 'contract'], COMMAND_USAGE.contract],
     [['validate', '--help'], COMMAND_USAGE.validate],
     [['validate', 'v2/CrawlRequest', '-h'], COMMAND_USAGE.validate],
@@ -620,12 +641,12 @@ describe.concurrent('crawlspec validate --list and --help', { timeout: 30_000 },
     }
   });
 
-  it('--help exits 0 with the usage on stdout', async ({ expect }) => {
-    const [top, sub] = await Promise.all([cli(['--help']), cli(['validate', '--help'])]);
-    for (const run of [top, sub]) {
-      expect(outcome(run)).toMatchObject({ code: 0, signal: null, stderr: '' });
-      expect(run.stdout).toContain('usage:');
-      expect(run.stdout).toContain('crawlspec validate --list');
+  it('the usage --help and validate --help print names --list', ({ expect }) => {
+    // That they print it, exit 0 and nothing on stderr, is shown above by spawning them.
+    expect(USAGE.startsWith('usage: crawlspec <command> [options]'), USAGE).toBe(true);
+    for (const usage of [USAGE, COMMAND_USAGE.validate]) {
+      expect(usage).toContain('usage:');
+      expect(usage).toContain('crawlspec validate --list');
     }
   });
 });

@@ -518,6 +518,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   ...BROKEN_WEBHOOKS.filter((v) => v.name === 'webhook.dropped' || v.name === 'webhook.metadataDropped'),
 ];
 
+/**
+ * A variant whose defect is in a job's life (its status, pages, cancel, errors, the active list, an unknown job, its
+ * webhook), rather than in what a start request is answered: the two halves run in separate test files.
+ */
+export const isJobVariant = (variant: BrokenServer): boolean => /^(status|cancel|errors|active|jobs|webhook)\./.test(variant.name);
+
 /** `vN.crawl.behaviour.<option>` for each version that has the option. */
 const behaviour = (...options: string[]): string[] =>
   VERSIONS.flatMap((v) => options.map((o) => `${v}.crawl.behaviour.${o}`)).filter((name) => ALL_CHECKS.includes(name));

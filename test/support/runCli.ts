@@ -21,9 +21,20 @@ export interface CliRun {
  * `env` is added to the environment (which never passes on a CRAWLSPEC_TOKEN of the outside).
  */
 export function runCli(args: readonly string[], stdin: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runScript(CLI, args, stdin, timeoutMs, env);
+}
+
+/** The TypeScript module `script` run the same way (test/support/cliMany.ts runs the command many times in one process). */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  stdin: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliRun> {
   const { CRAWLSPEC_TOKEN: _token, ...outside } = process.env;
   return new Promise<CliRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: timeoutMs,
