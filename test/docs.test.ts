@@ -3,13 +3,13 @@
  * opened in headless Chromium, Redoc's script builds the pages of every tag and of the schemas, and they show
  * each operation and each component schema of the version.
  *
- * Chromium (Debian `chromium` at /usr/bin/chromium, or the binary $CHROMIUM names) is needed for the render
+ * Chromium (found as test/support/chromium.ts says: $CHROMIUM, $CHROME_PATH, $PUPPETEER_EXECUTABLE_PATH, then
+ * chromium, chromium-browser or google-chrome on PATH) is needed for the render
  * tests. In CI (`CI` set, as .ci/run runs, which installs Chromium) they fail without it. Elsewhere, on a
  * machine without Chromium, they are skipped with a notice on stderr saying so and how to run them, so that
  * `npm test` passes on a fresh machine (test/docsRenderSkip.test.ts runs this file both ways).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,15 +19,19 @@ import { operations } from '../schemas/operations.js';
 import { VERSIONS, type Version } from '../schemas/registry.js';
 import { CONTENT_SECURITY_POLICY, externalLoads } from '../scripts/emit/docs.js';
 import { openApiDocument } from '../scripts/emit/openapi.js';
+import { findChromium } from './support/chromium.js';
 import { pooled } from './support/pooled.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const LOOKUP = findChromium();
+const CHROMIUM = LOOKUP.found ? LOOKUP.path : '';
 /** CI sets CI (GitHub Actions, GitLab, .ci/run: `true`); `CI=false` or `CI=0` is not CI. */
 const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
 /** Skip the render tests: no Chromium, and not in CI (where they must run). */
-const SKIP_RENDER = !existsSync(CHROMIUM) && !IN_CI;
-const SKIP_NOTICE = `NOTICE: the docs render tests of test/docs.test.ts are SKIPPED: no Chromium at ${CHROMIUM}. Install it (Debian: apt-get install chromium) or set CHROMIUM to a Chromium binary to run them; in CI (CI set) they fail instead.`;
+const SKIP_RENDER = !LOOKUP.found && !IN_CI;
+const SKIP_NOTICE = LOOKUP.found
+  ? ''
+  : `NOTICE: the docs render tests of test/docs.test.ts are SKIPPED: ${LOOKUP.why}. To run them, ${LOOKUP.fix}; in CI (CI set) they fail instead.`;
 if (SKIP_RENDER) console.warn(SKIP_NOTICE);
 const KEY_SCHEMAS = ['CrawlRequest', 'BatchScrapeRequest', 'ScrapeOptions', 'JobStatusResponse', 'ErrorResponse'];
 
@@ -170,9 +174,9 @@ describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () =
   let probe: Rendered | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
+    if (!LOOKUP.found)
       throw new Error(
-        `${CHROMIUM} not found: the docs render test needs Chromium (Debian: apt-get install chromium; or set CHROMIUM to a Chromium binary). In CI (CI=${process.env.CI}) it fails rather than skips.`,
+        `Chromium not found (${LOOKUP.why}): the docs render test needs it; ${LOOKUP.fix}. In CI (CI=${process.env.CI}) it fails rather than skips.`,
       );
     const scratch = await mkdtemp(join(tmpdir(), 'crawlspec-docs-probe-'));
     try {

@@ -39,14 +39,18 @@ describe.concurrent('the docs render test without Chromium', () => {
   it('outside CI: skipped with a visible notice, and the run passes', async () => {
     const run = await runDocsTest({});
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toMatch(/NOTICE: the docs render tests of test\/docs\.test\.ts are SKIPPED: no Chromium at \S+no-such-dir\/chromium\. Install it \(Debian: apt-get install chromium\)/);
+    expect(run.output).toMatch(
+      /NOTICE: the docs render tests of test\/docs\.test\.ts are SKIPPED: \$CHROMIUM names \S+no-such-dir\/chromium, which is not an executable file\. To run them, install Chromium \(Debian: apt-get install chromium\)/,
+    );
     expect(run.output).toMatch(/Tests\s+\d+ passed \| \d+ skipped/);
   });
 
   it('in CI (CI=true): the run fails, saying Chromium was not found', async () => {
     const run = await runDocsTest({ CI: 'true' });
     expect(run.code, run.output).toBe(1);
-    expect(run.output).toMatch(/no-such-dir\/chromium not found: the docs render test needs Chromium/);
+    expect(run.output).toMatch(
+      /Chromium not found \(\$CHROMIUM names \S+no-such-dir\/chromium, which is not an executable file\): the docs render test needs it/,
+    );
     expect(run.output).not.toContain('NOTICE');
   });
 });
