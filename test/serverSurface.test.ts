@@ -16,7 +16,8 @@ import { createReach } from '../scripts/server/reach.js';
 import { deliverableHeaders } from '../scripts/server/webhooks.js';
 import { untilEnded } from './support/untilEnded.js';
 
-const TIMEOUT_MS = 10_000;
+/** A safety net on every request and every wait for a job: far past what a loaded machine needs. */
+const TIMEOUT_MS = 60_000;
 const SECRET = 'not-for-the-crawler';
 const JSON_TYPE = { 'content-type': 'application/json' };
 

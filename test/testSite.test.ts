@@ -24,14 +24,19 @@ interface Got {
 function get(url: string): Promise<Got | 'reset'> {
   const target = new URL(url);
   const address = target.hostname === '127.0.0.2' ? '127.0.0.2' : '127.0.0.1';
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const req = request({ host: address, port: target.port, path: `${target.pathname}${target.search}`, headers: { host: target.host } }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (c: string) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body }));
     });
-    req.on('error', () => resolve('reset'));
-    req.setTimeout(5000, () => req.destroy());
+    // A reset is an answer of its own (the /reset page); silence is a failure, not a reset.
+    let silent = false;
+    req.on('error', () => (silent ? reject(new Error(`${url}: no answer within 60 s`)) : resolve('reset')));
+    req.setTimeout(60_000, () => {
+      silent = true;
+      req.destroy();
+    });
     req.end();
   });
 }

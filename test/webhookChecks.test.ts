@@ -334,7 +334,7 @@ describe('the command', () => {
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, '', 60_000, env);
 
   it('crawlspec serve --webhook-secret signs every delivery: the signature check passes with that secret, fails with another', async () => {
-    const server = await startServerProcess('cli-token', 30_000, ['--webhook-secret', 'the-serve-secret']);
+    const server = await startServerProcess('cli-token', 60_000, ['--webhook-secret', 'the-serve-secret']);
     try {
       const options = (webhookSecret: string): ContractOptions => ({
         baseUrl: server.url,

@@ -29,7 +29,7 @@ export type Outcome = { readonly record: PageRecord } | { readonly error: { read
 
 /** The formats every scrape asks for. */
 const FORMATS = ['markdown', 'html', 'rawHtml', 'links'];
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 60_000;
 
 export const TEXT = {
   header: 'Header sentence of the page furniture.',

@@ -21,8 +21,8 @@ export interface ReadJob {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `jobUrl` (absolute) read back, `pageSize` pages per request, giving up waiting for the job to end after
- * `timeoutMs`.
+ * `jobUrl` (absolute) read back, `pageSize` pages per request. `timeoutMs` is a safety net, not a bound: a job
+ * still running after it (or a request unanswered after it) fails the read, saying so.
  */
 export async function readJob(
   jobUrl: string,
@@ -46,7 +46,8 @@ export async function readJob(
   const first = `${jobUrl}?limit=${options.pageSize}`;
   const deadline = Date.now() + options.timeoutMs;
   let answer = await get(first);
-  while (answer.status === 200 && answer.body.status === 'scraping' && Date.now() < deadline) {
+  while (answer.status === 200 && answer.body.status === 'scraping') {
+    if (Date.now() > deadline) throw new Error(`${jobUrl} still scraping after ${options.timeoutMs} ms`);
     await sleep(10);
     answer = await get(first);
   }

@@ -17,7 +17,7 @@ export interface ServerProcess {
 }
 
 /** `args`: more options of `crawlspec serve` (e.g. `--allow-host 127.0.0.1` for a server the kit's test site is crawled by). */
-export async function startServerProcess(token: string, timeoutMs = 30_000, args: readonly string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(token: string, timeoutMs = 60_000, args: readonly string[] = []): Promise<ServerProcess> {
   const { CRAWLSPEC_TOKEN: _token, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--token', token, ...args], {
     cwd: ROOT,
