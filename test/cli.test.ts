@@ -21,7 +21,9 @@ import { COMMAND_USAGE, USAGE } from '../scripts/cli/usage.js';
 import { ROOT, runCli, runScript, type CliRun as Run } from './support/runCli.js';
 
 /** Per spawn; a lone spawn takes 0.5 to 2 s (more with four at once on two cores), so this only trips on a hang. */
-const SPAWN_TIMEOUT_MS = 30_000;
+const SPAWN_TIMEOUT_MS = 120_000;
+/** Per test, a safety net: a test's time counts its wait for a slot among MAX_PARALLEL children on a loaded machine. */
+const TEST_TIMEOUT_MS = 300_000;
 const MAX_PARALLEL = 4;
 
 // ---------------------------------------------------------------------------
@@ -144,7 +146,7 @@ const line = (value: unknown) => JSON.stringify(value);
 // Tests
 // ---------------------------------------------------------------------------
 
-describe.concurrent('crawlspec validate: valid bodies', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec validate: valid bodies', { timeout: TEST_TIMEOUT_MS }, () => {
   it.for(VALID_BODIES)('%s from a file exits 0 and prints "valid <schema>"', async ([schema, body], { expect }) => {
     const file = await tempFile(JSON.stringify(body, null, 2));
     const run = await cli(['validate', schema, file]);
@@ -162,7 +164,7 @@ describe.concurrent('crawlspec validate: valid bodies', { timeout: 30_000 }, () 
   });
 });
 
-describe.concurrent('crawlspec validate: invalid bodies', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec validate: invalid bodies', { timeout: TEST_TIMEOUT_MS }, () => {
   it('lists every problem of a v2 crawl request with its path, the problem and what is expected', async ({ expect }) => {
     const body = {
       maxDepth: 2, // v1 only
@@ -242,7 +244,7 @@ describe.concurrent('crawlspec validate: invalid bodies', { timeout: 30_000 }, (
   });
 });
 
-describe.concurrent('crawlspec validate --jsonl', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec validate --jsonl', { timeout: TEST_TIMEOUT_MS }, () => {
   it('prints one JSON result per non-blank line, in order, and exits 1 when any is invalid (v2)', async ({ expect }) => {
     const input = [
       line(V2_CRAWL),
@@ -482,7 +484,7 @@ describe.concurrent('crawlspec usage errors: one line on stderr, exit 2, before 
   });
 });
 
-describe.concurrent('crawlspec serve and site serve: an address that cannot be listened on is one line, exit 2', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec serve and site serve: an address that cannot be listened on is one line, exit 2', { timeout: TEST_TIMEOUT_MS }, () => {
   let taken: Server;
   let port = 0;
   beforeAll(async () => {
@@ -507,7 +509,7 @@ describe.concurrent('crawlspec serve and site serve: an address that cannot be l
   });
 });
 
-describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on stdout', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on stdout', { timeout: TEST_TIMEOUT_MS }, () => {
   it.for([
     [['--help'], USAGE],
     [['-h'], USAGE],
@@ -559,7 +561,7 @@ describe.concurrent('crawlspec --help, <command> --help and --version exit 0 on 
   });
 });
 
-describe.concurrent('crawlspec writes no control character to the terminal', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec writes no control character to the terminal', { timeout: TEST_TIMEOUT_MS }, () => {
   const ESC = '\u001b';
   const hostile = `${ESC}]0;owned${'\u0007'}${ESC}[2J\r\u009b31m\u202e`;
 
@@ -602,7 +604,7 @@ describe.concurrent('crawlspec writes no control character to the terminal', { t
   });
 });
 
-describe.concurrent('crawlspec validate --list and --help', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec validate --list and --help', { timeout: TEST_TIMEOUT_MS }, () => {
   it('--list prints schemaNames(), one per line, sorted, exit 0', async ({ expect }) => {
     const run = await cli(['validate', '--list']);
     expect(outcome(run)).toMatchObject({ code: 0, signal: null, stderr: '' });
@@ -651,7 +653,7 @@ describe.concurrent('crawlspec validate --list and --help', { timeout: 30_000 },
   });
 });
 
-describe.concurrent('crawlspec defaults and migrate', { timeout: 30_000 }, () => {
+describe.concurrent('crawlspec defaults and migrate', { timeout: TEST_TIMEOUT_MS }, () => {
   it('defaults prints a valid body with the version defaults filled in (exit 0)', async ({ expect }) => {
     const [v1, v2] = await Promise.all([
       cli(['defaults', 'v1/BatchScrapeRequest'], line({ urls: ['https://example.com/a'] })),

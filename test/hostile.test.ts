@@ -1044,7 +1044,7 @@ describe('values JSON cannot carry', () => {
 
 describe('the crawlspec command', () => {
   /** Per spawn: a spawn takes about a second; this only trips on a hang. */
-  const SPAWN_TIMEOUT = 45_000;
+  const SPAWN_TIMEOUT = 120_000;
   let dir = '';
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'crawlspec-hostile-'));
