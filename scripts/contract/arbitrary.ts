@@ -2,7 +2,11 @@
  * One generic mapper from TypeBox schema kinds to fast-check arbitraries: every value it generates is
  * valid for the schema. No per-type generators: a new definition is covered as soon as it exists.
  * Bounds are hit on purpose (strings and arrays at their maximum length, numbers at their limits), and
- * strings use any Unicode code point, so length semantics are exercised.
+ * strings use any Unicode code point, so length semantics are exercised. One bound at a time: the items of an
+ * array at its maximum length are drawn at their typical sizes. An array whose maximum is more than
+ * `LARGEST_BOUND_DRAWN` items (the service's thousand path patterns) is not drawn at it: such a body costs the
+ * kit, the target and every shrink step a thousand items, and the bound is what the mutations beyond it test
+ * (mutations.ts); drawn with items at their own maximum, as before, no such body passed the rules anyway.
  */
 import fc from 'fast-check';
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
@@ -21,10 +25,72 @@ const ABSENT = Symbol('absent');
 /** Keys an open object may carry besides its properties. */
 const extraKey = fc.constantFrom('extra', 'x-note', 'futureField');
 
-function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+/** The largest array maximum drawn at (see the module comment): the 50 browser actions are, the 1000 path patterns are not. */
+const LARGEST_BOUND_DRAWN = 100;
+
+/*
+ * Characters and web addresses are drawn here rather than with fast-check's `binary` string unit and `webUrl`: the
+ * first string of that unit a process makes costs about a second of CPU (fast-check maps each of the 1.1 million
+ * code points back to its index, to spot a few dangerous strings), which every kit run and every test process paid.
+ * What is drawn is the same: any code point but a lone surrogate, and http(s) addresses with a domain, a path of
+ * segments with percent-encoded characters, a query and a fragment.
+ */
+
+/** Lone surrogates (U+D800 to U+DFFF) are not drawn: JSON text cannot carry them. */
+const SURROGATES = 0x800;
+
+/** One code point, U+0000 to U+10FFFF but a surrogate (fast-check's biased integers: small ones often). */
+const codePoint: fc.Arbitrary<string> = fc.integer({ min: 0, max: 0x10ffff - SURROGATES }).map(
+  (n) => String.fromCodePoint(n < 0xd800 ? n : n + SURROGATES),
+  (value) => {
+    const point = typeof value === 'string' ? value.codePointAt(0) : undefined;
+    if (point === undefined || String.fromCodePoint(point) !== value || (point >= 0xd800 && point < 0xe000))
+      throw new Error('not one code point');
+    return point < 0xd800 ? point : point - SURROGATES;
+  },
+);
+
+/** What a path segment, a query or a fragment holds as it is (RFC 3986 unreserved and sub-delims, `:` and `@`). */
+const URL_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@";
+const urlText = (maxLength: number) =>
+  fc.string({
+    unit: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...URL_CHARACTERS) },
+      { weight: 1, arbitrary: codePoint.map(encodeURIComponent) },
+    ),
+    maxLength,
+  });
+
+let madeWebUrl: fc.Arbitrary<string> | undefined;
+/** An http(s) address (made once, see `decided`). */
+const webUrl = (): fc.Arbitrary<string> =>
+  (madeWebUrl ??= fc
+    .record({
+      scheme: fc.constantFrom('http', 'https'),
+      domain: fc.domain(),
+      path: fc.array(urlText(10), { maxLength: 4 }),
+      query: fc.option(urlText(16)),
+      fragment: fc.option(urlText(10)),
+    })
+    .map(
+      ({ scheme, domain, path, query, fragment }) =>
+        `${scheme}://${domain}${path.map((segment) => `/${segment}`).join('')}${query === null ? '' : `?${query}`}${fragment === null ? '' : `#${fragment}`}`,
+    ));
+
+/**
+ * A string of exactly `length` characters: a short run of ASCII repeated. Drawing each of thousands of characters
+ * on its own costs a random draw per character (some 2 ms for a 10000-character prompt) and tests nothing more:
+ * what such a value exercises is its length.
+ */
+const stringOfLength = (length: number): fc.Arbitrary<string> =>
+  fc
+    .string({ unit: 'binary-ascii', minLength: 1, maxLength: Math.min(length, 16) })
+    .map((run) => run.repeat(Math.ceil(length / run.length)).slice(0, length));
+
+function stringArbitrary(schema: Schema, atBound: boolean): fc.Arbitrary<string> {
   switch (schema.format) {
     case 'uri':
-      return fc.webUrl({ withQueryParameters: true, withFragments: true });
+      return webUrl();
     case 'date-time':
       return fc
         .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
@@ -41,14 +107,13 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const maxLength = num(schema.maxLength);
   // `maxLength` counts UTF-16 code units; fast-check counts code points, so astral characters may overshoot.
   const typical = fc
-    .string({ unit: 'binary', minLength, maxLength: Math.min(maxLength ?? minLength + 24, minLength + 24) })
+    .string({ unit: codePoint, minLength, maxLength: Math.min(maxLength ?? minLength + 24, minLength + 24) })
     .filter((s) => maxLength === undefined || s.length <= maxLength);
-  return maxLength === undefined
-    ? typical
-    : fc.oneof(
-        { weight: 4, arbitrary: typical },
-        { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: maxLength, maxLength }) },
-      );
+  if (maxLength === undefined || !atBound) return typical;
+  return fc.oneof(
+    { weight: 4, arbitrary: typical },
+    { weight: 1, arbitrary: maxLength === 0 ? fc.constant('') : stringOfLength(maxLength) },
+  );
 }
 
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -76,7 +141,7 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
  * alone does not say which values are valid: their values are drawn from what the rule accepts.
  */
 const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
-  Url: () => fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(isCrawlUrl),
+  Url: () => webUrl().filter(isCrawlUrl),
   // A JSON Schema given for extraction: the service compiles it, so it is a real one (of a few shapes).
   JsonSchemaObject: () =>
     fc
@@ -89,6 +154,19 @@ const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
         ),
       ),
 };
+
+/**
+ * Each arbitrary decided in code, made once: arbitraries are immutable, and making fast-check's web URL costs
+ * about a millisecond (it builds tables for its characters), which every check's arbitraries paid again.
+ */
+const decidedMade = new Map<string, fc.Arbitrary<unknown>>();
+function decided(name: string): fc.Arbitrary<unknown> | undefined {
+  const make = Object.hasOwn(DECIDED_IN_CODE, name) ? DECIDED_IN_CODE[name] : undefined;
+  if (make === undefined) return undefined;
+  let made = decidedMade.get(name);
+  if (made === undefined) decidedMade.set(name, (made = make()));
+  return made;
+}
 
 export interface ArbitraryOptions {
   readonly rules: boolean;
@@ -131,11 +209,12 @@ function branchesOf(schema: Schema, options: ArbitraryOptions): TSchema[] {
   return stated.length > 0 ? stated : own;
 }
 
-function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
+/** `atBound`: strings and arrays may be drawn at their maximum length (not within an array at its maximum: see the module comment). */
+function generate(input: TSchema, options: ArbitraryOptions, atBound = true): fc.Arbitrary<unknown> {
   const schema = input as Schema;
-  const arbitraryFor = (s: TSchema) => generate(s, options);
-  const decidedInCode = DECIDED_IN_CODE[definitionMark(schema)?.name ?? ''];
-  if (decidedInCode) return decidedInCode();
+  const arbitraryFor = (s: TSchema) => generate(s, options, atBound);
+  const decidedInCode = decided(definitionMark(schema)?.name ?? '');
+  if (decidedInCode) return decidedInCode;
   switch (schema[Kind]) {
     case 'Object': {
       // Interface only: no extension field, and no optional field the service fills in where the interface
@@ -179,12 +258,12 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
       const minLength = num(schema.minItems) ?? 0;
       const maxItems = num(schema.maxItems);
       const typical = fc.array(item, { minLength, maxLength: Math.min(maxItems ?? minLength + 4, minLength + 4) });
-      return maxItems === undefined
-        ? typical
-        : fc.oneof(
-            { weight: 5, arbitrary: typical },
-            { weight: 1, arbitrary: fc.array(item, { minLength: maxItems, maxLength: maxItems }) },
-          );
+      if (maxItems === undefined || maxItems > LARGEST_BOUND_DRAWN || !atBound) return typical;
+      const typicalItem = generate(schema.items as TSchema, options, false);
+      return fc.oneof(
+        { weight: 5, arbitrary: typical },
+        { weight: 1, arbitrary: fc.array(typicalItem, { minLength: maxItems, maxLength: maxItems }) },
+      );
     }
     case 'Union':
       return fc.oneof(...branchesOf(schema, options).map(arbitraryFor));
@@ -199,7 +278,7 @@ function generate(input: TSchema, options: ArbitraryOptions): fc.Arbitrary<unkno
     case 'Literal':
       return fc.constant(schema.const);
     case 'String':
-      return stringArbitrary(schema);
+      return stringArbitrary(schema, atBound);
     case 'Number':
       return numberArbitrary(schema, false);
     case 'Integer':

@@ -74,14 +74,22 @@ function caseSource(c: RuleCase): string {
   return (result.valid ? undefined : result.errors.find((e) => e.rule === rule)?.source) ?? 'service';
 }
 
-/** The names a rule of `version` is stated with (`RuleSpec.stated`), found in the definitions' rule marks. */
+/** Per version, the names each rule is stated with (`RuleSpec.stated`), found once in the definitions' rule marks. */
+const statedByVersion = new Map<Version, ReadonlyMap<string, readonly string[] | undefined>>();
+
+/** The names a rule of `version` is stated with: the first rule mark of that id that has them. */
 function statedNames(version: Version, id: string): readonly string[] | undefined {
-  let stated: readonly string[] | undefined;
-  JSON.stringify([...definitions[version].values()], (key, value: unknown) => {
-    if (key === RULES && Array.isArray(value)) stated ??= (value as RuleSpec[]).find((r) => r.id === id)?.stated;
-    return value;
-  });
-  return stated;
+  let stated = statedByVersion.get(version);
+  if (stated === undefined) {
+    const found = new Map<string, readonly string[] | undefined>();
+    JSON.stringify([...definitions[version].values()], (key, value: unknown) => {
+      if (key === RULES && Array.isArray(value))
+        for (const rule of value as RuleSpec[]) if (found.get(rule.id) === undefined) found.set(rule.id, rule.stated);
+      return value;
+    });
+    statedByVersion.set(version, (stated = found));
+  }
+  return stated.get(id);
 }
 
 export function ruleChecks(version: Version): Check[] {
