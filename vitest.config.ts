@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The sources compiled once, for the tests that run the command as a child process (test/globalSetup.ts).
+    globalSetup: ['test/globalSetup.ts'],
     // Type-level tests (`*.test-d.ts`) run under the TypeScript compiler with the rest of the suite.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 120_000,

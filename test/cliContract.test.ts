@@ -17,9 +17,9 @@ import type { ContractReportJson } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { kitTarget, type Handler } from './support/kitTarget.js';
 import { closedPort } from './support/siteGuard.js';
+import { builtCli } from './support/build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'scripts', 'cli.ts');
 // A whole run against the embedded server takes some 45 s on a loaded 2-core machine: the ceiling is a safety net only.
 const TIMEOUT_MS = 200_000;
 /** A line the command prints as a check ends: `[  3.2s   5/132] PASS  v1.status`. */
@@ -43,7 +43,7 @@ function childEnv(): NodeJS.ProcessEnv {
 }
 
 function start(args: readonly string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [builtCli(), ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     timeout: TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES, readLimited } from '../scripts/cli/documents.js';
+import { builtCli } from './support/build.js';
 import { ROOT } from './support/runCli.js';
 
 const MiB = 1024 * 1024;
@@ -43,7 +44,7 @@ describe('readLimited', () => {
 
 describe('crawlspec validate', () => {
   it('1 GiB on stdin: exit 2 with one line, having read no more than the limit', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'cli.ts'), 'validate', 'v2/CrawlRequest'], {
+    const child = spawn(process.execPath, [builtCli(), 'validate', 'v2/CrawlRequest'], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -3,7 +3,7 @@
  *
  *   - Every `sh` block of README.md and docs/*.md: each command is run by bash, the commands of a page in
  *     order in a scratch folder of their own that links to the repository's files (so what they write stays
- *     there), with `npx crawlspec` running the command from its sources. The `# ` lines after a command are
+ *     there), with `npx crawlspec` running the command from the test run's build of its sources. The `# ` lines after a command are
  *     what it prints: each must appear in its output, in that order (`...` stands for any text). It must exit
  *     0, or N when its comment says `(exit N)`.
  *   - A trailing comment marks the few that cannot run as they are (docs/development.md tells them):
@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../scripts/server/app.js';
 import { listen } from '../scripts/server/http.js';
 import { isSiteAddress } from '../scripts/site/server.js';
+import { builtCli } from './support/build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -121,13 +122,13 @@ function missingLine(output: string, expected: readonly string[]): string | unde
 const exitOf = (comment: string) => Number(/\(exit (\d+)\)/.exec(comment)?.[1] ?? 0);
 
 /**
- * bash functions standing in for `npx crawlspec` (the sources, not the build), a contract run narrowed to one
+ * bash functions standing in for `npx crawlspec` (the sources compiled for the test run, test/support/build.ts), a contract run narrowed to one
  * check (`npm start` too: the package's own script, on the build), and `npm ci` (skipped).
  */
 const SHIMS = String.raw`
 crawlspec_cli() {
   if [ "$1" = contract ] && [ "$2" != replay ] && [[ " $* " != *" --list-checks "* && " $* " != *" --help "* ]]; then set -- "$@" --only ${ONE_CHECK}; fi
-  node --import "$CRAWLSPEC_TSX" "$CRAWLSPEC_ROOT/scripts/cli.ts" "$@"
+  node "$CRAWLSPEC_CLI" "$@"
 }
 npx() { if [ "$1" = crawlspec ]; then shift; crawlspec_cli "$@"; else command npx "$@"; fi; }
 npm() {
@@ -240,7 +241,7 @@ async function check(asWritten: Command, cwd: string): Promise<void> {
   const command = await withFreePorts(asWritten);
   const where = `${command.page}:${command.line}: ${asWritten.text}`;
   const { CRAWLSPEC_TOKEN: _token, ...outside } = process.env;
-  const env = { ...outside, NO_COLOR: '1', FORCE_COLOR: '0', CRAWLSPEC_ROOT: ROOT, CRAWLSPEC_TSX: TSX, TOKEN: 'a-token-for-the-docs' };
+  const env = { ...outside, NO_COLOR: '1', FORCE_COLOR: '0', CRAWLSPEC_CLI: builtCli(), TOKEN: 'a-token-for-the-docs' };
   if (command.comment.includes('(CI runs this)')) {
     const normal = asWritten.text.replace(/--silent /g, '').replace(/\s+/g, ' ').trim();
     expect(
@@ -266,7 +267,7 @@ async function check(asWritten: Command, cwd: string): Promise<void> {
   if (command.comment.includes('(until Ctrl-C)')) {
     // The process itself, not a shell around it, gets the SIGINT, as from a terminal.
     expect(text, `${where}: only npx crawlspec runs until Ctrl-C here`).toMatch(/^npx crawlspec /);
-    const run = await untilCtrlC(text.replace(/^npx crawlspec /, 'exec node --import "$CRAWLSPEC_TSX" "$CRAWLSPEC_ROOT/scripts/cli.ts" '), cwd, env);
+    const run = await untilCtrlC(text.replace(/^npx crawlspec /, 'exec node "$CRAWLSPEC_CLI" '), cwd, env);
     const silent = `${where}: printed nothing within ${FIRST_LINE_CEILING_MS / 1000} s, so it was killed`;
     expect(run.firstLine, `${silent}\n${run.output}`).not.toBe('');
     expect(run.code, `${where}: after Ctrl-C\n${run.output}`).toBe(0);

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveWarnings } from '../scripts/cli/serve.js';
+import { builtCli } from './support/build.js';
 import { ROOT, runCli } from './support/runCli.js';
 import { untilEnded } from './support/untilEnded.js';
 
@@ -28,7 +29,7 @@ function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Se
   const { CRAWLSPEC_TOKEN: _outside, ...outside } = process.env;
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'scripts', 'cli.ts'), 'serve', '--port', '0', ...args],
+    [builtCli(), 'serve', '--port', '0', ...args],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,6 +26,7 @@ import {
   type WebhookReceiver,
 } from '../scripts/contract/webhookReceiver.js';
 import { kitTarget, KIT_TARGET_WEBHOOK_SECRET } from './support/kitTarget.js';
+import { builtCli } from './support/build.js';
 import { ROOT, runCli } from './support/runCli.js';
 import { startServerProcess } from './support/serverProcess.js';
 import { REFERENCE_SITE_PROFILE } from '../scripts/server/site.js';
@@ -362,7 +363,7 @@ describe('the command', () => {
 
   it('crawlspec webhook-receiver prints its address, keeps what is delivered there, and stops on Ctrl-C', async () => {
     const { CRAWLSPEC_TOKEN: _token, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'webhook-receiver'], {
+    const child = spawn(process.execPath, [builtCli(), 'webhook-receiver'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 /**
- * Runs the `crawlspec` command once per argument list, all in this one process: the entry module
- * (scripts/cli.ts) is imported afresh for each, with `process.argv` set to it, and what it wrote to stdout and
+ * Runs the `crawlspec` command once per argument list, all in this one process: the entry module (the test
+ * run's build of scripts/cli.ts, test/support/build.ts) is imported afresh for each, with `process.argv` set to it, and what it wrote to stdout and
  * stderr and the exit status it set are collected. Its input on stdin: a JSON array of argument lists; its output
  * on stdout: a JSON array of { code, stdout, stderr }, in the same order.
  *
@@ -10,10 +10,9 @@
  */
 import { text } from 'node:stream/consumers';
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
-import { ROOT } from './runCli.js';
+import { builtCli } from './build.js';
 
-const CLI = pathToFileURL(join(ROOT, 'scripts', 'cli.ts')).href;
+const CLI = pathToFileURL(builtCli()).href;
 const lists = JSON.parse(await text(process.stdin)) as string[][];
 const results: { code: number | undefined; stdout: string; stderr: string }[] = [];
 const writes = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
@@ -28,7 +27,7 @@ for (const [i, args] of lists.entries()) {
       seen[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       return true;
     }) as typeof process.stdout.write;
-  process.argv = [process.argv[0]!, join(ROOT, 'scripts', 'cli.ts'), ...args];
+  process.argv = [process.argv[0]!, builtCli(), ...args];
   process.exitCode = undefined;
   try {
     // A query makes it a module of its own: the entry runs again (the modules it imports are shared).

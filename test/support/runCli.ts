@@ -1,13 +1,13 @@
 /**
- * Runs the `crawlspec` command for real (`node --import tsx scripts/cli.ts ...`) as a child process, with
- * its whole standard input given and nothing inherited from the terminal, and collects what it wrote.
+ * Runs the `crawlspec` command for real (`node <build>/scripts/cli.js ...`, the sources compiled once for the
+ * test run: test/support/build.ts) as a child process, with its whole standard input given and nothing
+ * inherited from the terminal, and collects what it wrote.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { builtCli } from './build.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'scripts', 'cli.ts');
 
 export interface CliRun {
   readonly code: number | null;
@@ -21,10 +21,10 @@ export interface CliRun {
  * `env` is added to the environment (which never passes on a CRAWLSPEC_TOKEN of the outside).
  */
 export function runCli(args: readonly string[], stdin: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runScript(CLI, args, stdin, timeoutMs, env);
+  return runNode([builtCli(), ...args], stdin, timeoutMs, env);
 }
 
-/** The TypeScript module `script` run the same way (test/support/cliMany.ts runs the command many times in one process). */
+/** The TypeScript module `script` run the same way, through tsx (test/support/cliMany.ts runs the command many times in one process). */
 export function runScript(
   script: string,
   args: readonly string[],
@@ -32,9 +32,13 @@ export function runScript(
   timeoutMs: number,
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliRun> {
+  return runNode(['--import', 'tsx', script, ...args], stdin, timeoutMs, env);
+}
+
+function runNode(nodeArgs: readonly string[], stdin: string, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<CliRun> {
   const { CRAWLSPEC_TOKEN: _token, ...outside } = process.env;
   return new Promise<CliRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: timeoutMs,

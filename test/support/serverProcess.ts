@@ -1,14 +1,14 @@
 /**
- * The reference server in a child process (`crawlspec serve` from source, on 127.0.0.1 and a port the
+ * The reference server in a child process (`crawlspec serve`, the test run's build of the sources, on 127.0.0.1 and a port the
  * system picks), for tests that must watch it from outside: if something stalls the server's thread, the
  * test's own requests and timers still run, so a stall fails the test in bounded time instead of hanging
  * it. `stop()` ends the child (SIGKILL if it does not stop on SIGINT within a second).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { builtCli } from './build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = fileURLToPath(new URL('../../scripts/cli.ts', import.meta.url));
 
 export interface ServerProcess {
   /** e.g. `http://127.0.0.1:54321`. */
@@ -19,7 +19,7 @@ export interface ServerProcess {
 /** `args`: more options of `crawlspec serve` (e.g. `--allow-host 127.0.0.1` for a server the kit's test site is crawled by). */
 export async function startServerProcess(token: string, timeoutMs = 60_000, args: readonly string[] = []): Promise<ServerProcess> {
   const { CRAWLSPEC_TOKEN: _token, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--token', token, ...args], {
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--port', '0', '--token', token, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, NO_COLOR: '1' },
