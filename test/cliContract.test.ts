@@ -75,7 +75,7 @@ afterAll(async () => {
 });
 
 describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () => {
-  // The one whole run of this file (the in-process runs of test/brokenServers.test.ts prove the default budget at both
+  // The one whole run of this file (the in-process runs of test/contract.test.ts prove the default budget at both
   // levels): the command's embedded server, at service level (every check in scope), with the smallest budget.
   it('against the embedded reference server at --level service, with --report: exit 0, conformant, every check passes, a requests-per-second figure; the JUnit file has one test case per check and no failure', async () => {
     const file = join(dir, 'junit.xml');

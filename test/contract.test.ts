@@ -15,6 +15,7 @@ import { type CheckResult, type ContractReport } from '../scripts/contract/repor
 import { escapeXml } from '../scripts/contract/junit.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/run.js';
 import { toCurl } from '../scripts/contract/curl.js';
+import { DEFAULT_OPTIONS } from '../scripts/contract/options.js';
 import { redact } from '../scripts/contract/redact.js';
 import { WRONG_TOKEN } from '../scripts/contract/checks/auth.js';
 import { fieldPlan } from '../scripts/contract/checks/fields.js';
@@ -25,6 +26,8 @@ import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { isStart, kitTarget, startedAndCancelled, type Handler, type KitTarget, type Logged } from './support/kitTarget.js';
 
 const TOKEN = 'contract-test-secret-token';
+/** The kit's default budget (`--runs`), which test/support/kitTarget.ts lowers for the other runs. */
+const DEFAULT_RUNS = DEFAULT_OPTIONS.runs;
 const SEED = 42;
 
 const byName = (report: ContractReport) => new Map(report.checks.map((c) => [c.name, c]));
@@ -39,13 +42,13 @@ describe('against the reference server, both versions', () => {
 
   beforeAll(async () => {
     server = await kitTarget({ token: TOKEN });
-    // Two whole runs, the crawl-behaviour checks included (each crawl is followed to its end), with one generated
-    // request per generated check: that no check raises a false alarm with the default budget is proved by
-    // test/brokenServers.test.ts (the correct server at both levels); these show the names, order and levels, the
-    // cancels, the token and the jobs' safety in the server's log, and the rendering, which need every check to run once.
+    // Two whole runs with the default budget (ten generated requests per generated check), the behaviour checks
+    // included (each job followed to its end): no check raises a false alarm at either level (the broken variants of
+    // test/brokenServers.test.ts and its siblings are the runs that must find one); they also show the names, order
+    // and levels, the cancels, the token and the jobs' safety in the server's log, and the rendering.
     [report, service] = await Promise.all([
-      runContract(server.options({ runs: 1 })),
-      runContract(server.options({ runs: 1, level: 'service' })),
+      runContract(server.options({ runs: DEFAULT_RUNS })),
+      runContract(server.options({ runs: DEFAULT_RUNS, level: 'service' })),
     ]);
   }, 240_000);
   afterAll(() => server.close());

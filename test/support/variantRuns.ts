@@ -24,17 +24,17 @@ const SEED = 7;
 
 /**
  * The checks a run is narrowed to: the crawl-behaviour checks (a crawler variant), the scrape- and batch-behaviour
- * checks (a scrape variant), every other check (a variant whose defect is not about what a crawl or a scrape
- * returns: crawling the test site for it would only repeat the correct run), or all.
+ * checks (a scrape variant), or every other check (a variant whose defect is not about what a crawl or a scrape
+ * returns: crawling the test site for it would only repeat the correct run).
  */
-export type Scope = 'all' | 'behaviour' | 'scrape' | 'notBehaviour';
+export type Scope = 'behaviour' | 'scrape' | 'notBehaviour';
 export type ScopedVariant = BrokenServer & { readonly scope: Scope };
 
 /**
  * Generated requests per generated check in a variant's run: the smallest budget that catches every variant. The
  * kit draws them with fast-check from the run's seed, so they are the first of the default budget's (10): a defect
  * caught here is caught by a run with the default budget and the same seed. The correct server's runs, which must
- * raise no false alarm, keep the default.
+ * raise no false alarm, keep the default (test/contract.test.ts).
  */
 export const VARIANT_RUNS = 3;
 
@@ -45,12 +45,7 @@ export const VARIANT_RUNS = 3;
 const RUNS_AT_ONCE = 4;
 
 /** The kit, run once at `level` against `wrap(reference server)`, on the checks of `scope`; everything is closed after. */
-export async function runAgainst(
-  wrap: (app: ReferenceApp) => ReferenceApp,
-  level: Level,
-  scope: Scope,
-  runs?: number,
-): Promise<ContractReport> {
+export async function runAgainst(wrap: (app: ReferenceApp) => ReferenceApp, level: Level, scope: Scope): Promise<ContractReport> {
   // The lifecycle checks need a job still running when the kit cancels it: pages take 100 ms each there. The
   // behaviour checks wait for their jobs to end, and do not depend on how fast pages come: there, none is held back.
   const pageIntervalMs = scope === 'behaviour' || scope === 'scrape' ? 0 : 100;
@@ -61,11 +56,9 @@ export async function runAgainst(
         ? { only: ['*.crawl.behaviour.*'] }
         : scope === 'scrape'
           ? { only: ['*.scrape.behaviour.*', '*.batch.behaviour.*'] }
-          : scope === 'notBehaviour'
-            ? { behaviour: false }
-            : {};
+          : { behaviour: false };
     // A generous per-request timeout: these runs share a loaded machine, and no variant's defect is a slow answer.
-    return await runContract(target.options({ seed: SEED, level, timeoutMs: 120_000, ...(runs === undefined ? {} : { runs }), ...only }));
+    return await runContract(target.options({ seed: SEED, level, timeoutMs: 120_000, runs: VARIANT_RUNS, ...only }));
   } finally {
     await target.close();
   }
@@ -80,17 +73,8 @@ export const summary = (report: ContractReport): string =>
     .map((c) => `${c.name}: ${c.status} ${c.failures[0]?.message ?? c.detail ?? ''}`)
     .join('\n');
 
-/**
- * The tests of `variants`: each run at its level on its scope, and each service variant once more at interface
- * level; `extra` runs (e.g. the correct server's) go in the same pool, their reports handed to `onExtra`.
- */
-export function describeVariants(
-  variants: readonly ScopedVariant[],
-  extra: { readonly runs: readonly (() => Promise<ContractReport>)[]; readonly onExtra: (reports: ContractReport[]) => void } = {
-    runs: [],
-    onExtra: () => {},
-  },
-): void {
+/** The tests of `variants`: each run at its level on its scope, and each service variant once more at interface level. */
+export function describeVariants(variants: readonly ScopedVariant[]): void {
   const serviceOnly = variants.filter((v) => v.level === 'service');
   const reports = new Map<string, ContractReport>();
   const atInterface = new Map<string, ContractReport>();
@@ -98,16 +82,13 @@ export function describeVariants(
   beforeAll(async () => {
     const all = await pooled(
       [
-        ...extra.runs,
-        ...variants.map((variant) => () => runAgainst(variant.wrap, variant.level, variant.scope, VARIANT_RUNS)),
-        ...serviceOnly.map((variant) => () => runAgainst(variant.wrap, 'interface', variant.scope, VARIANT_RUNS)),
+        ...variants.map((variant) => () => runAgainst(variant.wrap, variant.level, variant.scope)),
+        ...serviceOnly.map((variant) => () => runAgainst(variant.wrap, 'interface', variant.scope)),
       ],
       RUNS_AT_ONCE,
     );
-    extra.onExtra(all.slice(0, extra.runs.length));
-    const rest = all.slice(extra.runs.length);
-    variants.forEach((variant, i) => reports.set(variant.name, rest[i]!));
-    serviceOnly.forEach((variant, i) => atInterface.set(variant.name, rest[variants.length + i]!));
+    variants.forEach((variant, i) => reports.set(variant.name, all[i]!));
+    serviceOnly.forEach((variant, i) => atInterface.set(variant.name, all[variants.length + i]!));
     // The ceiling is a safety net, not a timing.
   }, 900_000);
 
