@@ -29,6 +29,7 @@ import {
   type HostileSite,
 } from '../scripts/load/attacks/sites.js';
 import { untilEnded } from './support/untilEnded.js';
+import { longestTurn } from './support/cpuTime.js';
 
 // robots-parser is CommonJS with types that declare an ES default export (as in schemas/crawl/rules.ts).
 type RobotsParser = (typeof robotsModule)['default'];
@@ -80,28 +81,6 @@ async function crawl(base: string, body: Record<string, unknown>): Promise<{ sta
   expect(started.success).toBe(true);
   const status = await untilEnded(() => call(started.url), started.url, { timeoutMs: TIMEOUT_MS, everyMs: 20 });
   return { status, errors: await call(`${started.url}/errors`) };
-}
-
-/** The longest the event loop was held while `work` ran (a watcher's turns). */
-async function longestTurn(work: () => Promise<unknown>): Promise<number> {
-  let worst = 0;
-  let last = performance.now();
-  let watching = true;
-  const watch = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-    if (watching) setImmediate(watch);
-  };
-  setImmediate(watch);
-  try {
-    await work();
-  } finally {
-    // One more turn: the watcher measures the stretch that ended the work (all of it, if it never yielded).
-    await new Promise((resolve) => setImmediate(resolve));
-    watching = false;
-  }
-  return worst;
 }
 
 describe('finding 2: robots.txt bounded before robots-parser reads it', () => {
