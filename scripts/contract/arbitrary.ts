@@ -61,21 +61,19 @@ const urlText = (maxLength: number) =>
     maxLength,
   });
 
-let madeWebUrl: fc.Arbitrary<string> | undefined;
-/** An http(s) address (made once, see `decided`). */
-const webUrl = (): fc.Arbitrary<string> =>
-  (madeWebUrl ??= fc
-    .record({
-      scheme: fc.constantFrom('http', 'https'),
-      domain: fc.domain(),
-      path: fc.array(urlText(10), { maxLength: 4 }),
-      query: fc.option(urlText(16)),
-      fragment: fc.option(urlText(10)),
-    })
-    .map(
-      ({ scheme, domain, path, query, fragment }) =>
-        `${scheme}://${domain}${path.map((segment) => `/${segment}`).join('')}${query === null ? '' : `?${query}`}${fragment === null ? '' : `#${fragment}`}`,
-    ));
+/** An http(s) address. */
+const webUrl: fc.Arbitrary<string> = fc
+  .record({
+    scheme: fc.constantFrom('http', 'https'),
+    domain: fc.domain(),
+    path: fc.array(urlText(10), { maxLength: 4 }),
+    query: fc.option(urlText(16)),
+    fragment: fc.option(urlText(10)),
+  })
+  .map(
+    ({ scheme, domain, path, query, fragment }) =>
+      `${scheme}://${domain}${path.map((segment) => `/${segment}`).join('')}${query === null ? '' : `?${query}`}${fragment === null ? '' : `#${fragment}`}`,
+  );
 
 /**
  * A string of exactly `length` characters: a short run of ASCII repeated. Drawing each of thousands of characters
@@ -90,7 +88,7 @@ const stringOfLength = (length: number): fc.Arbitrary<string> =>
 function stringArbitrary(schema: Schema, atBound: boolean): fc.Arbitrary<string> {
   switch (schema.format) {
     case 'uri':
-      return webUrl();
+      return webUrl;
     case 'date-time':
       return fc
         .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
@@ -140,33 +138,19 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
  * Definitions whose validity is decided by a rule written as code (schemas/codeRules/), so their schema
  * alone does not say which values are valid: their values are drawn from what the rule accepts.
  */
-const DECIDED_IN_CODE: Record<string, () => fc.Arbitrary<unknown>> = {
-  Url: () => webUrl().filter(isCrawlUrl),
+const DECIDED_IN_CODE: Record<string, fc.Arbitrary<unknown>> = {
+  Url: webUrl.filter(isCrawlUrl),
   // A JSON Schema given for extraction: the service compiles it, so it is a real one (of a few shapes).
-  JsonSchemaObject: () =>
-    fc
-      .record({ title: fc.constantFrom('string', 'number', 'boolean'), tags: fc.constantFrom('string', 'integer') })
-      .chain(({ title, tags }) =>
-        fc.constantFrom<unknown>(
-          { type: 'object', properties: { title: { type: title } } },
-          { type: 'object', properties: { title: { type: title }, tags: { type: 'array', items: { type: tags } } }, required: ['title'] },
-          { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
-        ),
+  JsonSchemaObject: fc
+    .record({ title: fc.constantFrom('string', 'number', 'boolean'), tags: fc.constantFrom('string', 'integer') })
+    .chain(({ title, tags }) =>
+      fc.constantFrom<unknown>(
+        { type: 'object', properties: { title: { type: title } } },
+        { type: 'object', properties: { title: { type: title }, tags: { type: 'array', items: { type: tags } } }, required: ['title'] },
+        { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
       ),
+    ),
 };
-
-/**
- * Each arbitrary decided in code, made once: arbitraries are immutable, and making fast-check's web URL costs
- * about a millisecond (it builds tables for its characters), which every check's arbitraries paid again.
- */
-const decidedMade = new Map<string, fc.Arbitrary<unknown>>();
-function decided(name: string): fc.Arbitrary<unknown> | undefined {
-  const make = Object.hasOwn(DECIDED_IN_CODE, name) ? DECIDED_IN_CODE[name] : undefined;
-  if (make === undefined) return undefined;
-  let made = decidedMade.get(name);
-  if (made === undefined) decidedMade.set(name, (made = make()));
-  return made;
-}
 
 export interface ArbitraryOptions {
   readonly rules: boolean;
@@ -213,8 +197,8 @@ function branchesOf(schema: Schema, options: ArbitraryOptions): TSchema[] {
 function generate(input: TSchema, options: ArbitraryOptions, atBound = true): fc.Arbitrary<unknown> {
   const schema = input as Schema;
   const arbitraryFor = (s: TSchema) => generate(s, options, atBound);
-  const decidedInCode = decided(definitionMark(schema)?.name ?? '');
-  if (decidedInCode) return decidedInCode;
+  const name = definitionMark(schema)?.name ?? '';
+  if (Object.hasOwn(DECIDED_IN_CODE, name)) return DECIDED_IN_CODE[name]!;
   switch (schema[Kind]) {
     case 'Object': {
       // Interface only: no extension field, and no optional field the service fills in where the interface
