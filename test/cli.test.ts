@@ -394,7 +394,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['contract', '--site-url', 'https://example.com', '--site-page', '/a'], /--site-page names one page; expected at least two/, 'crawlspec contract --help'],
   [['contract', '--site-url', 'https://example.com', '--site-failing', 'reset'], /--site-failing "reset" is not a path of the site; expected one beginning with \/, e\.g\. \/about$/, 'crawlspec contract --help'],
   [['contract', '--timeout', '0'], /--timeout takes a whole number from 1 to 3600, not "0"$/, 'crawlspec contract --help'],
-  [['contract', '--base-url', 'http://127.0.0.1:6000', '--no-auth'], /--base-url http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which fetch never connects to \(the Fetch standard's bad ports\); use another port$/, 'crawlspec contract --help'],
+  [['contract', '--webhook-url', 'http://127.0.0.1:6000', '--no-auth'], /--webhook-url http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which a target built on fetch never connects to \(the Fetch standard's bad ports\); use another port$/, 'crawlspec contract --help'],
   [['contract', '--only', 'nothing.matches'], /--only "nothing\.matches" names no check of v1 and v2; expected a name or pattern of crawlspec contract --list-checks$/, 'crawlspec contract --help'],
   [['contract', '--only', ''], /--only is empty/, 'crawlspec contract --help'],
   [['contract', '--behaviour', '--no-behaviour'], /--behaviour and --no-behaviour exclude each other$/, 'crawlspec contract --help'],

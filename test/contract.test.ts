@@ -15,7 +15,7 @@ import { type CheckResult, type ContractReport } from '../scripts/contract/repor
 import { escapeXml } from '../scripts/contract/junit.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/run.js';
 import { toCurl } from '../scripts/contract/curl.js';
-import { DEFAULT_OPTIONS } from '../scripts/contract/options.js';
+import { DEFAULT_OPTIONS, type ContractOptions } from '../scripts/contract/options.js';
 import { redact } from '../scripts/contract/redact.js';
 import { WRONG_TOKEN } from '../scripts/contract/checks/auth.js';
 import { fieldPlan } from '../scripts/contract/checks/fields.js';
@@ -733,8 +733,8 @@ describe('pieces', () => {
     ).rejects.toThrow(/siteUrl http:\/\/localhost:8080 is not a valid v1 crawl address: URL must have a valid top-level domain/);
   });
 
-  it('a target on a port fetch never connects to is refused before anything is sent, every other port is taken', async () => {
-    const run = (port: number) =>
+  it('the kit reaches a target on any port; an address the target is to fetch, on a port fetch never connects to, is refused first', async () => {
+    const run = (port: number, extra: Partial<ContractOptions> = {}) =>
       runContract({
         baseUrl: `http://127.0.0.1:${port}`,
         token: TOKEN,
@@ -743,10 +743,15 @@ describe('pieces', () => {
         runs: 1,
         concurrency: 1,
         only: ['none'],
+        ...extra,
       });
-    await expect(run(6000)).rejects.toThrow(/baseUrl http:\/\/127\.0\.0\.1:6000\/ uses port 6000, which fetch never connects to/);
-    await expect(run(1)).rejects.toThrow(/uses port 1,/);
-    await expect(run(6001)).resolves.toMatchObject({ checks: expect.any(Array) });
+    // The kit's own requests go over node:http, which has no bad ports.
+    await expect(run(6000)).resolves.toMatchObject({ checks: expect.any(Array) });
+    await expect(run(6001, { webhookUrl: 'http://127.0.0.1:6000/hooks' })).rejects.toThrow(
+      /^webhookUrl http:\/\/127\.0\.0\.1:6000\/hooks uses port 6000, which a target built on fetch never connects to \(the Fetch standard's bad ports\); use another port$/,
+    );
+    await expect(run(6001, { webhookUrl: 'http://127.0.0.1:1/hooks' })).rejects.toThrow(/uses port 1,/);
+    await expect(run(6001, { webhookUrl: 'http://127.0.0.1:6001/hooks' })).resolves.toMatchObject({ checks: expect.any(Array) });
   });
 
   it("every field and enum value the interface states is sent on the kit's sites and on a deep site address", () => {

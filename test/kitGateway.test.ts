@@ -87,7 +87,7 @@ describe('--header', () => {
     for (const [headers, message] of [
       [{ Authorization: 'Bearer x' }, /Authorization cannot be set: the kit sends the token there \(--token\)/],
       [{ 'content-type': 'text/plain' }, /content-type cannot be set/],
-      [{ Host: 'example.com' }, /Host cannot be set: fetch sends the target's host/],
+      [{ Host: 'example.com' }, /Host cannot be set: the kit sends the target's host/],
       [{ 'Transfer-Encoding': 'chunked' }, /Transfer-Encoding cannot be set/],
       [{ 'X Key': 'a' }, /is not an HTTP header name/],
       [{ 'X-Key': '' }, /value of X-Key is empty or holds a control character/],
@@ -110,7 +110,7 @@ describe('crawlspec contract --header', () => {
         ['--header', `Authorization: Bearer ${KEY}`],
         '--header "Authorization: ***": Authorization cannot be set: the kit sends the token there (--token); expected a header of another name',
       ],
-      [['--header', `Host: ${KEY}`], `--header "Host: ***": Host cannot be set: fetch sends the target's host and ignores another; ...`],
+      [['--header', `Host: ${KEY}`], `--header "Host: ***": Host cannot be set: the kit sends the target's host; expected a header of another name`],
       [
         ['--header', `content-type: ${KEY}`],
         '--header "content-type: ***": content-type cannot be set: the kit sends its JSON bodies as application/json; ...',

@@ -66,7 +66,7 @@ export async function replayCommand(args: string[]): Promise<number> {
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
     });
   } catch (error) {
-    // What the kit refuses of the options (e.g. a port fetch never connects to), said of where it came from.
+    // What the kit refuses of the options (e.g. a base address that is not http or https), said of where it came from.
     if (error instanceof RangeError)
       throw new UsageError(
         baseUrl === undefined

@@ -24,7 +24,7 @@ import type { ExchangeRecord } from './http.js';
 /** Longest answer text a recording keeps, in characters. */
 export const TEXT_LIMIT = 256 * 1024;
 
-/** The protocol fetch speaks to the target (undici's HTTP/1.1; it reports no other). */
+/** The protocol the kit speaks to the target (node:http's HTTP/1.1, wire.ts). */
 const HTTP_VERSION = 'HTTP/1.1';
 
 const Level = Type.Union([Type.Literal('interface'), Type.Literal('service')]);

@@ -1,11 +1,11 @@
 /**
  * The headers a run sends on every request besides its own (`--header 'Name: value'`, e.g. the key an API
  * gateway in front of the target asks for). Each is checked before anything is sent: a name is an HTTP token
- * (RFC 9110 §5.1), given once; a value is visible ASCII, with spaces or tabs only inside it (RFC 9110 §5.5;
- * fetch would trim them at the ends, and refuses a character past U+00FF); and no name is one the kit or
- * fetch sets itself: `Authorization` (the token: --token), `Content-Type` (the kit's JSON), `Host` (fetch
- * sends the target's and ignores another), nor the framing headers fetch refuses or that would change how
- * the connection is used (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`, `Upgrade`,
+ * (RFC 9110 §5.1), given once; a value is visible ASCII, with spaces or tabs only inside it (RFC 9110 §5.5:
+ * whitespace at the ends is not part of a field value, and a character past ASCII reads differently from one
+ * server to the next); and no name is one the kit sets itself: `Authorization` (the token: --token),
+ * `Content-Type` (the kit's JSON), `Host` (the target's), nor the framing headers that would change how a
+ * body is read or the connection is used (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`, `Upgrade`,
  * `Expect`). Their values are secrets: cleaned from everything the kit writes, as the token is (redact.ts).
  */
 
@@ -18,13 +18,13 @@ const VALUE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/;
 const RESERVED: Readonly<Record<string, string>> = {
   authorization: 'the kit sends the token there (--token)',
   'content-type': 'the kit sends its JSON bodies as application/json',
-  host: "fetch sends the target's host and ignores another",
-  'content-length': "fetch sends the body's length",
-  'transfer-encoding': 'fetch frames the body itself',
+  host: "the kit sends the target's host",
+  'content-length': "the kit sends the body's length",
+  'transfer-encoding': 'the kit frames the body itself',
   connection: 'the kit keeps its connections open and reuses them',
   'keep-alive': 'the kit keeps its connections open and reuses them',
   upgrade: 'the kit speaks HTTP/1.1 only',
-  expect: 'fetch does not send it',
+  expect: 'the kit sends each body at once, without waiting for a 100 Continue',
 };
 
 /** What is wrong with the header `name: value`, or undefined when it can be sent on every request. */

@@ -7,15 +7,12 @@
  * caller may send again: transport.ts), or the target held the request past the timeout (`NoAnswerInTime`).
  * Redirects are not followed, so the token is never sent anywhere else.
  *
- * A target that answers while the kit is still sending the body (e.g. a 413 before reading it all) and closes
- * the connection: Node 20's fetch (undici) reads that early answer and returns it, and drops the write that
- * failed after it. Tried on loopback with bodies up to 50 MB and the server closing by FIN, by `destroy()` and
- * by RST, the answer came back every time (test/kitTransport.test.ts keeps it so), so fetch is kept; node:http
- * gives the answer too, but also a write error (EPIPE) after it, which would have to be told apart by hand.
+ * The exchanges themselves go over node:http (wire.ts).
  */
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import type { SentRequest } from './curl.js';
 import { OutOfTime, type TimeLimit } from './timeLimit.js';
+import { Wire, type Answer, type AnswerHead } from './wire.js';
 
 export type { SentRequest };
 
@@ -120,7 +117,7 @@ function errorCodes(error: unknown, depth = 0): string[] {
   return [...own, ...errorCodes(e.cause, depth + 1), ...nested];
 }
 
-/** Whether `error` is the run's timeout firing (AbortSignal.timeout rejects with a DOMException named TimeoutError). */
+/** Whether `error` is the run's timeout firing (wire.ts names it TimeoutError, as AbortSignal.timeout does). */
 const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
 
 /** `error` in a line: its message, the message of its deepest cause (e.g. `fetch failed: other side closed`), its codes. */
@@ -185,8 +182,8 @@ export interface ExchangeRecord {
   /** Milliseconds from sending to the answer's head (or to the failure), then from there to the end of its body. */
   readonly waitMs: number;
   readonly receiveMs: number;
-  /** The answer's head (its body already read), when one came. */
-  readonly response?: Response;
+  /** The answer's head, when one came. */
+  readonly response?: AnswerHead;
   /** The answer's body, when it was read. */
   readonly text?: string;
   /** Why no whole answer came. */
@@ -196,7 +193,7 @@ export interface ExchangeRecord {
 /** Retries after a 429 that got a 429 again, in a row, after which a 429 is no longer waited for. */
 export const RATE_LIMITED_AFTER = 3;
 
-/** The body of `response`, read up to `limit` bytes (UTF-8); undefined when it is longer. */
+/** The body of a fetch `response` (the webhook receiver's, webhookReceiver.ts), read up to `limit` bytes (UTF-8); undefined when it is longer. */
 export async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
@@ -235,8 +232,16 @@ export class HttpClient {
   /** 429 answers to retries, in a row; from RATE_LIMITED_AFTER on, a 429 is returned without waiting. */
   private limitedInARow = 0;
 
+  private readonly wire: Wire;
+
   constructor(private readonly options: HttpClientOptions) {
     this.slots = new Semaphore(options.concurrency);
+    this.wire = new Wire(options.concurrency);
+  }
+
+  /** Closes the connections kept open for reuse; requests sent after this open new ones. */
+  close(): void {
+    this.wire.close();
   }
 
   /** The request as it will be sent (headers and body), for sending and for showing. */
@@ -330,7 +335,7 @@ export class HttpClient {
       const startedAt = new Date();
       const begun = performance.now();
       let headed: number | undefined;
-      const record = (outcome: { response?: Response; text?: string; error?: string }) => {
+      const record = (outcome: { response?: AnswerHead; text?: string; error?: string }) => {
         const now = performance.now();
         this.options.onExchange?.({
           request: sent,
@@ -340,15 +345,9 @@ export class HttpClient {
           ...outcome,
         });
       };
-      let response: Response;
+      let answer: Answer;
       try {
-        response = await fetch(sent.url, {
-          method: sent.method,
-          headers: sent.headers,
-          ...(sent.body === undefined ? {} : { body: sent.body }),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(this.options.timeoutMs),
-        });
+        answer = await this.wire.send(sent, this.options.timeoutMs, this.options.maxResponseBytes);
       } catch (error) {
         const reason = describeError(error);
         record({ error: reason });
@@ -358,11 +357,12 @@ export class HttpClient {
         }
         throw this.lostOrLate(sent, error, '');
       }
+      const response = answer.head;
       this.answered += 1;
       headed = performance.now();
       let text: string | undefined;
       try {
-        text = await readAtMost(response, this.options.maxResponseBytes);
+        text = await answer.body;
       } catch (error) {
         record({ response, error: `body not read: ${describeError(error)}` });
         throw this.lostOrLate(sent, error, 'the answer was cut off: ');

@@ -240,6 +240,7 @@ export async function replay(recording: ReadRecording, options: ResolvedOptions)
           : { ...shown, state: 'fixed', failures: [] },
     );
   }
+  client.close();
   const report: ReplayReport = {
     recorded: run,
     target: options.baseUrl,

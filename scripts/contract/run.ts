@@ -306,6 +306,7 @@ async function runResolved(
     await Promise.all(Array.from({ length: Math.min(resolved.concurrency, checks.length) }, worker));
   } finally {
     await cancelLeftovers(env);
+    client.close();
   }
   const durationMs = Math.round(performance.now() - begun);
   const all = env.jobs.all;

@@ -1,6 +1,6 @@
 /**
  * Lost connections. A request whose connection was lost before a whole answer came (closed or reset by the
- * target or by anything between, "other side closed", ECONNRESET) says nothing of the implementation: no
+ * target or by anything between: "socket hang up", ECONNRESET) says nothing of the implementation: no
  * answer came to judge. So it is never a failure: it is sent once more, and when that is lost too, the check
  * is inconclusive (transport), with the reason. A 5xx is an answer and stays a failure; a request the target
  * held past `--timeout` is not lost either (context.ts: a finding, the connection stayed open).

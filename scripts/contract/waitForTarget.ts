@@ -11,13 +11,13 @@
  */
 import { sleep } from './http.js';
 import type { ResolvedOptions } from './options.js';
+import { Wire } from './wire.js';
 
 export const FIRST_PAUSE_MS = 100;
 export const LONGEST_PAUSE_MS = 1000;
 /**
  * How long the first try waits for its answer; each next one twice as long, up to `--timeout`. Short at first:
- * the first fetch of a process whose connection is closed as soon as it is accepted (a port whose server is
- * not ready) is never told so by Node 20's fetch, and waits for its whole timeout.
+ * a target that is starting may accept a connection and not answer on it.
  */
 export const FIRST_TRY_MS = 2000;
 
@@ -43,16 +43,16 @@ export async function waitForTarget(
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 1.5, LONGEST_PAUSE_MS), patience *= 2) {
     const wait = Math.max(1, Math.round(Math.min(options.timeoutMs, patience, deadline - performance.now())));
     let last: string;
+    // A connection of its own each time: one accepted by a target not yet ready is not used again.
+    const wire = new Wire(1);
     try {
-      const response = await fetch(`${options.baseUrl}/`, {
-        headers: options.headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(wait),
-      });
-      await response.body?.cancel();
+      // The head is the answer; its body is not read (at most 0 bytes).
+      await wire.send({ method: 'GET', url: `${options.baseUrl}/`, headers: options.headers }, wait, 0);
       return undefined;
     } catch (error) {
       last = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${(wait / 1000).toFixed(1)} s` : lastCause(error);
+    } finally {
+      wire.close();
     }
     // No try is made that the time left could not wait for.
     if (performance.now() + pause >= deadline)
