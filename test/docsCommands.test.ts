@@ -10,7 +10,8 @@
  *     `(until Ctrl-C)` is started and stopped with SIGINT, exit 0; `(your implementation)` runs against a
  *     reference server started here in place of the address given; `(CI runs this)` must be a command of
  *     .ci/run; `(run by test/NAME.test.ts)` must be a script that test runs. A contract run is narrowed to
- *     one check (`--only json.malformed`; a replay, `contract replay`, is not a run and runs as written);
+ *     one check (`--only json.malformed`, or a check that starts no job under `--only-no-job`; a replay,
+ *     `contract replay`, is not a run and runs as written);
  *     `npm ci` is skipped (this runs in an installed tree). A `--port N` (N from 1 to 65535) is run with a free
  *     port P in its place, picked here, and `:N` in the command's expected lines reads `:P`: the page shows what
  *     users type (3002, the self-hosted service's own default port), which may be in use on this machine.
@@ -35,6 +36,8 @@ const TSX = import.meta.resolve('tsx');
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 /** The one check a contract run is narrowed to: quick, and run whatever the options. */
 const ONE_CHECK = 'json.malformed';
+/** The one check a run with `--only-no-job` is narrowed to (json.malformed starts a job): the service's, it starts none. */
+const ONE_NO_JOB_CHECK = 'v2.status.undocumentedStatus';
 const COMMAND_TIMEOUT_MS = 90_000;
 /**
  * How long a command run until Ctrl-C may take to print its first line before it is killed: a safety net for a
@@ -127,7 +130,9 @@ const exitOf = (comment: string) => Number(/\(exit (\d+)\)/.exec(comment)?.[1] ?
  */
 const SHIMS = String.raw`
 crawlspec_cli() {
-  if [ "$1" = contract ] && [ "$2" != replay ] && [[ " $* " != *" --list-checks "* && " $* " != *" --help "* ]]; then set -- "$@" --only ${ONE_CHECK}; fi
+  if [ "$1" = contract ] && [ "$2" != replay ] && [[ " $* " != *" --list-checks "* && " $* " != *" --help "* ]]; then
+    if [[ " $* " == *" --only-no-job "* ]]; then set -- "$@" --only ${ONE_NO_JOB_CHECK}; else set -- "$@" --only ${ONE_CHECK}; fi
+  fi
   node "$CRAWLSPEC_CLI" "$@"
 }
 npx() { if [ "$1" = crawlspec ]; then shift; crawlspec_cli "$@"; else command npx "$@"; fi; }

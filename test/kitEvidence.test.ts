@@ -3,13 +3,17 @@
  * breaking change in the run (scripts/contract/baseline.ts), and an endpoint the target does not implement is
  * reported once, with every check that needed it failing, never passing (scripts/contract/endpoints.ts). Each
  * is shown against the reference server wrapped so that it breaks exactly that: every batch path answered 404,
- * every body on the run's site refused as an SSRF guard would, and (the control) nothing broken.
+ * every body on the run's site refused as an SSRF guard would, and (the control) nothing broken. And a run in
+ * which no check of its level ran (a target answering 404 to everything, with --only-no-job at interface level)
+ * is incomplete: it observed nothing.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredAsMissing } from '../scripts/contract/endpoints.js';
 import type { Exchange } from '../scripts/contract/http.js';
 import type { ContractReport } from '../scripts/contract/report.js';
-import { formatText, runContract } from '../scripts/contract/run.js';
+import { exitCode, formatText, runContract, verdict } from '../scripts/contract/run.js';
 import { operationById } from '../scripts/contract/spec.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 
@@ -226,4 +230,42 @@ describe('answeredAsMissing', () => {
     expect(answeredAsMissing(exchange(404, JSON.stringify({ error: 'Job not found' })), 'v2', cancel)).toBe(false);
     expect(answeredAsMissing(exchange(404, 'Not Found'), 'v2', cancel)).toBe(true);
   });
+});
+
+describe('a run in which no check of its level ran', () => {
+  // A target that answers 404 to everything, as a server without any of the API's routes.
+  const server = createServer((request, response) => {
+    request.resume();
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('Not Found');
+  });
+  let baseUrl: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const run = (level: 'interface' | 'service') =>
+    runContract({ baseUrl, token: undefined, versions: ['v1', 'v2'], seed: 1, runs: 1, concurrency: 2, onlyNoJob: true, level });
+
+  it('is incomplete (exit 3), not conformant, saying why no check ran and what to run', async () => {
+    const report = await run('interface');
+    // Every check of the level was left out (the no-job checks are the service's): nothing passed or failed there.
+    expect(report.checks.filter((c) => c.inScope).map((c) => c.status)).toEqual([]);
+    expect(verdict(report)).toBe('incomplete');
+    expect(exitCode(report)).toBe(3);
+    const text = formatText(report);
+    expect(text).toMatch(
+      /\nincomplete: no check at interface level ran, so the run observed nothing it is meant to prove:\n(  \d+ checks? at interface level or below: .+\n)+  run checks of that level \(a wider --only, without --only-no-job\), or hold the target to the service too \(--level service\)\n/,
+    );
+    expect(text).toMatch(/\n  \d+ checks at interface level or below: starts a job \(--only-no-job\)\n/);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('incomplete');
+  }, 60_000);
+
+  it('at service level the same checks are in scope and decide: deviations found', async () => {
+    const report = await run('service');
+    expect(report.checks.some((c) => c.inScope && c.status === 'fail')).toBe(true);
+    expect(verdict(report)).toBe('deviations found');
+    expect(formatText(report)).not.toMatch(/no check at service level ran/);
+  }, 60_000);
 });

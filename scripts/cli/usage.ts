@@ -85,7 +85,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
                               Authorization, Content-Type or Host; its value is redacted like the token
   --wait-for-target SECONDS   1 to 3600: first wait until the target gives any HTTP answer (one starting)
   --confirm N                 1 to 20: run each failing behaviour check N times more (flaky or broken)
-  --only-no-job               only the checks that start no job (refusal checks start their bases)
+  --only-no-job               only the checks that start no job (refusal checks start their bases): the
+                              unknown-job answers, the service's, so use it with --level service
   --only PATTERN              only the checks a pattern names (* for any run of characters); repeatable
   --skip PATTERN              leave out the checks a pattern names (same patterns); repeatable; a check the
                               target cannot run and no --skip names leaves the run incomplete

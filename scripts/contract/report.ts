@@ -10,7 +10,8 @@
  *     it skipped: the run is incomplete, or has deviations if some were found before);
  *   - `deviations found` (exit 1): an in-scope check failed;
  *   - `incomplete` (exit 3): no in-scope check failed, but one was skipped or inconclusive, so not everything
- *     the run is meant to prove was proven;
+ *     the run is meant to prove was proven; or no in-scope check ran at all (every check of the run's level left
+ *     out, e.g. by --only-no-job at interface level), so the run proved nothing;
  *   - `conformant` (exit 0): every in-scope check ran and passed.
  */
 import type { Static } from '@sinclair/typebox';
@@ -70,6 +71,13 @@ export type Verdict = (typeof VERDICTS)[number];
 
 const EXIT: Record<Verdict, 0 | 1 | 2 | 3> = { conformant: 0, 'deviations found': 1, unreachable: 2, incomplete: 3 };
 
+/**
+ * Whether no check of the run's level (or below) ran to a verdict: every one was left out, or none was there. A
+ * run like that observed nothing it is meant to prove, and is not called conformant.
+ */
+export const decidedNothing = (report: ContractReport): boolean =>
+  !report.checks.some((c) => c.inScope && (c.status === 'pass' || c.status === 'fail'));
+
 /** The in-scope checks that did not run to a verdict (skipped or inconclusive). */
 export const unfinished = (report: ContractReport): CheckResult[] =>
   report.checks.filter((c) => c.inScope && (c.status === 'skipped' || c.status === 'inconclusive'));
@@ -77,7 +85,7 @@ export const unfinished = (report: ContractReport): CheckResult[] =>
 export function verdict(report: ContractReport): Verdict {
   if (report.unreachable) return 'unreachable';
   if (report.checks.some((c) => c.status === 'fail')) return 'deviations found';
-  return unfinished(report).length > 0 ? 'incomplete' : 'conformant';
+  return unfinished(report).length > 0 || decidedNothing(report) ? 'incomplete' : 'conformant';
 }
 
 /** 0 conformant, 1 deviations found, 2 target unreachable, 3 incomplete. */

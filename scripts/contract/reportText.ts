@@ -16,8 +16,10 @@
  */
 import { cutLines } from './cut.js';
 import { timeLimitOf } from './timeLimit.js';
+import { decides } from './levels.js';
 import {
   blockedDetail,
+  decidedNothing,
   differences,
   NOT_SELECTED,
   totals,
@@ -164,6 +166,17 @@ function trailing(report: ContractReport): string[][] {
       ...(late.length === 0 ? [] : [`  ${plural(late.length, 'check')}: ${late[0]!.detail}`]),
       ...unblocked.map((check) => `  ${check.name}: ${check.detail ?? check.status}`),
     ]);
+  if (missing.length === 0 && decidedNothing(report) && !report.unreachable) {
+    // Why no check of the run's level ran: how many were left out, by each reason given.
+    const why = new Map<string, number>();
+    for (const check of report.checks.filter((c) => decides(c.level, report.level)))
+      why.set(check.detail ?? check.status, (why.get(check.detail ?? check.status) ?? 0) + 1);
+    out.push([
+      `incomplete: no check at ${report.level} level ran, so the run observed nothing it is meant to prove:`,
+      ...[...why].map(([reason, n]) => `  ${plural(n, 'check')} at ${report.level} level or below: ${reason}`),
+      `  run checks of that level (a wider --only, without --only-no-job), or hold the target to the service too (--level service)`,
+    ]);
+  }
   const t = totals(report);
   const left = report.checks.filter(notSelected).length;
   out.push([
