@@ -32,12 +32,13 @@ export type Scope = 'behaviour' | 'scrape' | 'notBehaviour';
 export type ScopedVariant = BrokenServer & { readonly scope: Scope };
 
 /**
- * Generated requests per generated check in a variant's run: the smallest budget that catches every variant. The
- * kit draws them with fast-check from the run's seed, so they are the first of the default budget's (10): a defect
- * caught here is caught by a run with the default budget and the same seed. The correct server's runs, which must
- * raise no false alarm, keep the default (test/contract.test.ts).
+ * Generated requests per generated check in a variant's run: the smallest budget that catches every variant (with
+ * one, types.dropped, enums.dropped and extensions.refused go uncaught at this seed). The kit draws them with
+ * fast-check from the run's seed, so they are the first of the default budget's (10): a defect caught here is
+ * caught by a run with the default budget and the same seed. The correct server's runs, which must raise no false
+ * alarm, keep the default (test/contract.test.ts).
  */
-export const VARIANT_RUNS = 3;
+export const VARIANT_RUNS = 2;
 
 /**
  * Runs at once, at most, in one file. Some 60 whole runs all at once starved the in-process servers on a shared
