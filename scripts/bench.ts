@@ -7,8 +7,10 @@
  * written as code: what a server runs); the ratio validate/parse per body and over the whole corpus (total
  * validate time over total parse time). Then the time to import each version's validators module and the
  * package's main entry (the build in dist/), the size of `validate` bundled for a browser, and the time
- * `npm run generate` takes. Prints figures; it asserts nothing about time (machines are shared and noisy): the
- * targets are reported as met or missed, by how much.
+ * `npm run generate` takes. And the mixed stream (bench/mixedStream.ts): the corpus and 520 bodies drawn from the
+ * definitions, interleaved, as a server sees them; each corpus body alone after it; and how often V8 deoptimised
+ * the validation path over it (bench/deopts.ts). Prints figures; it asserts nothing about time (machines are shared
+ * and noisy): the targets are reported as met or missed, by how much.
  *
  *   npm run bench                 the table
  *   npm run bench -- --json       the same figures as JSON
@@ -26,6 +28,8 @@ import * as v2FastPath from '#generated/fast/v2.js';
 import { validate, validatorFor } from '../schemas/validate.js';
 import { validateBundle } from './bench/bundle.js';
 import { corpus, type BenchBody } from './bench/corpus.js';
+import { deoptCounts } from './bench/deopts.js';
+import { generatedBodies, interleaved, measureStream, measureTail } from './bench/mixedStream.js';
 import { nsPerCall, type MeasureOptions } from './bench/measure.js';
 import { generateMs, importMs } from './bench/startup.js';
 
@@ -36,6 +40,9 @@ const TARGET_VALIDATE_OVER_PARSE = 0.25;
 const TARGET_IMPORT_MS = 20;
 const TARGET_API_IMPORT_MS = 30;
 const TARGET_BUNDLE_BYTES = 250 * 1024;
+/** On the mixed stream (issue 25): the whole stream, and the worst body alone after it. */
+const TARGET_MIXED_OVER_PARSE = 0.3;
+const TARGET_WORST_AFTER_MIX_OVER_PARSE = 1.0;
 
 const fastPaths = { v1: v1FastPath, v2: v2FastPath } as unknown as Record<string, Record<string, (data: unknown) => boolean>>;
 
@@ -111,6 +118,13 @@ async function main(argv: string[]): Promise<number> {
   const figures: BodyFigures[] = [];
   for (const body of bodies) figures.push(await measureBody(body, options));
   const typical = figures[bodies.findIndex((b) => b.typical)]!;
+  // What a server sees: the corpus and bodies drawn from the definitions, interleaved; then each corpus body alone.
+  const drawn = generatedBodies();
+  const stream = interleaved([...bodies, ...drawn]);
+  const mixed = measureStream(stream, drawn.length, quick ? 3 : 21);
+  const tail = await measureTail(bodies, quick ? options : { rounds: 3, cpuTimeMs: 20 });
+  const worst = tail.reduce((a, b) => (b.validateOverParse > a.validateOverParse ? b : a));
+  const deopts = await deoptCounts(stream, quick ? 3 : 20);
   const importRuns = quick ? 3 : 15;
   const importTimes = {
     v1: importMs(join(ROOT, 'generated', 'validators', 'v1.js'), importRuns),
@@ -134,10 +148,20 @@ async function main(argv: string[]): Promise<number> {
       typeboxOverParse: sum(figures, 'typebox') / sum(figures, 'parse'),
       fastPathOverParse: sum(figures, 'fastPath') / sum(figures, 'parse'),
     },
+    mixedStream: { ...mixed, tail, deopts },
     importMs: importTimes,
     bundleBytes: bundle,
     generateMs: quick ? null : generateMs(ROOT),
     targets: {
+      mixedStream: {
+        validateOverParse: mixed.validateOverParse,
+        target: TARGET_MIXED_OVER_PARSE,
+        verdict: verdict(mixed.validateOverParse, TARGET_MIXED_OVER_PARSE),
+        worstBody: worst.name,
+        worstBodyOverParse: worst.validateOverParse,
+        worstTarget: TARGET_WORST_AFTER_MIX_OVER_PARSE,
+        worstVerdict: verdict(worst.validateOverParse, TARGET_WORST_AFTER_MIX_OVER_PARSE),
+      },
       typicalV2Crawl: {
         body: typical.name,
         validateOverParse: typical.validateOverParse,
@@ -169,6 +193,22 @@ async function main(argv: string[]): Promise<number> {
   const { machine } = report;
   console.log(`crawlspec bench: Node ${machine.node}, ${machine.platform}, ${machine.cpu} × ${machine.cores}`);
   console.log(`(${report.method})\n`);
+  const { mixedStream } = report.targets;
+  console.log(
+    `mixed stream: ${mixed.bodies} bodies (${mixed.bodies - mixed.drawn} of the corpus, ${mixed.drawn} drawn from the definitions), interleaved: parse ${mixed.parseMs.toFixed(2)} ms, validate ${mixed.validateMs.toFixed(2)} ms a pass (median of ${mixed.passes})`,
+  );
+  console.log(
+    `validate/parse over the mixed stream: ${mixed.validateOverParse.toFixed(2)} (target ≤ ${TARGET_MIXED_OVER_PARSE}: ${mixedStream.verdict})`,
+  );
+  console.log(
+    `worst body alone after the mix: "${worst.name}" ${worst.validateOverParse.toFixed(2)} (target ≤ ${TARGET_WORST_AFTER_MIX_OVER_PARSE}: ${mixedStream.worstVerdict})`,
+  );
+  console.log(
+    `deoptimisations over ${deopts.passes} passes of the stream: ${deopts.total}, ${deopts.fastPath} of the fast path; most: ${deopts.top
+      .slice(0, 5)
+      .map((d) => `${d.name} ${d.count}${d.fastPath ? ' (fast path)' : ''}`)
+      .join(', ')}\n`,
+  );
   const rows = [
     ['body', 'bytes', 'parse ns', 'validator ns', 'typebox ns', 'fast path ns', 'validate ns', 'validate/parse'],
     ...figures.map((f) => [

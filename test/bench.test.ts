@@ -21,10 +21,29 @@ interface Report {
     fastPathOverParse: number;
   }[];
   overall: { validateOverParse: number; validatorOverParse: number; typeboxOverParse: number; fastPathOverParse: number };
+  mixedStream: {
+    bodies: number;
+    drawn: number;
+    passes: number;
+    parseMs: number;
+    validateMs: number;
+    validateOverParse: number;
+    tail: { name: string; bytes: number; ns: { parse: number; validate: number }; validateOverParse: number }[];
+    deopts: { passes: number; total: number; fastPath: number; top: { name: string; count: number; fastPath: boolean }[] };
+  };
   importMs: { v1: number; v2: number; api: number };
   bundleBytes: { validate: { bytes: number; gzipBytes: number } };
   generateMs: number | null;
   targets: {
+    mixedStream: {
+      validateOverParse: number;
+      target: number;
+      verdict: string;
+      worstBody: string;
+      worstBodyOverParse: number;
+      worstTarget: number;
+      worstVerdict: string;
+    };
     typicalV2Crawl: { body: string; validateOverParse: number; target: number; verdict: string };
     importValidatorsMs: { slowest: number; target: number; verdict: string };
     overallValidateOverParse: { validateOverParse: number; target: number; verdict: string };
@@ -70,5 +89,24 @@ describe('npm run bench', () => {
     expect(report.targets.validateBundleBytes.bytes).toBe(bytes);
     for (const target of Object.values(report.targets)) expect(target.verdict).toMatch(/^(met|missed by \d+(\.\d)?×)$/);
     expect(report.generateMs).toBeNull(); // --quick skips it
+
+    // The mixed stream: the corpus and at least 500 bodies drawn from the definitions; each corpus body alone after it.
+    const { mixedStream } = report;
+    expect(mixedStream.drawn).toBeGreaterThanOrEqual(500);
+    expect(mixedStream.bodies).toBe(report.bodies.length + mixedStream.drawn);
+    expect([mixedStream.parseMs, mixedStream.validateMs, mixedStream.validateOverParse].every(positive)).toBe(true);
+    expect(report.targets.mixedStream.validateOverParse).toBe(mixedStream.validateOverParse);
+    expect(mixedStream.tail.map((t) => t.name)).toEqual(report.bodies.map((b) => b.name));
+    for (const t of mixedStream.tail) expect(t.validateOverParse).toBeCloseTo(t.ns.validate / t.ns.parse, 6);
+    const worst = Math.max(...mixedStream.tail.map((t) => t.validateOverParse));
+    expect(report.targets.mixedStream.worstBodyOverParse).toBe(worst);
+    expect(mixedStream.tail.find((t) => t.name === report.targets.mixedStream.worstBody)?.validateOverParse).toBe(worst);
+    expect(report.targets.mixedStream.worstVerdict).toMatch(/^(met|missed by \d+(\.\d)?×)$/);
+    // Deoptimisations counted by function in a child run, the fast path's among them.
+    const { deopts } = mixedStream;
+    expect(deopts.passes).toBeGreaterThan(0);
+    expect(deopts.fastPath).toBeLessThanOrEqual(deopts.total);
+    expect(deopts.top.map((d) => d.count)).toEqual([...deopts.top.map((d) => d.count)].sort((a, b) => b - a));
+    expect(deopts.top.filter((d) => d.fastPath).reduce((n, d) => n + d.count, 0)).toBeLessThanOrEqual(deopts.fastPath);
   }, 120_000);
 });

@@ -1,0 +1,111 @@
+/**
+ * The mixed stream: what validation costs on what a server sees, bodies of many shapes one after another, not one
+ * body validated many times in a row. The stream is every body of the corpus and GENERATED_PER_SCHEMA valid bodies
+ * of each request schema drawn from the definitions (fast-check, fixed seed: rules included, so scrape options,
+ * webhooks and actions of every form), interleaved in a fixed order. Each pass parses every body's text, then
+ * validates every parsed body; the figure is the median over the passes of validate time over parse time. Then,
+ * after that mix, each corpus body alone (the tail): a body V8 has seen among many shapes, as a busy server sees it.
+ */
+import fc from 'fast-check';
+import { lookup } from '../../schemas/registry.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import { arbitraryFor } from '../contract/arbitrary.js';
+import type { BenchBody } from './corpus.js';
+import { median, nsPerCall, type MeasureOptions } from './measure.js';
+
+export const REQUEST_SCHEMAS: readonly SchemaName[] = [
+  'v1/CrawlRequest',
+  'v1/BatchScrapeRequest',
+  'v2/CrawlRequest',
+  'v2/BatchScrapeRequest',
+];
+/** Valid bodies drawn per request schema: 520 in all. */
+export const GENERATED_PER_SCHEMA = 130;
+const SEED = 20261127;
+
+/** `GENERATED_PER_SCHEMA` valid bodies of each request schema, as JSON text (the rules hold: `validate` says valid). */
+export function generatedBodies(perSchema = GENERATED_PER_SCHEMA): BenchBody[] {
+  return REQUEST_SCHEMAS.flatMap((schema, k) => {
+    const texts = arbitraryFor(lookup(schema)!, { rules: true })
+      .map((value) => JSON.stringify(value))
+      .filter((text) => validate(schema, JSON.parse(text)).valid);
+    return fc.sample(texts, { numRuns: perSchema, seed: SEED + k }).map((text, i) => ({ name: `${schema} drawn #${i + 1}`, schema, text }));
+  });
+}
+
+/** `bodies` in a fixed interleaved order (a permutation drawn with the seed). */
+export function interleaved(bodies: readonly BenchBody[]): BenchBody[] {
+  const order = fc.sample(fc.shuffledSubarray([...bodies.keys()], { minLength: bodies.length, maxLength: bodies.length }), {
+    numRuns: 1,
+    seed: SEED,
+  })[0]!;
+  return order.map((i) => bodies[i]!);
+}
+
+export interface StreamFigures {
+  readonly bodies: number;
+  readonly drawn: number;
+  readonly passes: number;
+  /** Median over the passes of the time to parse, then to validate, every body once, in milliseconds. */
+  readonly parseMs: number;
+  readonly validateMs: number;
+  /** Median over the passes of validate time over parse time. */
+  readonly validateOverParse: number;
+}
+
+// Kept so that no call is optimised away.
+let sink: unknown;
+
+/** Times `passes` passes over `stream` (after two unmeasured ones); every body must be valid. */
+export function measureStream(stream: readonly BenchBody[], drawn: number, passes: number): StreamFigures {
+  const values = stream.map((body) => JSON.parse(body.text) as unknown);
+  stream.forEach((body, i) => {
+    if (!validate(body.schema, values[i]).valid) throw new Error(`bench mixed stream: validate refuses "${body.name}"`);
+  });
+  const parsePass = () => {
+    const begun = process.hrtime.bigint();
+    for (const body of stream) sink = JSON.parse(body.text);
+    return Number(process.hrtime.bigint() - begun) / 1e6;
+  };
+  const validatePass = () => {
+    const begun = process.hrtime.bigint();
+    for (let i = 0; i < stream.length; i++) sink = validate(stream[i]!.schema, values[i]);
+    return Number(process.hrtime.bigint() - begun) / 1e6;
+  };
+  for (let warm = 0; warm < 2; warm++) (parsePass(), validatePass());
+  const parse: number[] = [];
+  const valid: number[] = [];
+  const ratios: number[] = [];
+  for (let pass = 0; pass < passes; pass++) {
+    parse.push(parsePass());
+    valid.push(validatePass());
+    ratios.push(valid.at(-1)! / parse.at(-1)!);
+  }
+  if (sink === Symbol.for('never')) console.log(sink);
+  return {
+    bodies: stream.length,
+    drawn,
+    passes,
+    parseMs: median(parse),
+    validateMs: median(valid),
+    validateOverParse: median(ratios),
+  };
+}
+
+export interface TailFigure {
+  readonly name: string;
+  readonly bytes: number;
+  readonly ns: { readonly parse: number; readonly validate: number };
+  readonly validateOverParse: number;
+}
+
+/** Each body alone, measured as the corpus is (measure.ts), in a process that has just validated the mixed stream. */
+export async function measureTail(bodies: readonly BenchBody[], options: MeasureOptions): Promise<TailFigure[]> {
+  const tail: TailFigure[] = [];
+  for (const body of bodies) {
+    const value = JSON.parse(body.text) as unknown;
+    const ns = await nsPerCall({ parse: () => JSON.parse(body.text), validate: () => validate(body.schema, value) }, options);
+    tail.push({ name: body.name, bytes: Buffer.byteLength(body.text), ns, validateOverParse: ns.validate / ns.parse });
+  }
+  return tail;
+}
