@@ -9,6 +9,7 @@
  */
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { exitCode, formatText, runContract, type ContractReport } from '../scripts/contract/run.js';
@@ -269,6 +270,34 @@ describe('an answer that comes while the kit is still sending', () => {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v2/crawl/active`;
       await expect(client.send({ method: 'GET', url }, new RequestBudget(1))).rejects.toBeInstanceOf(ConnectionLost);
       expect(client.lost).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('a compressed answer', () => {
+  it('is decoded (gzip, deflate, br) and read within --max-response-bytes of its decoded text; a coding the kit does not know is read as it came', async () => {
+    const text = JSON.stringify({ success: true, id: 'x'.repeat(2000) });
+    const codings: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, zstd: (b) => b };
+    const server = createServer((request, response) => {
+      request.resume();
+      const coding = request.url!.slice(1);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(codings[coding]!(Buffer.from(text)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (const coding of Object.keys(codings)) {
+        const client = new HttpClient({ token: TOKEN, timeoutMs: 10_000, concurrency: 1, maxResponseBytes: 1 << 20 });
+        const exchange = await client.send({ method: 'GET', url: `${url}/${coding}` }, new RequestBudget(1));
+        expect(exchange.text, coding).toBe(text);
+        client.close();
+      }
+      // The bound is on the decoded text: 2 KB compressed to a few dozen bytes is still too long for 1000.
+      const small = new HttpClient({ token: TOKEN, timeoutMs: 10_000, concurrency: 1, maxResponseBytes: 1000 });
+      await expect(small.send({ method: 'GET', url: `${url}/gzip` }, new RequestBudget(1))).rejects.toThrow(/longer than 1000 bytes/);
+      small.close();
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -15,8 +15,7 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { decodedBody } from '../server/contentEncoding.js';
 import type { SentRequest } from './curl.js';
 
 /** The answer's head, as the report and the recording show it. */
@@ -37,24 +36,6 @@ export class TimedOut extends Error {
 
 /** How long a kept-alive connection may stay idle, at most (undici's default when the server announces none). */
 const IDLE_MS = 4000;
-
-/** The body of `answer`, decoded when it came compressed (node:http, unlike fetch, leaves that to the caller). */
-function decoded(answer: IncomingMessage): Readable {
-  const encoding = String(answer.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return answer;
-  answer.on('error', (error) => decoder.destroy(error));
-  return answer.pipe(decoder);
-}
 
 /** The head of `answer` as fetch's Headers, every value as it came (repeated names joined as fetch joins them). */
 function headersOf(answer: IncomingMessage): Headers {
@@ -144,7 +125,8 @@ export class Wire {
             request.destroy();
             return;
           }
-          const stream = decoded(answer);
+          // A coding it cannot undo: the body as it came (as fetch gives it).
+          const stream = decodedBody(answer) ?? answer;
           const chunks: Buffer[] = [];
           let bytes = 0;
           stream.on('data', (chunk: Buffer) => {

@@ -32,8 +32,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { decodedBody } from './contentEncoding.js';
 import { escapeHtml, type SiteResponse } from './site.js';
 import { RefusedAddressError, type Reach } from './reach.js';
 import { isWhatwgUrl } from '../../schemas/shared/whatwgUrl.js';
@@ -240,18 +240,12 @@ const fromSite = (answer: SiteResponse): RawAnswer => ({
 });
 
 function decompressed(response: IncomingMessage): Readable {
-  const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined && encoding !== 'identity' && encoding !== '')
-    throw new Error(`the page uses content-encoding ${encoding}, which is not supported`);
-  return decoder === undefined ? response : pipeline(response, decoder, () => {});
+  const body = decodedBody(response);
+  if (body === undefined)
+    throw new Error(
+      `the page uses content-encoding ${String(response.headers['content-encoding']).trim().toLowerCase()}, which is not supported`,
+    );
+  return body;
 }
 
 /** How one GET is made: what it sends besides the server's own headers, and whether it verifies TLS certificates. */
