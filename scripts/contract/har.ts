@@ -172,7 +172,7 @@ export function harEntry(record: ExchangeRecord, mark: EntryMark, clean: (text: 
       content: { size, mimeType: response?.headers.get('content-type') ?? 'x-unknown', ...(text ?? {}) },
       redirectURL: response?.headers.get('location') ?? '',
       headersSize: -1,
-      // What came over the wire: the text's bytes, unless the answer was compressed (fetch hands over the decoded body).
+      // What came over the wire: the text's bytes, unless the answer was compressed (wire.ts hands over the decoded body).
       bodySize: record.text === undefined || encoded ? -1 : size,
       ...(record.error === undefined ? {} : { _error: record.error }),
     },

@@ -120,7 +120,7 @@ function errorCodes(error: unknown, depth = 0): string[] {
 /** Whether `error` is the run's timeout firing (wire.ts names it TimeoutError, as AbortSignal.timeout does). */
 const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
 
-/** `error` in a line: its message, the message of its deepest cause (e.g. `fetch failed: other side closed`), its codes. */
+/** `error` in a line: its message, the message of its deepest cause (e.g. `socket hang up (ECONNRESET)`), its codes. */
 function describeError(error: unknown): string {
   const codes = errorCodes(error);
   let deepest: unknown = error;
@@ -192,30 +192,6 @@ export interface ExchangeRecord {
 
 /** Retries after a 429 that got a 429 again, in a row, after which a 429 is no longer waited for. */
 export const RATE_LIMITED_AFTER = 3;
-
-/** The body of a fetch `response` (the webhook receiver's, webhookReceiver.ts), read up to `limit` bytes (UTF-8); undefined when it is longer. */
-export async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 export class HttpClient {
   private readonly slots: Semaphore;

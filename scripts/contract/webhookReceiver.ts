@@ -24,7 +24,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { readAtMost } from './http.js';
+import { Wire, type Answer } from './wire.js';
 
 const MIB = 1024 * 1024;
 
@@ -326,6 +326,9 @@ export interface Received {
 }
 
 export class InboxReader {
+  /** The reader's connection to the receiver, kept for its reads and closed when the inbox is forgotten. */
+  private readonly wire = new Wire(1);
+
   constructor(
     /** The inbox's address: where the target delivers, and where the kit reads. */
     readonly url: string,
@@ -336,14 +339,18 @@ export class InboxReader {
   async read(after: number, waitMs: number): Promise<InboxAnswer> {
     const wait = Math.max(0, Math.round(waitMs));
     const address = `${this.url}?after=${after}&wait=${wait}`;
-    let response: Response;
+    let answer: Answer;
     try {
-      // Not followed: the inbox's address is the only one the kit reads.
-      response = await fetch(address, { redirect: 'manual', signal: AbortSignal.timeout(wait + this.limits.timeoutMs) });
+      // Not followed: the inbox's address is the only one the kit reads (wire.ts follows no redirect).
+      answer = await this.wire.send(
+        { method: 'GET', url: address, headers: {} },
+        wait + this.limits.timeoutMs,
+        this.limits.maxResponseBytes,
+      );
     } catch (error) {
       throw new ReceiverUnreadable(`GET ${address} got no answer (${(error as Error).message})`);
     }
-    const text = await readAtMost(response, this.limits.maxResponseBytes).catch(() => undefined);
+    const text = await answer.body.catch(() => undefined);
     if (text === undefined)
       throw new ReceiverUnreadable(
         `GET ${address}: the answer was not read whole (longer than ${this.limits.maxResponseBytes} bytes, or cut off)`,
@@ -354,18 +361,20 @@ export class InboxReader {
     } catch {
       json = undefined;
     }
-    if (response.status !== 200 || !Value.Check(InboxAnswer, json))
+    if (answer.head.status !== 200 || !Value.Check(InboxAnswer, json))
       throw new ReceiverUnreadable(
-        `GET ${address} answered ${response.status} ${JSON.stringify(text.slice(0, 120))}, not what ${RECEIVER_NAME} answers`,
+        `GET ${address} answered ${answer.head.status} ${JSON.stringify(text.slice(0, 120))}, not what ${RECEIVER_NAME} answers`,
       );
     return json;
   }
 
   /** Forgets the inbox (its deliveries are no more use); quietly, for a receiver that cannot be reached is no finding. */
   async forget(): Promise<void> {
-    await fetch(this.url, { method: 'DELETE', redirect: 'manual', signal: AbortSignal.timeout(this.limits.timeoutMs) })
-      .then((response) => response.body?.cancel())
+    await this.wire
+      .send({ method: 'DELETE', url: this.url, headers: {} }, this.limits.timeoutMs, 0)
+      .then((answer) => answer.body)
       .catch(() => undefined);
+    this.wire.close();
   }
 }
 
