@@ -31,6 +31,7 @@ import { scrapePage } from '../scripts/site/scrapePages.js';
 import { serveSite, type ServedSite } from '../scripts/site/server.js';
 import { kitTarget } from './support/kitTarget.js';
 import { pooled } from './support/pooled.js';
+import { atInterfaceChecks } from './support/variantRuns.js';
 import { OPTIONS_DROPPED, SCRAPE_VARIANTS, type ScrapeVariant } from './support/scrapeVariants.js';
 
 const ONLY = ['v*.scrape.behaviour.*', 'v*.batch.behaviour.*'];
@@ -155,22 +156,13 @@ describe("docs/scrape-behaviour.md's table of checks", () => {
 describe('against the reference server and its broken variants', () => {
   const reports = new Map<string, { report: ContractReport; starts: number }>();
   const variantRuns = SCRAPE_VARIANTS.map((v) => ({ key: v.name, variant: v, level: v.level }));
-  // A defect of the service's alone, run at interface level: it decides nothing there. That run is narrowed to the
-  // checks the defect shows in (and those the renamed formats are judged by), and json.malformed, a check of
-  // interface level, so that it decides something; that no other check fails against the variant is shown by its
-  // run at service level.
+  // A defect of the service's alone, run at interface level: it decides nothing there. That run is narrowed as the
+  // other variants' are (atInterfaceChecks), with the checks the renamed formats are judged by.
   const atInterface = SCRAPE_VARIANTS.filter((v) => v.level === 'service').map((v) => ({
     key: `${v.name}@interface`,
     variant: v,
     level: 'interface' as const,
-    only: [
-      ...new Set([
-        ...v.expectedFailingChecks,
-        ...(v.mayAlsoFail ?? []),
-        ...(v.name === 'batch.formatsRenamed' ? RENAMED_JUDGED : []),
-        'json.malformed',
-      ]),
-    ],
+    only: atInterfaceChecks(v, v.name === 'batch.formatsRenamed' ? RENAMED_JUDGED : []),
   }));
 
   beforeAll(async () => {

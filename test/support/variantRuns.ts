@@ -89,15 +89,16 @@ export const summary = (report: ContractReport): string =>
     .join('\n');
 
 /**
- * The checks a service variant's run at interface level is narrowed to: those its defect shows in, and
+ * The checks a service variant's run at interface level is narrowed to: those its defect shows in (and `also`), and
  * json.malformed, a check of interface level that starts one job, so that the run decides something (a run in
  * which no check of its level ran is incomplete). That no other check fails against the variant is shown by its
  * run at service level, which holds the interface's expectations too; that the correct server raises no false
  * alarm at interface level, by test/contract.test.ts.
  */
-const atInterfaceChecks = (variant: BrokenServer): string[] => [
-  ...new Set([...variant.expectedFailingChecks, ...(variant.mayAlsoFail ?? []), 'json.malformed']),
-];
+export const atInterfaceChecks = (
+  variant: Pick<BrokenServer, 'expectedFailingChecks' | 'mayAlsoFail'>,
+  also: readonly string[] = [],
+): string[] => [...new Set([...variant.expectedFailingChecks, ...(variant.mayAlsoFail ?? []), ...also, 'json.malformed'])];
 
 /** The tests of `variants`: each run at its level on its scope, and each service variant once more at interface level. */
 export function describeVariants(variants: readonly ScopedVariant[]): void {
