@@ -11,6 +11,11 @@ export interface MeasureOptions {
   readonly rounds: number;
   /** CPU time per function per round, in milliseconds. */
   readonly cpuTimeMs: number;
+  /**
+   * Calls per sample for a quick function (mitata's `batch_samples`, 4096 unless given). A smoke run gives
+   * fewer: mitata takes at least 8 samples of 4 such batches whatever the CPU time, some 100 ms for a 1 us call.
+   */
+  readonly batchSamples?: number;
 }
 
 /** The median over `rounds` of each function's median time per call, in nanoseconds. */
@@ -22,7 +27,11 @@ export async function nsPerCall<K extends string>(
   const samples = new Map<K, number[]>(names.map((name) => [name, []]));
   for (let round = 0; round < options.rounds; round++) {
     for (const name of names) {
-      const stats = await measure(fns[name], { min_cpu_time: options.cpuTimeMs * 1e6, min_samples: 8 });
+      const stats = await measure(fns[name], {
+        min_cpu_time: options.cpuTimeMs * 1e6,
+        min_samples: 8,
+        ...(options.batchSamples === undefined ? {} : { batch_samples: options.batchSamples }),
+      });
       samples.get(name)!.push(stats.p50);
     }
   }
