@@ -15,6 +15,7 @@ import { simpleCheck, START, type Check, type Citation } from '../check.js';
 import { refusal } from '../expect.js';
 import { levelOf, lowest, type Level } from '../levels.js';
 import { RULE_CASES, type RuleCase } from '../ruleCases.js';
+import { RULE_SOURCES } from '#generated/contract/ruleSources.js';
 import type { JobKind } from '../spec.js';
 
 const SCHEMA_KEYWORDS = new Set([
@@ -74,6 +75,26 @@ function caseSource(c: RuleCase): string {
   return (result.valid ? undefined : result.errors.find((e) => e.rule === rule)?.source) ?? 'service';
 }
 
+/** The rule cases of `version`'s crawl and batch requests, by the name of the check that holds them. */
+function ruleCaseGroups(version: Version): Map<string, RuleCase[]> {
+  const groups = new Map<string, RuleCase[]>();
+  for (const c of RULE_CASES) {
+    if (c.version !== version || !(c.schema in KIND_OF)) continue;
+    const name = `${version}.rule.${ruleName(c)}`;
+    groups.set(name, [...(groups.get(name) ?? []), c]);
+  }
+  return groups;
+}
+
+/**
+ * Per rule check, where its cases' rules come from (each source once, in the order of the cases), as `validate`
+ * tells it: what generated/contract/ruleSources.js holds (scripts/emit/ruleSources.ts writes it). Telling it
+ * validates every case, some 0.25 s of CPU: at generation, not at the start of every run.
+ */
+export function ruleCheckSources(version: Version): Record<string, readonly string[]> {
+  return Object.fromEntries([...ruleCaseGroups(version)].map(([name, cases]) => [name, [...new Set(cases.map(caseSource))]]));
+}
+
 /** Per version, the names each rule is stated with (`RuleSpec.stated`), found once in the definitions' rule marks. */
 const statedByVersion = new Map<Version, ReadonlyMap<string, readonly string[] | undefined>>();
 
@@ -102,20 +123,23 @@ interface RuleGroup {
 const groupsByVersion = new Map<Version, readonly RuleGroup[]>();
 
 /**
- * The rule checks' cases of `version`, grouped by check, with their level and citations. Telling where each
- * case's rule comes from validates it (some 0.4 s for both versions): once per process, not once per run.
+ * The sources the groups read: the generated table. The generator puts the table it is writing in its place
+ * first (scripts/emit/ruleSources.ts), so that generated/contract/checks.md, written from these checks in the
+ * same run, agrees with it, also when a rule case is new.
  */
+let sourceTable: Readonly<Record<string, readonly string[] | undefined>> = RULE_SOURCES;
+export function useRuleSources(table: Readonly<Record<string, readonly string[]>>): void {
+  sourceTable = table;
+  groupsByVersion.clear();
+}
+
+/** The rule checks' cases of `version`, grouped by check, with their level and citations: found once per version. */
 function ruleGroups(version: Version): readonly RuleGroup[] {
   const known = groupsByVersion.get(version);
   if (known !== undefined) return known;
-  const groups = new Map<string, RuleCase[]>();
-  for (const c of RULE_CASES) {
-    if (c.version !== version || !(c.schema in KIND_OF)) continue;
-    const name = `${version}.rule.${ruleName(c)}`;
-    groups.set(name, [...(groups.get(name) ?? []), c]);
-  }
-  const found = [...groups].map(([name, cases]) => {
-    const sources = [...new Set(cases.map(caseSource))];
+  const found = [...ruleCaseGroups(version)].map(([name, cases]) => {
+    const sources = sourceTable[name];
+    if (sources === undefined) throw new Error(`generated/contract/ruleSources.js has no ${name}: run npm run generate`);
     const level = sources.map(levelOf).reduce<Level>(lowest, 'service');
     const rule = name.slice(`${version}.rule.`.length);
     // An interface citation names what the section states the rule with (else the fields); the service's, the rule.
