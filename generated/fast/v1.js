@@ -10,13 +10,13 @@ const pattern2 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUu
 
 function s1(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if ((typeof x[i4] === "string" && (x[i4] === "changeTracking"))) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if ((typeof x[i7] === "string" && (x[i7] === "changeTracking"))) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s2(x) {
@@ -25,109 +25,167 @@ function s2(x) {
 }
 function s3(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if ((typeof x[i4] === "string" && (x[i4] === "markdown"))) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if ((typeof x[i7] === "string" && (x[i7] === "markdown"))) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s4(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if ((typeof x[i4] === "string" && (x[i4] === "screenshot"))) {
-      if (++n3 >= 1) break;
+  let n9 = 0;
+  for (let i10 = 0; i10 < x.length; i10++) {
+    if ((typeof x[i10] === "string" && (x[i10] === "screenshot"))) {
+      if (++n9 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n9 < 1) return false;
   if (!(Array.isArray(x))) return false;
-  let n7 = 0;
-  for (let i8 = 0; i8 < x.length; i8++) {
-    if ((typeof x[i8] === "string" && (x[i8] === "screenshot@fullPage"))) {
-      if (++n7 >= 1) break;
+  let n19 = 0;
+  for (let i20 = 0; i20 < x.length; i20++) {
+    if ((typeof x[i20] === "string" && (x[i20] === "screenshot@fullPage"))) {
+      if (++n19 >= 1) break;
     }
   }
-  if (n7 < 1) return false;
+  if (n19 < 1) return false;
   return true;
 }
 function s5(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  let n4 = 0;
-  for (let i5 = 0; i5 < v1.length; i5++) {
-    if ((typeof v1[i5] === "string" && (v1[i5] === "json"))) {
-      if (++n4 >= 1) break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            let n9 = 0;
+            for (let i10 = 0; i10 < v2.length; i10++) {
+              if ((typeof v2[i10] === "string" && (v2[i10] === "json"))) {
+                if (++n9 >= 1) break;
+              }
+            }
+            if (n9 < 1) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "jsonOptions") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
     }
   }
-  if (n4 < 1) return false;
-  const v6 = x.jsonOptions;
-  if (v6 === undefined) return false;
+  if (r3 !== 2) return false;
   return true;
 }
 function s6(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if ((typeof x[i4] === "string" && (x[i4] === "json"))) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if ((typeof x[i7] === "string" && (x[i7] === "json"))) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s7(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 !== undefined) {
-    if (s6(v1)) return false;
-  }
-  const v2 = x.jsonOptions;
-  if (v2 !== undefined) {
-    if (true) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (s6(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "jsonOptions") {
+          if (v2 !== undefined) {
+            if (true) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
   return true;
 }
 function s8(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  let n4 = 0;
-  for (let i5 = 0; i5 < v1.length; i5++) {
-    if ((typeof v1[i5] === "string" && (v1[i5] === "extract"))) {
-      if (++n4 >= 1) break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            let n9 = 0;
+            for (let i10 = 0; i10 < v2.length; i10++) {
+              if ((typeof v2[i10] === "string" && (v2[i10] === "extract"))) {
+                if (++n9 >= 1) break;
+              }
+            }
+            if (n9 < 1) return false;
+          }
+          continue;
+        } else if (k1 === "extract") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
     }
   }
-  if (n4 < 1) return false;
-  const v6 = x.extract;
-  if (v6 === undefined) return false;
+  if (r3 !== 2) return false;
   return true;
 }
 function s9(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if ((typeof x[i4] === "string" && (x[i4] === "extract"))) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if ((typeof x[i7] === "string" && (x[i7] === "extract"))) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s10(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 !== undefined) {
-    if (s9(v1)) return false;
-  }
-  const v2 = x.extract;
-  if (v2 !== undefined) {
-    if (true) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (s9(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "extract") {
+          if (v2 !== undefined) {
+            if (true) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
   return true;
 }
@@ -141,27 +199,79 @@ function s11(x) {
 }
 function s12(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s13(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   if (s12(x)) return false;
   return true;
 }
 function s14(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s15(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   if (s14(x)) return false;
   return true;
 }
@@ -173,9 +283,9 @@ function s16(x) {
 
 function isAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const t1 = x.type;
-  if (typeof t1 !== "string") return false;
-  switch (t1) {
+  const t4 = x.type;
+  if (typeof t4 !== "string") return false;
+  switch (t4) {
     case "wait":
       if (!isWaitAction(x)) return false;
       break;
@@ -210,316 +320,548 @@ function isAction(x) {
 }
 function isActionResults(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.screenshots;
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let i3 = 0; i3 < v1.length; i3++) {
-      const v2 = v1[i3];
-      if (!(typeof v2 === "string")) return false;
-    }
-  }
-  const v4 = x.scrapes;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
-      const v7 = v5.url;
-      if (v7 === undefined) return false;
-      if (!(typeof v7 === "string")) return false;
-      const v8 = v5.html;
-      if (v8 === undefined) return false;
-      if (!(typeof v8 === "string")) return false;
-    }
-  }
-  const v9 = x.javascriptReturns;
-  if (v9 !== undefined) {
-    if (!(Array.isArray(v9))) return false;
-    for (let i11 = 0; i11 < v9.length; i11++) {
-      const v10 = v9[i11];
-      if (!(typeof v10 === "object" && v10 !== null && !Array.isArray(v10))) return false;
-      const v12 = v10.type;
-      if (v12 === undefined) return false;
-      if (!(typeof v12 === "string")) return false;
-      const v13 = v10.value;
-      if (v13 === undefined) return false;
-    }
-  }
-  const v14 = x.pdfs;
-  if (v14 !== undefined) {
-    if (!(Array.isArray(v14))) return false;
-    for (let i16 = 0; i16 < v14.length; i16++) {
-      const v15 = v14[i16];
-      if (!(typeof v15 === "string")) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "pdfs") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i41 = 0; i41 < v2.length; i41++) {
+              const v40 = v2[i41];
+              if (!(typeof v40 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "scrapes") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i13 = 0; i13 < v2.length; i13++) {
+              const v12 = v2[i13];
+              if (!(typeof v12 === "object" && v12 !== null && !Array.isArray(v12))) return false;
+              let r16 = 0;
+              for (const k14 in v12) {
+                const v15 = v12[k14];
+                switch (k14.length) {
+                  case 3:
+                    if (k14 === "url") {
+                      if (v15 !== undefined) {
+                        r16++;
+                        if (!(typeof v15 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                  case 4:
+                    if (k14 === "html") {
+                      if (v15 !== undefined) {
+                        r16++;
+                        if (!(typeof v15 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                }
+              }
+              if (r16 !== 2) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "screenshots") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!(typeof v4 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "javascriptReturns") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i27 = 0; i27 < v2.length; i27++) {
+              const v26 = v2[i27];
+              if (!(typeof v26 === "object" && v26 !== null && !Array.isArray(v26))) return false;
+              let r30 = 0;
+              for (const k28 in v26) {
+                const v29 = v26[k28];
+                switch (k28.length) {
+                  case 4:
+                    if (k28 === "type") {
+                      if (v29 !== undefined) {
+                        r30++;
+                        if (!(typeof v29 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                  case 5:
+                    if (k28 === "value") {
+                      if (v29 !== undefined) {
+                        r30++;
+                      }
+                      continue;
+                    }
+                    break;
+                }
+              }
+              if (r30 !== 2) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
   return true;
 }
 function isActiveCrawl(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.id;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.teamId;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.created_at;
-  if (v4 === undefined) return false;
-  if (!(typeof v4 === "string")) return false;
-  if (!format1.validate(v4)) return false;
-  const v5 = x.options;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "teamId") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "options") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "created_at") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 5) return false;
   return true;
 }
 function isActiveCrawlsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.crawls;
-  if (v2 === undefined) return false;
-  if (!(Array.isArray(v2))) return false;
-  for (let i4 = 0; i4 < v2.length; i4++) {
-    const v3 = v2[i4];
-    if (!isActiveCrawl(v3)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "crawls") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!isActiveCrawl(v7)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isBatchScrapeRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.urls;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  if (v1.length < 1) return false;
-  for (let i3 = 0; i3 < v1.length; i3++) {
-    const v2 = v1[i3];
-    if (!isUrl(v2)) return false;
-  }
-  const v4 = x.ignoreInvalidURLs;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  const v5 = x.webhook;
-  if (v5 !== undefined) {
-    if (!isWebhook(v5)) return false;
-  }
-  const v6 = x.maxConcurrency;
-  if (v6 !== undefined) {
-    if (!(Number.isInteger(v6))) return false;
-    if (!(v6 >= 1)) return false;
-  }
-  const v7 = x.zeroDataRetention;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "boolean")) return false;
-  }
-  const v8 = x.origin;
-  if (v8 !== undefined) {
-    if (!(typeof v8 === "string")) return false;
-  }
-  const v9 = x.integration;
-  if (v9 !== undefined) {
-    if (!isIntegration(v9)) return false;
-  }
-  const v10 = x.appendToId;
-  if (v10 !== undefined) {
-    if (!(typeof v10 === "string")) return false;
-    if (!format2.test(v10)) return false;
-  }
-  const v11 = x.formats;
-  if (v11 !== undefined) {
-    if (!(Array.isArray(v11))) return false;
-    for (let i13 = 0; i13 < v11.length; i13++) {
-      const v12 = v11[i13];
-      if (!isFormat(v12)) return false;
-    }
-    if (!(s2(v11) || s3(v11))) return false;
-    if (s4(v11)) return false;
-  }
-  const v14 = x.onlyMainContent;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "boolean")) return false;
-  }
-  const v15 = x.includeTags;
-  if (v15 !== undefined) {
-    if (!(Array.isArray(v15))) return false;
-    for (let i17 = 0; i17 < v15.length; i17++) {
-      const v16 = v15[i17];
-      if (!(typeof v16 === "string")) return false;
-    }
-  }
-  const v18 = x.excludeTags;
-  if (v18 !== undefined) {
-    if (!(Array.isArray(v18))) return false;
-    for (let i20 = 0; i20 < v18.length; i20++) {
-      const v19 = v18[i20];
-      if (!(typeof v19 === "string")) return false;
-    }
-  }
-  const v21 = x.maxAge;
-  if (v21 !== undefined) {
-    if (!(Number.isInteger(v21))) return false;
-    if (!(v21 >= 0)) return false;
-  }
-  const v22 = x.headers;
-  if (v22 !== undefined) {
-    if (!isStringMap(v22)) return false;
-  }
-  const v23 = x.waitFor;
-  if (v23 !== undefined) {
-    if (!(Number.isInteger(v23))) return false;
-    if (!(v23 >= 0)) return false;
-    if (!(v23 <= 60000)) return false;
-  }
-  const v24 = x.mobile;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "boolean")) return false;
-  }
-  const v25 = x.skipTlsVerification;
-  if (v25 !== undefined) {
-    if (!(typeof v25 === "boolean")) return false;
-  }
-  const v26 = x.timeout;
-  if (v26 !== undefined) {
-    if (!(Number.isInteger(v26))) return false;
-    if (!(v26 >= 1000)) return false;
-  }
-  const v27 = x.location;
-  if (v27 !== undefined) {
-    if (!isLocation(v27)) return false;
-  }
-  const v28 = x.removeBase64Images;
-  if (v28 !== undefined) {
-    if (!(typeof v28 === "boolean")) return false;
-  }
-  const v29 = x.blockAds;
-  if (v29 !== undefined) {
-    if (!(typeof v29 === "boolean")) return false;
-  }
-  const v30 = x.proxy;
-  if (v30 !== undefined) {
-    if (!(typeof v30 === "string")) return false;
-    if (!(v30 === "basic" || v30 === "stealth" || v30 === "auto" || v30 === "enhanced")) return false;
-  }
-  const v31 = x.storeInCache;
-  if (v31 !== undefined) {
-    if (!(typeof v31 === "boolean")) return false;
-  }
-  const v32 = x.onlyCleanContent;
-  if (v32 !== undefined) {
-    if (!(typeof v32 === "boolean")) return false;
-  }
-  const v33 = x.fastMode;
-  if (v33 !== undefined) {
-    if (!(typeof v33 === "boolean")) return false;
-  }
-  const v34 = x.useMock;
-  if (v34 !== undefined) {
-    if (!(typeof v34 === "string")) return false;
-  }
-  const v35 = x.parsePDF;
-  if (v35 !== undefined) {
-    if (!(typeof v35 === "boolean")) return false;
-  }
-  const v36 = x.jsonOptions;
-  if (v36 !== undefined) {
-    if (!isJsonOptions(v36)) return false;
-  }
-  const v37 = x.extract;
-  if (v37 !== undefined) {
-    if (!isJsonOptions(v37)) return false;
-  }
-  const v38 = x.actions;
-  if (v38 !== undefined) {
-    if (!(Array.isArray(v38))) return false;
-    if (v38.length > 50) return false;
-    for (let i40 = 0; i40 < v38.length; i40++) {
-      const v39 = v38[i40];
-      if (!isAction(v39)) return false;
-    }
-  }
-  const v41 = x.changeTrackingOptions;
-  if (v41 !== undefined) {
-    if (!isChangeTrackingOptions(v41)) return false;
-  }
-  const v42 = x.__experimental_cache;
-  if (v42 !== undefined) {
-    if (!(typeof v42 === "boolean")) return false;
-  }
-  const v43 = x.geolocation;
-  if (v43 !== undefined) {
-    if (!isGeolocation(v43)) return false;
-  }
-  for (const k44 in x) {
-    switch (k44.length) {
-      case 4: if (k44 === "urls") continue; break;
-      case 5: if (k44 === "proxy") continue; break;
-      case 6: if (k44 === "origin" || k44 === "maxAge" || k44 === "mobile") continue; break;
-      case 7: if (k44 === "webhook" || k44 === "formats" || k44 === "headers" || k44 === "waitFor" || k44 === "timeout" || k44 === "useMock" || k44 === "extract" || k44 === "actions") continue; break;
-      case 8: if (k44 === "location" || k44 === "blockAds" || k44 === "fastMode" || k44 === "parsePDF") continue; break;
-      case 10: if (k44 === "appendToId") continue; break;
-      case 11: if (k44 === "integration" || k44 === "includeTags" || k44 === "excludeTags" || k44 === "jsonOptions" || k44 === "geolocation") continue; break;
-      case 12: if (k44 === "storeInCache") continue; break;
-      case 14: if (k44 === "maxConcurrency") continue; break;
-      case 15: if (k44 === "onlyMainContent") continue; break;
-      case 16: if (k44 === "onlyCleanContent") continue; break;
-      case 17: if (k44 === "ignoreInvalidURLs" || k44 === "zeroDataRetention") continue; break;
-      case 18: if (k44 === "removeBase64Images") continue; break;
-      case 19: if (k44 === "skipTlsVerification") continue; break;
-      case 20: if (k44 === "__experimental_cache") continue; break;
-      case 21: if (k44 === "changeTrackingOptions") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "urls") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length < 1) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isUrl(v4)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "proxy") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "origin") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "maxAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "mobile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "webhook") {
+          if (v2 !== undefined) {
+            if (!isWebhook(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i34 = 0; i34 < v2.length; i34++) {
+              const v33 = v2[i34];
+              if (!isFormat(v33)) return false;
+            }
+            if (!(s2(v2) || s3(v2))) return false;
+            if (s4(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "waitFor") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+            if (!(v2 <= 60000)) return false;
+          }
+          continue;
+        } else if (k1 === "timeout") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1000)) return false;
+          }
+          continue;
+        } else if (k1 === "useMock") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "extract") {
+          if (v2 !== undefined) {
+            if (!isJsonOptions(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 50) return false;
+            for (let i118 = 0; i118 < v2.length; i118++) {
+              const v117 = v2[i118];
+              if (!isAction(v117)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "location") {
+          if (v2 !== undefined) {
+            if (!isLocation(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "blockAds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "fastMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "parsePDF") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "appendToId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format2.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "integration") {
+          if (v2 !== undefined) {
+            if (!isIntegration(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "includeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i51 = 0; i51 < v2.length; i51++) {
+              const v50 = v2[i51];
+              if (!(typeof v50 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "excludeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i59 = 0; i59 < v2.length; i59++) {
+              const v58 = v2[i59];
+              if (!(typeof v58 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "jsonOptions") {
+          if (v2 !== undefined) {
+            if (!isJsonOptions(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "geolocation") {
+          if (v2 !== undefined) {
+            if (!isGeolocation(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "storeInCache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "maxConcurrency") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "onlyMainContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "onlyCleanContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "ignoreInvalidURLs") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "zeroDataRetention") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "removeBase64Images") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 19:
+        if (k1 === "skipTlsVerification") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 20:
+        if (k1 === "__experimental_cache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 21:
+        if (k1 === "changeTrackingOptions") {
+          if (v2 !== undefined) {
+            if (!isChangeTrackingOptions(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   if (!(s5(x) || s7(x))) return false;
   if (!(s8(x) || s10(x))) return false;
   return true;
 }
 function isBatchScrapeStartResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.id;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!format3(v3)) return false;
-  const v4 = x.invalidURLs;
-  if (v4 !== undefined) {
-    if (!(s11(v4) || (v4 === null))) return false;
-  }
-  for (const k5 in x) {
-    switch (k5.length) {
-      case 2: if (k5 === "id") continue; break;
-      case 3: if (k5 === "url") continue; break;
-      case 7: if (k5 === "success") continue; break;
-      case 11: if (k5 === "invalidURLs") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "invalidURLs") {
+          if (v2 !== undefined) {
+            if (!(s11(v2) || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isCancelErrorResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.error;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isCancelResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.status;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "cancelled") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "status") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "cancelled") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isChangeTrackingMode(x) {
@@ -528,31 +870,42 @@ function isChangeTrackingMode(x) {
 }
 function isChangeTrackingOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.modes;
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let i3 = 0; i3 < v1.length; i3++) {
-      const v2 = v1[i3];
-      if (!isChangeTrackingMode(v2)) return false;
-    }
-  }
-  const v4 = x.schema;
-  if (v4 !== undefined) {
-    if (!isJsonSchemaObject(v4)) return false;
-  }
-  const v5 = x.prompt;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "string")) return false;
-  }
-  const v6 = x.tag;
-  if (v6 !== undefined) {
-    if (!((typeof v6 === "string") || (v6 === null))) return false;
-  }
-  for (const k7 in x) {
-    switch (k7.length) {
-      case 3: if (k7 === "tag") continue; break;
-      case 5: if (k7 === "modes") continue; break;
-      case 6: if (k7 === "schema" || k7 === "prompt") continue; break;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "tag") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "modes") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isChangeTrackingMode(v4)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "schema") {
+          if (v2 !== undefined) {
+            if (!isJsonSchemaObject(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
@@ -560,340 +913,607 @@ function isChangeTrackingOptions(x) {
 }
 function isChangeTrackingResult(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.previousScrapeAt;
-  if (v1 === undefined) return false;
-  if (!((typeof v1 === "string") || (v1 === null))) return false;
-  const v2 = x.changeStatus;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (!(v2 === "new" || v2 === "same" || v2 === "changed" || v2 === "removed")) return false;
-  const v3 = x.visibility;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!(v3 === "visible" || v3 === "hidden")) return false;
-  const v4 = x.diff;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "object" && v4 !== null && !Array.isArray(v4))) return false;
-    const v5 = v4.text;
-    if (v5 === undefined) return false;
-    if (!(typeof v5 === "string")) return false;
-    const v6 = v4.json;
-    if (v6 === undefined) return false;
-    if (!(typeof v6 === "object" && v6 !== null && !Array.isArray(v6))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "diff") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+            let r15 = 0;
+            for (const k13 in v2) {
+              const v14 = v2[k13];
+              switch (k13.length) {
+                case 4:
+                  if (k13 === "text") {
+                    if (v14 !== undefined) {
+                      r15++;
+                      if (!(typeof v14 === "string")) return false;
+                    }
+                    continue;
+                  } else if (k13 === "json") {
+                    if (v14 !== undefined) {
+                      r15++;
+                      if (!(typeof v14 === "object" && v14 !== null && !Array.isArray(v14))) return false;
+                    }
+                    continue;
+                  }
+                  break;
+              }
+            }
+            if (r15 !== 2) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "visibility") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "visible" || v2 === "hidden")) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "changeStatus") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "new" || v2 === "same" || v2 === "changed" || v2 === "removed")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "previousScrapeAt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!((typeof v2 === "string") || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isClickAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "click") return false;
-  const v2 = x.selector;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.all;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "all") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "click") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isCrawlRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.url;
-  if (v1 === undefined) return false;
-  if (!isUrl(v1)) return false;
-  const v2 = x.excludePaths;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    if (v2.length > 1000) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
-      if (v3.length > 2000) return false;
-    }
-  }
-  const v5 = x.includePaths;
-  if (v5 !== undefined) {
-    if (!(Array.isArray(v5))) return false;
-    if (v5.length > 1000) return false;
-    for (let i7 = 0; i7 < v5.length; i7++) {
-      const v6 = v5[i7];
-      if (!(typeof v6 === "string")) return false;
-      if (v6.length > 2000) return false;
-    }
-  }
-  const v8 = x.maxDiscoveryDepth;
-  if (v8 !== undefined) {
-    if (!(Number.isInteger(v8))) return false;
-  }
-  const v9 = x.ignoreQueryParameters;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "boolean")) return false;
-  }
-  const v10 = x.limit;
-  if (v10 !== undefined) {
-    if (!(Number.isInteger(v10))) return false;
-  }
-  const v11 = x.crawlEntireDomain;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "boolean")) return false;
-  }
-  const v12 = x.allowExternalLinks;
-  if (v12 !== undefined) {
-    if (!(typeof v12 === "boolean")) return false;
-  }
-  const v13 = x.allowSubdomains;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "boolean")) return false;
-  }
-  const v14 = x.delay;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "number" && isFinite(v14))) return false;
-    if (!(v14 <= 60)) return false;
-    if (!(v14 > 0)) return false;
-  }
-  const v15 = x.webhook;
-  if (v15 !== undefined) {
-    if (!isWebhook(v15)) return false;
-  }
-  const v16 = x.maxConcurrency;
-  if (v16 !== undefined) {
-    if (!(Number.isInteger(v16))) return false;
-    if (!(v16 >= 1)) return false;
-  }
-  const v17 = x.zeroDataRetention;
-  if (v17 !== undefined) {
-    if (!(typeof v17 === "boolean")) return false;
-  }
-  const v18 = x.origin;
-  if (v18 !== undefined) {
-    if (!(typeof v18 === "string")) return false;
-  }
-  const v19 = x.integration;
-  if (v19 !== undefined) {
-    if (!isIntegration(v19)) return false;
-  }
-  const v20 = x.ignoreRobotsTxt;
-  if (v20 !== undefined) {
-    if (!(typeof v20 === "boolean")) return false;
-  }
-  const v21 = x.deduplicateSimilarURLs;
-  if (v21 !== undefined) {
-    if (!(typeof v21 === "boolean")) return false;
-  }
-  const v22 = x.regexOnFullURL;
-  if (v22 !== undefined) {
-    if (!(typeof v22 === "boolean")) return false;
-  }
-  const v23 = x.maxDepth;
-  if (v23 !== undefined) {
-    if (!(Number.isInteger(v23))) return false;
-  }
-  const v24 = x.ignoreSitemap;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "boolean")) return false;
-  }
-  const v25 = x.allowBackwardLinks;
-  if (v25 !== undefined) {
-    if (!(typeof v25 === "boolean")) return false;
-  }
-  const v26 = x.scrapeOptions;
-  if (v26 !== undefined) {
-    if (!isScrapeOptions(v26)) return false;
-  }
-  for (const k27 in x) {
-    switch (k27.length) {
-      case 3: if (k27 === "url") continue; break;
-      case 5: if (k27 === "limit" || k27 === "delay") continue; break;
-      case 6: if (k27 === "origin") continue; break;
-      case 7: if (k27 === "webhook") continue; break;
-      case 8: if (k27 === "maxDepth") continue; break;
-      case 11: if (k27 === "integration") continue; break;
-      case 12: if (k27 === "excludePaths" || k27 === "includePaths") continue; break;
-      case 13: if (k27 === "ignoreSitemap" || k27 === "scrapeOptions") continue; break;
-      case 14: if (k27 === "maxConcurrency" || k27 === "regexOnFullURL") continue; break;
-      case 15: if (k27 === "allowSubdomains" || k27 === "ignoreRobotsTxt") continue; break;
-      case 17: if (k27 === "maxDiscoveryDepth" || k27 === "crawlEntireDomain" || k27 === "zeroDataRetention") continue; break;
-      case 18: if (k27 === "allowExternalLinks" || k27 === "allowBackwardLinks") continue; break;
-      case 21: if (k27 === "ignoreQueryParameters") continue; break;
-      case 22: if (k27 === "deduplicateSimilarURLs") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isUrl(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "limit") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "delay") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 <= 60)) return false;
+            if (!(v2 > 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "origin") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "webhook") {
+          if (v2 !== undefined) {
+            if (!isWebhook(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "maxDepth") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "integration") {
+          if (v2 !== undefined) {
+            if (!isIntegration(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "excludePaths") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 1000) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+              if (v7.length > 2000) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "includePaths") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 1000) return false;
+            for (let i16 = 0; i16 < v2.length; i16++) {
+              const v15 = v2[i16];
+              if (!(typeof v15 === "string")) return false;
+              if (v15.length > 2000) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "ignoreSitemap") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "scrapeOptions") {
+          if (v2 !== undefined) {
+            if (!isScrapeOptions(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "maxConcurrency") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+          }
+          continue;
+        } else if (k1 === "regexOnFullURL") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "allowSubdomains") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "ignoreRobotsTxt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "maxDiscoveryDepth") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "crawlEntireDomain") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "zeroDataRetention") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "allowExternalLinks") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "allowBackwardLinks") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 21:
+        if (k1 === "ignoreQueryParameters") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 22:
+        if (k1 === "deduplicateSimilarURLs") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isCrawlStartResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.id;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!format3(v3)) return false;
-  for (const k4 in x) {
-    switch (k4.length) {
-      case 2: if (k4 === "id") continue; break;
-      case 3: if (k4 === "url") continue; break;
-      case 7: if (k4 === "success") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isDocument(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.markdown;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-  }
-  const v2 = x.html;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-  }
-  const v3 = x.rawHtml;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
-  const v4 = x.links;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!(typeof v5 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "html") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "links") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!(typeof v13 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "rawHtml") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "summary") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!isActionResults(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "warning") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "markdown") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isDocumentMetadata(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "screenshot") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "changeTracking") {
+          if (v2 !== undefined) {
+            if (!isChangeTrackingResult(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
   }
-  const v7 = x.screenshot;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v10 = x.summary;
-  if (v10 !== undefined) {
-    if (!(typeof v10 === "string")) return false;
-  }
-  const v11 = x.changeTracking;
-  if (v11 !== undefined) {
-    if (!isChangeTrackingResult(v11)) return false;
-  }
-  const v12 = x.actions;
-  if (v12 !== undefined) {
-    if (!isActionResults(v12)) return false;
-  }
-  const v13 = x.warning;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "string")) return false;
-  }
-  const v14 = x.metadata;
-  if (v14 === undefined) return false;
-  if (!isDocumentMetadata(v14)) return false;
+  if (r3 !== 1) return false;
   return true;
 }
 function isDocumentMetadata(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.sourceURL;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "title") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "robots") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "scrapeId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "cachedAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "numPages") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "language") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "keywords") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "sourceURL") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "proxyUsed") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth")) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "statusCode") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "cacheState") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "hit" || v2 === "miss")) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "creditsUsed") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "contentType") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "description") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v2 = x.url;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-  }
-  const v3 = x.statusCode;
-  if (v3 === undefined) return false;
-  if (!(Number.isInteger(v3))) return false;
-  const v4 = x.scrapeId;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-  }
-  const v5 = x.proxyUsed;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "string")) return false;
-    if (!(v5 === "basic" || v5 === "stealth")) return false;
-  }
-  const v6 = x.cacheState;
-  if (v6 !== undefined) {
-    if (!(typeof v6 === "string")) return false;
-    if (!(v6 === "hit" || v6 === "miss")) return false;
-  }
-  const v7 = x.cachedAt;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v8 = x.creditsUsed;
-  if (v8 !== undefined) {
-    if (!(typeof v8 === "number" && isFinite(v8))) return false;
-  }
-  const v9 = x.contentType;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "string")) return false;
-  }
-  const v10 = x.numPages;
-  if (v10 !== undefined) {
-    if (!(Number.isInteger(v10))) return false;
-  }
-  const v11 = x.error;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "string")) return false;
-  }
-  const v12 = x.title;
-  if (v12 !== undefined) {
-    if (!((typeof v12 === "string") || s11(v12))) return false;
-  }
-  const v13 = x.description;
-  if (v13 !== undefined) {
-    if (!((typeof v13 === "string") || s11(v13))) return false;
-  }
-  const v14 = x.language;
-  if (v14 !== undefined) {
-    if (!((typeof v14 === "string") || s11(v14))) return false;
-  }
-  const v15 = x.keywords;
-  if (v15 !== undefined) {
-    if (!((typeof v15 === "string") || s11(v15))) return false;
-  }
-  const v16 = x.robots;
-  if (v16 !== undefined) {
-    if (!((typeof v16 === "string") || s11(v16))) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isErrorResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== false) return false;
-  const v2 = x.error;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.code;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
-  const v4 = x.details;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!isValidationIssue(v5)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== false) return false;
+          }
+          continue;
+        } else if (k1 === "details") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isValidationIssue(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isExecuteJavascriptAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "executeJavascript") return false;
-  const v2 = x.script;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "executeJavascript") return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "script") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isFormat(x) {
@@ -903,17 +1523,30 @@ function isFormat(x) {
 }
 function isGeolocation(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.country;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-    if (!pattern1.test(v1)) return false;
-  }
-  const v2 = x.languages;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "country") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!pattern1.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "languages") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
   return true;
@@ -925,42 +1558,94 @@ function isIntegration(x) {
 }
 function isJobError(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.id;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.timestamp;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (!format1.validate(v2)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "timestamp") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.code;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-  }
-  const v5 = x.error;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "string")) return false;
+  if (r3 !== 3) return false;
   return true;
 }
 function isJobErrorsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.errors;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  for (let i3 = 0; i3 < v1.length; i3++) {
-    const v2 = v1[i3];
-    if (!isJobError(v2)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "errors") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isJobError(v4)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "robotsBlocked") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i13 = 0; i13 < v2.length; i13++) {
+              const v12 = v2[i13];
+              if (!(typeof v12 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v4 = x.robotsBlocked;
-  if (v4 === undefined) return false;
-  if (!(Array.isArray(v4))) return false;
-  for (let i6 = 0; i6 < v4.length; i6++) {
-    const v5 = v4[i6];
-    if (!(typeof v5 === "string")) return false;
-  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isJobStatus(x) {
@@ -970,101 +1655,173 @@ function isJobStatus(x) {
 }
 function isJobStatusResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  const v2 = x.status;
-  if (v2 === undefined) return false;
-  if (!isJobStatus(v2)) return false;
-  const v3 = x.completed;
-  if (v3 === undefined) return false;
-  if (!(Number.isInteger(v3))) return false;
-  if (!(v3 >= 0)) return false;
-  const v4 = x.total;
-  if (v4 === undefined) return false;
-  if (!(Number.isInteger(v4))) return false;
-  if (!(v4 >= 0)) return false;
-  const v5 = x.creditsUsed;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "number" && isFinite(v5))) return false;
-  if (!(v5 >= 0)) return false;
-  const v6 = x.expiresAt;
-  if (v6 === undefined) return false;
-  if (!(typeof v6 === "string")) return false;
-  if (!format1.validate(v6)) return false;
-  const v7 = x.next;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-    if (!format3(v7)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "next") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "data") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i26 = 0; i26 < v2.length; i26++) {
+              const v25 = v2[i26];
+              if (!isDocument(v25)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "total") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "status") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isJobStatus(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "warning") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "duration") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "completed") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "expiresAt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "createdAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "creditsUsed") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "completedAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v8 = x.data;
-  if (v8 === undefined) return false;
-  if (!(Array.isArray(v8))) return false;
-  for (let i10 = 0; i10 < v8.length; i10++) {
-    const v9 = v8[i10];
-    if (!isDocument(v9)) return false;
-  }
-  const v11 = x.warning;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "string")) return false;
-  }
-  const v12 = x.error;
-  if (v12 !== undefined) {
-    if (!(typeof v12 === "string")) return false;
-  }
-  const v13 = x.createdAt;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "string")) return false;
-    if (!format1.validate(v13)) return false;
-  }
-  const v14 = x.completedAt;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "string")) return false;
-    if (!format1.validate(v14)) return false;
-  }
-  const v15 = x.duration;
-  if (v15 !== undefined) {
-    if (!(typeof v15 === "number" && isFinite(v15))) return false;
-    if (!(v15 >= 0)) return false;
-  }
+  if (r3 !== 7) return false;
   return true;
 }
 function isJsonOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.schema;
-  if (v1 !== undefined) {
-    if (!isJsonSchemaObject(v1)) return false;
-  }
-  const v2 = x.systemPrompt;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (v2.length > 10000) return false;
-  }
-  const v3 = x.prompt;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-    if (v3.length > 10000) return false;
-  }
-  const v4 = x.mode;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-    if (v4 !== "llm") return false;
-  }
-  const v5 = x.temperature;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "number" && isFinite(v5))) return false;
-  }
-  const v6 = x.checkPromptInjection;
-  if (v6 !== undefined) {
-    if (!(typeof v6 === "boolean")) return false;
-  }
-  for (const k7 in x) {
-    switch (k7.length) {
-      case 4: if (k7 === "mode") continue; break;
-      case 6: if (k7 === "schema" || k7 === "prompt") continue; break;
-      case 11: if (k7 === "temperature") continue; break;
-      case 12: if (k7 === "systemPrompt") continue; break;
-      case 20: if (k7 === "checkPromptInjection") continue; break;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "mode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "llm") return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "schema") {
+          if (v2 !== undefined) {
+            if (!isJsonSchemaObject(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "temperature") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "systemPrompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+      case 20:
+        if (k1 === "checkPromptInjection") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
@@ -1076,201 +1833,321 @@ function isJsonSchemaObject(x) {
 }
 function isLocation(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.country;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-    if (!pattern2.test(v1)) return false;
-  }
-  const v2 = x.languages;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "country") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!pattern2.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "languages") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
   return true;
 }
 function isPdfAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "pdf") return false;
-  const v2 = x.landscape;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "pdf") return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "scale") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "format") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "A0" || v2 === "A1" || v2 === "A2" || v2 === "A3" || v2 === "A4" || v2 === "A5" || v2 === "A6" || v2 === "Letter" || v2 === "Legal" || v2 === "Tabloid" || v2 === "Ledger")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "landscape") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.scale;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "number" && isFinite(v3))) return false;
-  }
-  const v4 = x.format;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-    if (!(v4 === "A0" || v4 === "A1" || v4 === "A2" || v4 === "A3" || v4 === "A4" || v4 === "A5" || v4 === "A6" || v4 === "Letter" || v4 === "Legal" || v4 === "Tabloid" || v4 === "Ledger")) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isPressAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "press") return false;
-  const v2 = x.key;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "key") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "press") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isScrapeAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "scrape") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "scrape") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isScrapeOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let i3 = 0; i3 < v1.length; i3++) {
-      const v2 = v1[i3];
-      if (!isFormat(v2)) return false;
-    }
-    if (!(s2(v1) || s3(v1))) return false;
-    if (s4(v1)) return false;
-  }
-  const v4 = x.onlyMainContent;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  const v5 = x.includeTags;
-  if (v5 !== undefined) {
-    if (!(Array.isArray(v5))) return false;
-    for (let i7 = 0; i7 < v5.length; i7++) {
-      const v6 = v5[i7];
-      if (!(typeof v6 === "string")) return false;
-    }
-  }
-  const v8 = x.excludeTags;
-  if (v8 !== undefined) {
-    if (!(Array.isArray(v8))) return false;
-    for (let i10 = 0; i10 < v8.length; i10++) {
-      const v9 = v8[i10];
-      if (!(typeof v9 === "string")) return false;
-    }
-  }
-  const v11 = x.maxAge;
-  if (v11 !== undefined) {
-    if (!(Number.isInteger(v11))) return false;
-    if (!(v11 >= 0)) return false;
-  }
-  const v12 = x.headers;
-  if (v12 !== undefined) {
-    if (!isStringMap(v12)) return false;
-  }
-  const v13 = x.waitFor;
-  if (v13 !== undefined) {
-    if (!(Number.isInteger(v13))) return false;
-    if (!(v13 >= 0)) return false;
-    if (!(v13 <= 60000)) return false;
-  }
-  const v14 = x.mobile;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "boolean")) return false;
-  }
-  const v15 = x.skipTlsVerification;
-  if (v15 !== undefined) {
-    if (!(typeof v15 === "boolean")) return false;
-  }
-  const v16 = x.timeout;
-  if (v16 !== undefined) {
-    if (!(Number.isInteger(v16))) return false;
-    if (!(v16 >= 1000)) return false;
-  }
-  const v17 = x.location;
-  if (v17 !== undefined) {
-    if (!isLocation(v17)) return false;
-  }
-  const v18 = x.removeBase64Images;
-  if (v18 !== undefined) {
-    if (!(typeof v18 === "boolean")) return false;
-  }
-  const v19 = x.blockAds;
-  if (v19 !== undefined) {
-    if (!(typeof v19 === "boolean")) return false;
-  }
-  const v20 = x.proxy;
-  if (v20 !== undefined) {
-    if (!(typeof v20 === "string")) return false;
-    if (!(v20 === "basic" || v20 === "stealth" || v20 === "auto" || v20 === "enhanced")) return false;
-  }
-  const v21 = x.storeInCache;
-  if (v21 !== undefined) {
-    if (!(typeof v21 === "boolean")) return false;
-  }
-  const v22 = x.onlyCleanContent;
-  if (v22 !== undefined) {
-    if (!(typeof v22 === "boolean")) return false;
-  }
-  const v23 = x.fastMode;
-  if (v23 !== undefined) {
-    if (!(typeof v23 === "boolean")) return false;
-  }
-  const v24 = x.useMock;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "string")) return false;
-  }
-  const v25 = x.parsePDF;
-  if (v25 !== undefined) {
-    if (!(typeof v25 === "boolean")) return false;
-  }
-  const v26 = x.jsonOptions;
-  if (v26 !== undefined) {
-    if (!isJsonOptions(v26)) return false;
-  }
-  const v27 = x.extract;
-  if (v27 !== undefined) {
-    if (!isJsonOptions(v27)) return false;
-  }
-  const v28 = x.actions;
-  if (v28 !== undefined) {
-    if (!(Array.isArray(v28))) return false;
-    if (v28.length > 50) return false;
-    for (let i30 = 0; i30 < v28.length; i30++) {
-      const v29 = v28[i30];
-      if (!isAction(v29)) return false;
-    }
-  }
-  const v31 = x.changeTrackingOptions;
-  if (v31 !== undefined) {
-    if (!isChangeTrackingOptions(v31)) return false;
-  }
-  const v32 = x.__experimental_cache;
-  if (v32 !== undefined) {
-    if (!(typeof v32 === "boolean")) return false;
-  }
-  const v33 = x.geolocation;
-  if (v33 !== undefined) {
-    if (!isGeolocation(v33)) return false;
-  }
-  for (const k34 in x) {
-    switch (k34.length) {
-      case 5: if (k34 === "proxy") continue; break;
-      case 6: if (k34 === "maxAge" || k34 === "mobile") continue; break;
-      case 7: if (k34 === "formats" || k34 === "headers" || k34 === "waitFor" || k34 === "timeout" || k34 === "useMock" || k34 === "extract" || k34 === "actions") continue; break;
-      case 8: if (k34 === "location" || k34 === "blockAds" || k34 === "fastMode" || k34 === "parsePDF") continue; break;
-      case 11: if (k34 === "includeTags" || k34 === "excludeTags" || k34 === "jsonOptions" || k34 === "geolocation") continue; break;
-      case 12: if (k34 === "storeInCache") continue; break;
-      case 15: if (k34 === "onlyMainContent") continue; break;
-      case 16: if (k34 === "onlyCleanContent") continue; break;
-      case 18: if (k34 === "removeBase64Images") continue; break;
-      case 19: if (k34 === "skipTlsVerification") continue; break;
-      case 20: if (k34 === "__experimental_cache") continue; break;
-      case 21: if (k34 === "changeTrackingOptions") continue; break;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 5:
+        if (k1 === "proxy") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "maxAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "mobile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isFormat(v4)) return false;
+            }
+            if (!(s2(v2) || s3(v2))) return false;
+            if (s4(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "waitFor") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+            if (!(v2 <= 60000)) return false;
+          }
+          continue;
+        } else if (k1 === "timeout") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1000)) return false;
+          }
+          continue;
+        } else if (k1 === "useMock") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "extract") {
+          if (v2 !== undefined) {
+            if (!isJsonOptions(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 50) return false;
+            for (let i89 = 0; i89 < v2.length; i89++) {
+              const v88 = v2[i89];
+              if (!isAction(v88)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "location") {
+          if (v2 !== undefined) {
+            if (!isLocation(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "blockAds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "fastMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "parsePDF") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "includeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i22 = 0; i22 < v2.length; i22++) {
+              const v21 = v2[i22];
+              if (!(typeof v21 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "excludeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i30 = 0; i30 < v2.length; i30++) {
+              const v29 = v2[i30];
+              if (!(typeof v29 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "jsonOptions") {
+          if (v2 !== undefined) {
+            if (!isJsonOptions(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "geolocation") {
+          if (v2 !== undefined) {
+            if (!isGeolocation(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "storeInCache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "onlyMainContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "onlyCleanContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "removeBase64Images") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 19:
+        if (k1 === "skipTlsVerification") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 20:
+        if (k1 === "__experimental_cache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 21:
+        if (k1 === "changeTrackingOptions") {
+          if (v2 !== undefined) {
+            if (!isChangeTrackingOptions(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
@@ -1280,43 +2157,86 @@ function isScrapeOptions(x) {
 }
 function isScreenshotAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "screenshot") return false;
-  const v2 = x.fullPage;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "screenshot") return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "quality") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 100)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "fullPage") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.quality;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "number" && isFinite(v3))) return false;
-    if (!(v3 >= 1)) return false;
-    if (!(v3 <= 100)) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isScrollAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "scroll") return false;
-  const v2 = x.direction;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "up" || v2 === "down")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "scroll") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "direction") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "up" || v2 === "down")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.selector;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isStringMap(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   for (const k1 in x) {
-    if (!(typeof x[k1] === "string")) return false;
+    const v2 = x[k1];
+    if (!(typeof v2 === "string")) return false;
   }
   return true;
 }
@@ -1326,36 +2246,79 @@ function isUrl(x) {
 }
 function isValidationIssue(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.code;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.message;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.path;
-  if (v3 === undefined) return false;
-  if (!(Array.isArray(v3))) return false;
-  for (let i5 = 0; i5 < v3.length; i5++) {
-    const v4 = v3[i5];
-    if (!((typeof v4 === "string") || (Number.isInteger(v4)))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "path") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i11 = 0; i11 < v2.length; i11++) {
+              const v10 = v2[i11];
+              if (!((typeof v10 === "string") || (Number.isInteger(v10)))) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "message") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isWaitAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "wait") return false;
-  const v2 = x.milliseconds;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "number" && isFinite(v2))) return false;
-    if (!(v2 > 0)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "wait") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 > 0)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.selector;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
+  if (r3 !== 1) return false;
   if (!(s13(x) || s15(x))) return false;
   return true;
 }
@@ -1365,36 +2328,76 @@ function isWebhook(x) {
 }
 function isWebhookEvent(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  const v2 = x.type;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
-  const v3 = x.id;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.data;
-  if (v4 === undefined) return false;
-  if (!(Array.isArray(v4))) return false;
-  for (let i6 = 0; i6 < v4.length; i6++) {
-    const v5 = v4[i6];
-    if (!isDocument(v5)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
+          }
+          continue;
+        } else if (k1 === "data") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isDocument(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "webhookId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format2.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v7 = x.error;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v8 = x.metadata;
-  if (v8 !== undefined) {
-    if (!isStringMap(v8)) return false;
-  }
-  const v9 = x.webhookId;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "string")) return false;
-    if (!format2.test(v9)) return false;
-  }
+  if (r3 !== 4) return false;
   return true;
 }
 function isWebhookEventKind(x) {
@@ -1404,46 +2407,79 @@ function isWebhookEventKind(x) {
 }
 function isWebhookObject(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.url;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (!format3(v1)) return false;
-  const v2 = x.headers;
-  if (v2 !== undefined) {
-    if (!isStringMap(v2)) return false;
-  }
-  const v3 = x.metadata;
-  if (v3 !== undefined) {
-    if (!isStringMap(v3)) return false;
-  }
-  const v4 = x.events;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!isWebhookEventKind(v5)) return false;
-    }
-  }
-  for (const k7 in x) {
-    switch (k7.length) {
-      case 3: if (k7 === "url") continue; break;
-      case 6: if (k7 === "events") continue; break;
-      case 7: if (k7 === "headers") continue; break;
-      case 8: if (k7 === "metadata") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "events") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isWebhookEventKind(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isWriteAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "write") return false;
-  const v2 = x.text;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "write") return false;
+          }
+          continue;
+        } else if (k1 === "text") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 

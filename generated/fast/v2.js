@@ -9,10 +9,23 @@ const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUu
 
 function s1(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "changeTracking") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "changeTracking") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s2(x) {
@@ -21,13 +34,13 @@ function s2(x) {
 }
 function s3(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if (s2(x[i4])) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if (s2(x[i7])) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s4(x) {
@@ -36,10 +49,23 @@ function s4(x) {
 }
 function s5(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "markdown") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "markdown") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s6(x) {
@@ -48,21 +74,34 @@ function s6(x) {
 }
 function s7(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if (s6(x[i4])) {
-      if (++n3 >= 1) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if (s6(x[i7])) {
+      if (++n6 >= 1) break;
     }
   }
-  if (n3 < 1) return false;
+  if (n6 < 1) return false;
   return true;
 }
 function s8(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "screenshot") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "screenshot") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s9(x) {
@@ -71,13 +110,13 @@ function s9(x) {
 }
 function s10(x) {
   if (!(Array.isArray(x))) return false;
-  let n3 = 0;
-  for (let i4 = 0; i4 < x.length; i4++) {
-    if (s9(x[i4])) {
-      if (++n3 >= 2) break;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if (s9(x[i7])) {
+      if (++n6 >= 2) break;
     }
   }
-  if (n3 < 2) return false;
+  if (n6 < 2) return false;
   return true;
 }
 function s11(x) {
@@ -90,27 +129,79 @@ function s11(x) {
 }
 function s12(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s13(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   if (s12(x)) return false;
   return true;
 }
 function s14(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.milliseconds;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function s15(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.selector;
-  if (v1 === undefined) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   if (s14(x)) return false;
   return true;
 }
@@ -122,9 +213,9 @@ function s16(x) {
 
 function isAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const t1 = x.type;
-  if (typeof t1 !== "string") return false;
-  switch (t1) {
+  const t4 = x.type;
+  if (typeof t4 !== "string") return false;
+  switch (t4) {
     case "wait":
       if (!isWaitAction(x)) return false;
       break;
@@ -159,416 +250,705 @@ function isAction(x) {
 }
 function isActionResults(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.screenshots;
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let i3 = 0; i3 < v1.length; i3++) {
-      const v2 = v1[i3];
-      if (!(typeof v2 === "string")) return false;
-    }
-  }
-  const v4 = x.scrapes;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
-      const v7 = v5.url;
-      if (v7 === undefined) return false;
-      if (!(typeof v7 === "string")) return false;
-      const v8 = v5.html;
-      if (v8 === undefined) return false;
-      if (!(typeof v8 === "string")) return false;
-    }
-  }
-  const v9 = x.javascriptReturns;
-  if (v9 !== undefined) {
-    if (!(Array.isArray(v9))) return false;
-    for (let i11 = 0; i11 < v9.length; i11++) {
-      const v10 = v9[i11];
-      if (!(typeof v10 === "object" && v10 !== null && !Array.isArray(v10))) return false;
-      const v12 = v10.type;
-      if (v12 === undefined) return false;
-      if (!(typeof v12 === "string")) return false;
-      const v13 = v10.value;
-      if (v13 === undefined) return false;
-    }
-  }
-  const v14 = x.pdfs;
-  if (v14 !== undefined) {
-    if (!(Array.isArray(v14))) return false;
-    for (let i16 = 0; i16 < v14.length; i16++) {
-      const v15 = v14[i16];
-      if (!(typeof v15 === "string")) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "pdfs") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i41 = 0; i41 < v2.length; i41++) {
+              const v40 = v2[i41];
+              if (!(typeof v40 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "scrapes") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i13 = 0; i13 < v2.length; i13++) {
+              const v12 = v2[i13];
+              if (!(typeof v12 === "object" && v12 !== null && !Array.isArray(v12))) return false;
+              let r16 = 0;
+              for (const k14 in v12) {
+                const v15 = v12[k14];
+                switch (k14.length) {
+                  case 3:
+                    if (k14 === "url") {
+                      if (v15 !== undefined) {
+                        r16++;
+                        if (!(typeof v15 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                  case 4:
+                    if (k14 === "html") {
+                      if (v15 !== undefined) {
+                        r16++;
+                        if (!(typeof v15 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                }
+              }
+              if (r16 !== 2) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "screenshots") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!(typeof v4 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "javascriptReturns") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i27 = 0; i27 < v2.length; i27++) {
+              const v26 = v2[i27];
+              if (!(typeof v26 === "object" && v26 !== null && !Array.isArray(v26))) return false;
+              let r30 = 0;
+              for (const k28 in v26) {
+                const v29 = v26[k28];
+                switch (k28.length) {
+                  case 4:
+                    if (k28 === "type") {
+                      if (v29 !== undefined) {
+                        r30++;
+                        if (!(typeof v29 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                  case 5:
+                    if (k28 === "value") {
+                      if (v29 !== undefined) {
+                        r30++;
+                      }
+                      continue;
+                    }
+                    break;
+                }
+              }
+              if (r30 !== 2) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
   return true;
 }
 function isActiveCrawl(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.id;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.teamId;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.created_at;
-  if (v4 === undefined) return false;
-  if (!(typeof v4 === "string")) return false;
-  if (!format1.validate(v4)) return false;
-  const v5 = x.options;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "teamId") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "options") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "created_at") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 5) return false;
   return true;
 }
 function isActiveCrawlsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.crawls;
-  if (v2 === undefined) return false;
-  if (!(Array.isArray(v2))) return false;
-  for (let i4 = 0; i4 < v2.length; i4++) {
-    const v3 = v2[i4];
-    if (!isActiveCrawl(v3)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "crawls") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!isActiveCrawl(v7)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isAttributesFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "attributes") return false;
-  const v2 = x.selectors;
-  if (v2 === undefined) return false;
-  if (!(Array.isArray(v2))) return false;
-  for (let i4 = 0; i4 < v2.length; i4++) {
-    const v3 = v2[i4];
-    if (!(typeof v3 === "object" && v3 !== null && !Array.isArray(v3))) return false;
-    const v5 = v3.selector;
-    if (v5 === undefined) return false;
-    if (!(typeof v5 === "string")) return false;
-    const v6 = v3.attribute;
-    if (v6 === undefined) return false;
-    if (!(typeof v6 === "string")) return false;
-    for (const k7 in v3) {
-      switch (k7.length) {
-        case 8: if (k7 === "selector") continue; break;
-        case 9: if (k7 === "attribute") continue; break;
-      }
-      return false;
-    }
-  }
-  for (const k8 in x) {
-    switch (k8.length) {
-      case 4: if (k8 === "type") continue; break;
-      case 9: if (k8 === "selectors") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "attributes") return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "selectors") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "object" && v7 !== null && !Array.isArray(v7))) return false;
+              let r11 = 0;
+              for (const k9 in v7) {
+                const v10 = v7[k9];
+                switch (k9.length) {
+                  case 8:
+                    if (k9 === "selector") {
+                      if (v10 !== undefined) {
+                        r11++;
+                        if (!(typeof v10 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                  case 9:
+                    if (k9 === "attribute") {
+                      if (v10 !== undefined) {
+                        r11++;
+                        if (!(typeof v10 === "string")) return false;
+                      }
+                      continue;
+                    }
+                    break;
+                }
+                return false;
+              }
+              if (r11 !== 2) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isBatchScrapeRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.urls;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  if (v1.length < 1) return false;
-  for (let i3 = 0; i3 < v1.length; i3++) {
-    const v2 = v1[i3];
-    if (!isUrl(v2)) return false;
-  }
-  const v4 = x.ignoreInvalidURLs;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  const v5 = x.webhook;
-  if (v5 !== undefined) {
-    if (!isWebhook(v5)) return false;
-  }
-  const v6 = x.maxConcurrency;
-  if (v6 !== undefined) {
-    if (!(Number.isInteger(v6))) return false;
-    if (!(v6 >= 1)) return false;
-  }
-  const v7 = x.zeroDataRetention;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "boolean")) return false;
-  }
-  const v8 = x.origin;
-  if (v8 !== undefined) {
-    if (!(typeof v8 === "string")) return false;
-  }
-  const v9 = x.integration;
-  if (v9 !== undefined) {
-    if (!isIntegration(v9)) return false;
-  }
-  const v10 = x.appendToId;
-  if (v10 !== undefined) {
-    if (!(typeof v10 === "string")) return false;
-    if (!format2.test(v10)) return false;
-  }
-  const v11 = x.formats;
-  if (v11 !== undefined) {
-    if (!(Array.isArray(v11))) return false;
-    for (let i13 = 0; i13 < v11.length; i13++) {
-      const v12 = v11[i13];
-      if (!isFormat(v12)) return false;
-    }
-    if (!(s4(v11) || s7(v11))) return false;
-    if (s10(v11)) return false;
-  }
-  const v14 = x.onlyMainContent;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "boolean")) return false;
-  }
-  const v15 = x.includeTags;
-  if (v15 !== undefined) {
-    if (!(Array.isArray(v15))) return false;
-    for (let i17 = 0; i17 < v15.length; i17++) {
-      const v16 = v15[i17];
-      if (!(typeof v16 === "string")) return false;
-    }
-  }
-  const v18 = x.excludeTags;
-  if (v18 !== undefined) {
-    if (!(Array.isArray(v18))) return false;
-    for (let i20 = 0; i20 < v18.length; i20++) {
-      const v19 = v18[i20];
-      if (!(typeof v19 === "string")) return false;
-    }
-  }
-  const v21 = x.maxAge;
-  if (v21 !== undefined) {
-    if (!(Number.isInteger(v21))) return false;
-    if (!(v21 >= 0)) return false;
-  }
-  const v22 = x.headers;
-  if (v22 !== undefined) {
-    if (!isStringMap(v22)) return false;
-  }
-  const v23 = x.waitFor;
-  if (v23 !== undefined) {
-    if (!(Number.isInteger(v23))) return false;
-    if (!(v23 >= 0)) return false;
-    if (!(v23 <= 60000)) return false;
-  }
-  const v24 = x.mobile;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "boolean")) return false;
-  }
-  const v25 = x.skipTlsVerification;
-  if (v25 !== undefined) {
-    if (!(typeof v25 === "boolean")) return false;
-  }
-  const v26 = x.timeout;
-  if (v26 !== undefined) {
-    if (!(Number.isInteger(v26))) return false;
-    if (!(v26 >= 1000)) return false;
-    if (!(v26 <= 300000)) return false;
-  }
-  const v27 = x.location;
-  if (v27 !== undefined) {
-    if (!isLocation(v27)) return false;
-  }
-  const v28 = x.removeBase64Images;
-  if (v28 !== undefined) {
-    if (!(typeof v28 === "boolean")) return false;
-  }
-  const v29 = x.blockAds;
-  if (v29 !== undefined) {
-    if (!(typeof v29 === "boolean")) return false;
-  }
-  const v30 = x.proxy;
-  if (v30 !== undefined) {
-    if (!(typeof v30 === "string")) return false;
-    if (!(v30 === "basic" || v30 === "stealth" || v30 === "auto" || v30 === "enhanced")) return false;
-  }
-  const v31 = x.storeInCache;
-  if (v31 !== undefined) {
-    if (!(typeof v31 === "boolean")) return false;
-  }
-  const v32 = x.onlyCleanContent;
-  if (v32 !== undefined) {
-    if (!(typeof v32 === "boolean")) return false;
-  }
-  const v33 = x.fastMode;
-  if (v33 !== undefined) {
-    if (!(typeof v33 === "boolean")) return false;
-  }
-  const v34 = x.useMock;
-  if (v34 !== undefined) {
-    if (!(typeof v34 === "string")) return false;
-  }
-  const v35 = x.parsers;
-  if (v35 !== undefined) {
-    if (!(Array.isArray(v35))) return false;
-    for (let i37 = 0; i37 < v35.length; i37++) {
-      const v36 = v35[i37];
-      if (!isParser(v36)) return false;
-    }
-  }
-  const v38 = x.actions;
-  if (v38 !== undefined) {
-    if (!(Array.isArray(v38))) return false;
-    if (v38.length > 50) return false;
-    for (let i40 = 0; i40 < v38.length; i40++) {
-      const v39 = v38[i40];
-      if (!isAction(v39)) return false;
-    }
-  }
-  const v41 = x.safeMode;
-  if (v41 !== undefined) {
-    if (!(typeof v41 === "boolean")) return false;
-  }
-  const v42 = x.minAge;
-  if (v42 !== undefined) {
-    if (!(Number.isInteger(v42))) return false;
-    if (!(v42 >= 0)) return false;
-  }
-  const v43 = x.redactPII;
-  if (v43 !== undefined) {
-    if (!((typeof v43 === "boolean") || isRedactPiiOptions(v43))) return false;
-  }
-  const v44 = x.threatProtection;
-  if (v44 !== undefined) {
-    if (!(typeof v44 === "object" && v44 !== null && !Array.isArray(v44))) return false;
-  }
-  const v45 = x.profile;
-  if (v45 !== undefined) {
-    if (!(typeof v45 === "object" && v45 !== null && !Array.isArray(v45))) return false;
-    const v46 = v45.name;
-    if (v46 === undefined) return false;
-    if (!(typeof v46 === "string")) return false;
-    if (v46.length < 1) return false;
-    if (v46.length > 128) return false;
-    const v47 = v45.saveChanges;
-    if (v47 !== undefined) {
-      if (!(typeof v47 === "boolean")) return false;
-    }
-    for (const k48 in v45) {
-      switch (k48.length) {
-        case 4: if (k48 === "name") continue; break;
-        case 11: if (k48 === "saveChanges") continue; break;
-      }
-      return false;
-    }
-  }
-  const v49 = x.auditMetadata;
-  if (v49 !== undefined) {
-    if (!(typeof v49 === "object" && v49 !== null && !Array.isArray(v49))) return false;
-  }
-  const v50 = x.lockdown;
-  if (v50 !== undefined) {
-    if (!(typeof v50 === "boolean")) return false;
-  }
-  for (const k51 in x) {
-    switch (k51.length) {
-      case 4: if (k51 === "urls") continue; break;
-      case 5: if (k51 === "proxy") continue; break;
-      case 6: if (k51 === "origin" || k51 === "maxAge" || k51 === "mobile" || k51 === "minAge") continue; break;
-      case 7: if (k51 === "webhook" || k51 === "formats" || k51 === "headers" || k51 === "waitFor" || k51 === "timeout" || k51 === "useMock" || k51 === "parsers" || k51 === "actions" || k51 === "profile") continue; break;
-      case 8: if (k51 === "location" || k51 === "blockAds" || k51 === "fastMode" || k51 === "safeMode" || k51 === "lockdown") continue; break;
-      case 9: if (k51 === "redactPII") continue; break;
-      case 10: if (k51 === "appendToId") continue; break;
-      case 11: if (k51 === "integration" || k51 === "includeTags" || k51 === "excludeTags") continue; break;
-      case 12: if (k51 === "storeInCache") continue; break;
-      case 13: if (k51 === "auditMetadata") continue; break;
-      case 14: if (k51 === "maxConcurrency") continue; break;
-      case 15: if (k51 === "onlyMainContent") continue; break;
-      case 16: if (k51 === "onlyCleanContent" || k51 === "threatProtection") continue; break;
-      case 17: if (k51 === "ignoreInvalidURLs" || k51 === "zeroDataRetention") continue; break;
-      case 18: if (k51 === "removeBase64Images") continue; break;
-      case 19: if (k51 === "skipTlsVerification") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "urls") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length < 1) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isUrl(v4)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "proxy") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "origin") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "maxAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "mobile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "minAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "webhook") {
+          if (v2 !== undefined) {
+            if (!isWebhook(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i34 = 0; i34 < v2.length; i34++) {
+              const v33 = v2[i34];
+              if (!isFormat(v33)) return false;
+            }
+            if (!(s4(v2) || s7(v2))) return false;
+            if (s10(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "waitFor") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+            if (!(v2 <= 60000)) return false;
+          }
+          continue;
+        } else if (k1 === "timeout") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1000)) return false;
+            if (!(v2 <= 300000)) return false;
+          }
+          continue;
+        } else if (k1 === "useMock") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "parsers") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i109 = 0; i109 < v2.length; i109++) {
+              const v108 = v2[i109];
+              if (!isParser(v108)) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 50) return false;
+            for (let i117 = 0; i117 < v2.length; i117++) {
+              const v116 = v2[i117];
+              if (!isAction(v116)) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "profile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+            let r138 = 0;
+            for (const k136 in v2) {
+              const v137 = v2[k136];
+              switch (k136.length) {
+                case 4:
+                  if (k136 === "name") {
+                    if (v137 !== undefined) {
+                      r138++;
+                      if (!(typeof v137 === "string")) return false;
+                      if (v137.length < 1) return false;
+                      if (v137.length > 128) return false;
+                    }
+                    continue;
+                  }
+                  break;
+                case 11:
+                  if (k136 === "saveChanges") {
+                    if (v137 !== undefined) {
+                      if (!(typeof v137 === "boolean")) return false;
+                    }
+                    continue;
+                  }
+                  break;
+              }
+              return false;
+            }
+            if (r138 !== 1) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "location") {
+          if (v2 !== undefined) {
+            if (!isLocation(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "blockAds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "fastMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "safeMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "lockdown") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "redactPII") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "boolean") || isRedactPiiOptions(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "appendToId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format2.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "integration") {
+          if (v2 !== undefined) {
+            if (!isIntegration(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "includeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i51 = 0; i51 < v2.length; i51++) {
+              const v50 = v2[i51];
+              if (!(typeof v50 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "excludeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i59 = 0; i59 < v2.length; i59++) {
+              const v58 = v2[i59];
+              if (!(typeof v58 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "storeInCache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "auditMetadata") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "maxConcurrency") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "onlyMainContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "onlyCleanContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "threatProtection") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "ignoreInvalidURLs") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "zeroDataRetention") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "removeBase64Images") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 19:
+        if (k1 === "skipTlsVerification") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isBatchScrapeStartResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.id;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!format3(v3)) return false;
-  const v4 = x.invalidURLs;
-  if (v4 !== undefined) {
-    if (!(s11(v4) || (v4 === null))) return false;
-  }
-  for (const k5 in x) {
-    switch (k5.length) {
-      case 2: if (k5 === "id") continue; break;
-      case 3: if (k5 === "url") continue; break;
-      case 7: if (k5 === "success") continue; break;
-      case 11: if (k5 === "invalidURLs") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "invalidURLs") {
+          if (v2 !== undefined) {
+            if (!(s11(v2) || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isCancelErrorResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.error;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isCancelResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.status;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "cancelled") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "status") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "cancelled") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isChangeTrackingFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "changeTracking") return false;
-  const v2 = x.modes;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!isChangeTrackingMode(v3)) return false;
-    }
-  }
-  const v5 = x.schema;
-  if (v5 !== undefined) {
-    if (!isJsonSchemaObject(v5)) return false;
-  }
-  const v6 = x.prompt;
-  if (v6 !== undefined) {
-    if (!(typeof v6 === "string")) return false;
-  }
-  const v7 = x.tag;
-  if (v7 !== undefined) {
-    if (!((typeof v7 === "string") || (v7 === null))) return false;
-  }
-  for (const k8 in x) {
-    switch (k8.length) {
-      case 3: if (k8 === "tag") continue; break;
-      case 4: if (k8 === "type") continue; break;
-      case 5: if (k8 === "modes") continue; break;
-      case 6: if (k8 === "schema" || k8 === "prompt") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "tag") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "changeTracking") return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "modes") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!isChangeTrackingMode(v7)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "schema") {
+          if (v2 !== undefined) {
+            if (!isJsonSchemaObject(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isChangeTrackingMode(x) {
@@ -577,389 +957,716 @@ function isChangeTrackingMode(x) {
 }
 function isChangeTrackingResult(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.previousScrapeAt;
-  if (v1 === undefined) return false;
-  if (!((typeof v1 === "string") || (v1 === null))) return false;
-  const v2 = x.changeStatus;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (!(v2 === "new" || v2 === "same" || v2 === "changed" || v2 === "removed")) return false;
-  const v3 = x.visibility;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!(v3 === "visible" || v3 === "hidden")) return false;
-  const v4 = x.diff;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "object" && v4 !== null && !Array.isArray(v4))) return false;
-    const v5 = v4.text;
-    if (v5 === undefined) return false;
-    if (!(typeof v5 === "string")) return false;
-    const v6 = v4.json;
-    if (v6 === undefined) return false;
-    if (!(typeof v6 === "object" && v6 !== null && !Array.isArray(v6))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "diff") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+            let r15 = 0;
+            for (const k13 in v2) {
+              const v14 = v2[k13];
+              switch (k13.length) {
+                case 4:
+                  if (k13 === "text") {
+                    if (v14 !== undefined) {
+                      r15++;
+                      if (!(typeof v14 === "string")) return false;
+                    }
+                    continue;
+                  } else if (k13 === "json") {
+                    if (v14 !== undefined) {
+                      r15++;
+                      if (!(typeof v14 === "object" && v14 !== null && !Array.isArray(v14))) return false;
+                    }
+                    continue;
+                  }
+                  break;
+              }
+            }
+            if (r15 !== 2) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "visibility") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "visible" || v2 === "hidden")) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "changeStatus") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "new" || v2 === "same" || v2 === "changed" || v2 === "removed")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "previousScrapeAt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!((typeof v2 === "string") || (v2 === null))) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isClickAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "click") return false;
-  const v2 = x.selector;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.all;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "all") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "click") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isCrawlParamsPreviewRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.url;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (!format3(v1)) return false;
-  const v2 = x.prompt;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (v2.length > 10000) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isCrawlParamsPreviewResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.data;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
-  const v3 = v2.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "data") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+            let r9 = 0;
+            for (const k7 in v2) {
+              const v8 = v2[k7];
+              switch (k7.length) {
+                case 3:
+                  if (k7 === "url") {
+                    if (v8 !== undefined) {
+                      r9++;
+                      if (!(typeof v8 === "string")) return false;
+                    }
+                    continue;
+                  }
+                  break;
+              }
+            }
+            if (r9 !== 1) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isCrawlRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.url;
-  if (v1 === undefined) return false;
-  if (!isUrl(v1)) return false;
-  const v2 = x.excludePaths;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    if (v2.length > 1000) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
-      if (v3.length > 2000) return false;
-    }
-  }
-  const v5 = x.includePaths;
-  if (v5 !== undefined) {
-    if (!(Array.isArray(v5))) return false;
-    if (v5.length > 1000) return false;
-    for (let i7 = 0; i7 < v5.length; i7++) {
-      const v6 = v5[i7];
-      if (!(typeof v6 === "string")) return false;
-      if (v6.length > 2000) return false;
-    }
-  }
-  const v8 = x.maxDiscoveryDepth;
-  if (v8 !== undefined) {
-    if (!(Number.isInteger(v8))) return false;
-  }
-  const v9 = x.ignoreQueryParameters;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "boolean")) return false;
-  }
-  const v10 = x.limit;
-  if (v10 !== undefined) {
-    if (!(Number.isInteger(v10))) return false;
-  }
-  const v11 = x.crawlEntireDomain;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "boolean")) return false;
-  }
-  const v12 = x.allowExternalLinks;
-  if (v12 !== undefined) {
-    if (!(typeof v12 === "boolean")) return false;
-  }
-  const v13 = x.allowSubdomains;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "boolean")) return false;
-  }
-  const v14 = x.delay;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "number" && isFinite(v14))) return false;
-    if (!(v14 <= 60)) return false;
-    if (!(v14 > 0)) return false;
-  }
-  const v15 = x.webhook;
-  if (v15 !== undefined) {
-    if (!isWebhook(v15)) return false;
-  }
-  const v16 = x.maxConcurrency;
-  if (v16 !== undefined) {
-    if (!(Number.isInteger(v16))) return false;
-    if (!(v16 >= 1)) return false;
-  }
-  const v17 = x.zeroDataRetention;
-  if (v17 !== undefined) {
-    if (!(typeof v17 === "boolean")) return false;
-  }
-  const v18 = x.origin;
-  if (v18 !== undefined) {
-    if (!(typeof v18 === "string")) return false;
-  }
-  const v19 = x.integration;
-  if (v19 !== undefined) {
-    if (!isIntegration(v19)) return false;
-  }
-  const v20 = x.ignoreRobotsTxt;
-  if (v20 !== undefined) {
-    if (!(typeof v20 === "boolean")) return false;
-  }
-  const v21 = x.deduplicateSimilarURLs;
-  if (v21 !== undefined) {
-    if (!(typeof v21 === "boolean")) return false;
-  }
-  const v22 = x.regexOnFullURL;
-  if (v22 !== undefined) {
-    if (!(typeof v22 === "boolean")) return false;
-  }
-  const v23 = x.prompt;
-  if (v23 !== undefined) {
-    if (!(typeof v23 === "string")) return false;
-    if (v23.length > 10000) return false;
-  }
-  const v24 = x.sitemap;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "string")) return false;
-    if (!(v24 === "skip" || v24 === "include" || v24 === "only")) return false;
-  }
-  const v25 = x.robotsUserAgent;
-  if (v25 !== undefined) {
-    if (!(typeof v25 === "string")) return false;
-  }
-  const v26 = x.scrapeOptions;
-  if (v26 !== undefined) {
-    if (!isScrapeOptions(v26)) return false;
-  }
-  for (const k27 in x) {
-    switch (k27.length) {
-      case 3: if (k27 === "url") continue; break;
-      case 5: if (k27 === "limit" || k27 === "delay") continue; break;
-      case 6: if (k27 === "origin" || k27 === "prompt") continue; break;
-      case 7: if (k27 === "webhook" || k27 === "sitemap") continue; break;
-      case 11: if (k27 === "integration") continue; break;
-      case 12: if (k27 === "excludePaths" || k27 === "includePaths") continue; break;
-      case 13: if (k27 === "scrapeOptions") continue; break;
-      case 14: if (k27 === "maxConcurrency" || k27 === "regexOnFullURL") continue; break;
-      case 15: if (k27 === "allowSubdomains" || k27 === "ignoreRobotsTxt" || k27 === "robotsUserAgent") continue; break;
-      case 17: if (k27 === "maxDiscoveryDepth" || k27 === "crawlEntireDomain" || k27 === "zeroDataRetention") continue; break;
-      case 18: if (k27 === "allowExternalLinks") continue; break;
-      case 21: if (k27 === "ignoreQueryParameters") continue; break;
-      case 22: if (k27 === "deduplicateSimilarURLs") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isUrl(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "limit") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "delay") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 <= 60)) return false;
+            if (!(v2 > 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "origin") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "webhook") {
+          if (v2 !== undefined) {
+            if (!isWebhook(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "sitemap") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "skip" || v2 === "include" || v2 === "only")) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "integration") {
+          if (v2 !== undefined) {
+            if (!isIntegration(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "excludePaths") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 1000) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+              if (v7.length > 2000) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "includePaths") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 1000) return false;
+            for (let i16 = 0; i16 < v2.length; i16++) {
+              const v15 = v2[i16];
+              if (!(typeof v15 === "string")) return false;
+              if (v15.length > 2000) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "scrapeOptions") {
+          if (v2 !== undefined) {
+            if (!isScrapeOptions(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "maxConcurrency") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+          }
+          continue;
+        } else if (k1 === "regexOnFullURL") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "allowSubdomains") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "ignoreRobotsTxt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "robotsUserAgent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 17:
+        if (k1 === "maxDiscoveryDepth") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "crawlEntireDomain") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "zeroDataRetention") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "allowExternalLinks") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 21:
+        if (k1 === "ignoreQueryParameters") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 22:
+        if (k1 === "deduplicateSimilarURLs") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isCrawlStartResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== true) return false;
-  const v2 = x.id;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  if (!format3(v3)) return false;
-  const v4 = x.promptGeneratedOptions;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "object" && v4 !== null && !Array.isArray(v4))) return false;
-  }
-  const v5 = x.finalCrawlerOptions;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "object" && v5 !== null && !Array.isArray(v5))) return false;
-  }
-  for (const k6 in x) {
-    switch (k6.length) {
-      case 2: if (k6 === "id") continue; break;
-      case 3: if (k6 === "url") continue; break;
-      case 7: if (k6 === "success") continue; break;
-      case 19: if (k6 === "finalCrawlerOptions") continue; break;
-      case 22: if (k6 === "promptGeneratedOptions") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== true) return false;
+          }
+          continue;
+        }
+        break;
+      case 19:
+        if (k1 === "finalCrawlerOptions") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 22:
+        if (k1 === "promptGeneratedOptions") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isDocument(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.markdown;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-  }
-  const v2 = x.html;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-  }
-  const v3 = x.rawHtml;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
-  const v4 = x.links;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!(typeof v5 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "html") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "links") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!(typeof v13 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "images") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i25 = 0; i25 < v2.length; i25++) {
+              const v24 = v2[i25];
+              if (!(typeof v24 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "rawHtml") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "summary") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!isActionResults(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "warning") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "markdown") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "branding") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isDocumentMetadata(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "screenshot") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 14:
+        if (k1 === "changeTracking") {
+          if (v2 !== undefined) {
+            if (!isChangeTrackingResult(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
   }
-  const v7 = x.screenshot;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v8 = x.images;
-  if (v8 !== undefined) {
-    if (!(Array.isArray(v8))) return false;
-    for (let i10 = 0; i10 < v8.length; i10++) {
-      const v9 = v8[i10];
-      if (!(typeof v9 === "string")) return false;
-    }
-  }
-  const v11 = x.branding;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "object" && v11 !== null && !Array.isArray(v11))) return false;
-  }
-  const v13 = x.summary;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "string")) return false;
-  }
-  const v14 = x.changeTracking;
-  if (v14 !== undefined) {
-    if (!isChangeTrackingResult(v14)) return false;
-  }
-  const v15 = x.actions;
-  if (v15 !== undefined) {
-    if (!isActionResults(v15)) return false;
-  }
-  const v16 = x.warning;
-  if (v16 !== undefined) {
-    if (!(typeof v16 === "string")) return false;
-  }
-  const v17 = x.metadata;
-  if (v17 === undefined) return false;
-  if (!isDocumentMetadata(v17)) return false;
+  if (r3 !== 1) return false;
   return true;
 }
 function isDocumentMetadata(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.sourceURL;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "title") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "robots") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "scrapeId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "cachedAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "numPages") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "language") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "keywords") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "sourceURL") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "proxyUsed") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth")) return false;
+          }
+          continue;
+        }
+        break;
+      case 10:
+        if (k1 === "statusCode") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "cacheState") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "hit" || v2 === "miss")) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "creditsUsed") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+          }
+          continue;
+        } else if (k1 === "contentType") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "description") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "string") || s11(v2))) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v2 = x.url;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-  }
-  const v3 = x.statusCode;
-  if (v3 === undefined) return false;
-  if (!(Number.isInteger(v3))) return false;
-  const v4 = x.scrapeId;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-  }
-  const v5 = x.proxyUsed;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "string")) return false;
-    if (!(v5 === "basic" || v5 === "stealth")) return false;
-  }
-  const v6 = x.cacheState;
-  if (v6 !== undefined) {
-    if (!(typeof v6 === "string")) return false;
-    if (!(v6 === "hit" || v6 === "miss")) return false;
-  }
-  const v7 = x.cachedAt;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v8 = x.creditsUsed;
-  if (v8 !== undefined) {
-    if (!(typeof v8 === "number" && isFinite(v8))) return false;
-  }
-  const v9 = x.contentType;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "string")) return false;
-  }
-  const v10 = x.numPages;
-  if (v10 !== undefined) {
-    if (!(Number.isInteger(v10))) return false;
-  }
-  const v11 = x.error;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "string")) return false;
-  }
-  const v12 = x.title;
-  if (v12 !== undefined) {
-    if (!((typeof v12 === "string") || s11(v12))) return false;
-  }
-  const v13 = x.description;
-  if (v13 !== undefined) {
-    if (!((typeof v13 === "string") || s11(v13))) return false;
-  }
-  const v14 = x.language;
-  if (v14 !== undefined) {
-    if (!((typeof v14 === "string") || s11(v14))) return false;
-  }
-  const v15 = x.keywords;
-  if (v15 !== undefined) {
-    if (!((typeof v15 === "string") || s11(v15))) return false;
-  }
-  const v16 = x.robots;
-  if (v16 !== undefined) {
-    if (!((typeof v16 === "string") || s11(v16))) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isErrorResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  if (v1 !== false) return false;
-  const v2 = x.error;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.code;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
-  const v4 = x.details;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!isValidationIssue(v5)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+            if (v2 !== false) return false;
+          }
+          continue;
+        } else if (k1 === "details") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isValidationIssue(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isExecuteJavascriptAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "executeJavascript") return false;
-  const v2 = x.script;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "executeJavascript") return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "script") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isFormat(x) {
@@ -973,9 +1680,9 @@ function isFormatName(x) {
 }
 function isFormatObject(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const t1 = x.type;
-  if (typeof t1 !== "string") return false;
-  switch (t1) {
+  const t4 = x.type;
+  if (typeof t4 !== "string") return false;
+  switch (t4) {
     case "markdown": case "summary": case "html": case "rawHtml": case "links":
       if (!isPlainFormat(x)) return false;
       break;
@@ -1010,36 +1717,57 @@ function isFormatObject(x) {
 }
 function isHighlightsFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "highlights") return false;
-  const v2 = x.query;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (v2.length < 1) return false;
-  if (v2.length > 10000) return false;
-  for (const k3 in x) {
-    switch (k3.length) {
-      case 4: if (k3 === "type") continue; break;
-      case 5: if (k3 === "query") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "highlights") return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "query") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length < 1) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isImageParser(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "image") return false;
-  for (const k2 in x) {
-    switch (k2.length) {
-      case 4: if (k2 === "type") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "image") return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isIntegration(x) {
@@ -1049,42 +1777,94 @@ function isIntegration(x) {
 }
 function isJobError(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.id;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.timestamp;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (!format1.validate(v2)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "timestamp") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.url;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.code;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-  }
-  const v5 = x.error;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "string")) return false;
+  if (r3 !== 3) return false;
   return true;
 }
 function isJobErrorsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.errors;
-  if (v1 === undefined) return false;
-  if (!(Array.isArray(v1))) return false;
-  for (let i3 = 0; i3 < v1.length; i3++) {
-    const v2 = v1[i3];
-    if (!isJobError(v2)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 6:
+        if (k1 === "errors") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isJobError(v4)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "robotsBlocked") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i13 = 0; i13 < v2.length; i13++) {
+              const v12 = v2[i13];
+              if (!(typeof v12 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v4 = x.robotsBlocked;
-  if (v4 === undefined) return false;
-  if (!(Array.isArray(v4))) return false;
-  for (let i6 = 0; i6 < v4.length; i6++) {
-    const v5 = v4[i6];
-    if (!(typeof v5 === "string")) return false;
-  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isJobStatus(x) {
@@ -1094,92 +1874,162 @@ function isJobStatus(x) {
 }
 function isJobStatusResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  const v2 = x.status;
-  if (v2 === undefined) return false;
-  if (!isJobStatus(v2)) return false;
-  const v3 = x.completed;
-  if (v3 === undefined) return false;
-  if (!(Number.isInteger(v3))) return false;
-  if (!(v3 >= 0)) return false;
-  const v4 = x.total;
-  if (v4 === undefined) return false;
-  if (!(Number.isInteger(v4))) return false;
-  if (!(v4 >= 0)) return false;
-  const v5 = x.creditsUsed;
-  if (v5 === undefined) return false;
-  if (!(typeof v5 === "number" && isFinite(v5))) return false;
-  if (!(v5 >= 0)) return false;
-  const v6 = x.expiresAt;
-  if (v6 === undefined) return false;
-  if (!(typeof v6 === "string")) return false;
-  if (!format1.validate(v6)) return false;
-  const v7 = x.next;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-    if (!format3(v7)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "next") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "data") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i26 = 0; i26 < v2.length; i26++) {
+              const v25 = v2[i26];
+              if (!isDocument(v25)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "total") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "status") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!isJobStatus(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "warning") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "duration") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "completed") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "expiresAt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "createdAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "creditsUsed") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "completedAt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format1.validate(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v8 = x.data;
-  if (v8 === undefined) return false;
-  if (!(Array.isArray(v8))) return false;
-  for (let i10 = 0; i10 < v8.length; i10++) {
-    const v9 = v8[i10];
-    if (!isDocument(v9)) return false;
-  }
-  const v11 = x.warning;
-  if (v11 !== undefined) {
-    if (!(typeof v11 === "string")) return false;
-  }
-  const v12 = x.error;
-  if (v12 !== undefined) {
-    if (!(typeof v12 === "string")) return false;
-  }
-  const v13 = x.createdAt;
-  if (v13 !== undefined) {
-    if (!(typeof v13 === "string")) return false;
-    if (!format1.validate(v13)) return false;
-  }
-  const v14 = x.completedAt;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "string")) return false;
-    if (!format1.validate(v14)) return false;
-  }
-  const v15 = x.duration;
-  if (v15 !== undefined) {
-    if (!(typeof v15 === "number" && isFinite(v15))) return false;
-    if (!(v15 >= 0)) return false;
-  }
+  if (r3 !== 7) return false;
   return true;
 }
 function isJsonFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "json") return false;
-  const v2 = x.schema;
-  if (v2 !== undefined) {
-    if (!isJsonSchemaObject(v2)) return false;
-  }
-  const v3 = x.prompt;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-    if (v3.length > 10000) return false;
-  }
-  const v4 = x.checkPromptInjection;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  for (const k5 in x) {
-    switch (k5.length) {
-      case 4: if (k5 === "type") continue; break;
-      case 6: if (k5 === "schema" || k5 === "prompt") continue; break;
-      case 20: if (k5 === "checkPromptInjection") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "json") return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "schema") {
+          if (v2 !== undefined) {
+            if (!isJsonSchemaObject(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+      case 20:
+        if (k1 === "checkPromptInjection") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isJsonSchemaObject(x) {
@@ -1188,17 +2038,30 @@ function isJsonSchemaObject(x) {
 }
 function isLocation(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.country;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-    if (!pattern1.test(v1)) return false;
-  }
-  const v2 = x.languages;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 7:
+        if (k1 === "country") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!pattern1.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "languages") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
     }
   }
   return true;
@@ -1209,160 +2072,278 @@ function isParser(x) {
 }
 function isPdfAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "pdf") return false;
-  const v2 = x.landscape;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "pdf") return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "scale") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "format") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "A0" || v2 === "A1" || v2 === "A2" || v2 === "A3" || v2 === "A4" || v2 === "A5" || v2 === "A6" || v2 === "Letter" || v2 === "Legal" || v2 === "Tabloid" || v2 === "Ledger")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "landscape") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.scale;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "number" && isFinite(v3))) return false;
-  }
-  const v4 = x.format;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "string")) return false;
-    if (!(v4 === "A0" || v4 === "A1" || v4 === "A2" || v4 === "A3" || v4 === "A4" || v4 === "A5" || v4 === "A6" || v4 === "Letter" || v4 === "Legal" || v4 === "Tabloid" || v4 === "Ledger")) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isPdfParser(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "pdf") return false;
-  const v2 = x.mode;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "fast" || v2 === "auto" || v2 === "ocr")) return false;
-  }
-  const v3 = x.maxPages;
-  if (v3 !== undefined) {
-    if (!(Number.isInteger(v3))) return false;
-    if (!(v3 >= 1)) return false;
-    if (!(v3 <= 10000)) return false;
-  }
-  const v4 = x.pages;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  const v5 = x.pageMarkdown;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "boolean")) return false;
-  }
-  const v6 = x.blocks;
-  if (v6 !== undefined) {
-    if (!(typeof v6 === "boolean")) return false;
-  }
-  const v7 = x.pageMarkers;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "boolean")) return false;
-  }
-  for (const k8 in x) {
-    switch (k8.length) {
-      case 4: if (k8 === "type" || k8 === "mode") continue; break;
-      case 5: if (k8 === "pages") continue; break;
-      case 6: if (k8 === "blocks") continue; break;
-      case 8: if (k8 === "maxPages") continue; break;
-      case 11: if (k8 === "pageMarkers") continue; break;
-      case 12: if (k8 === "pageMarkdown") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "pdf") return false;
+          }
+          continue;
+        } else if (k1 === "mode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "fast" || v2 === "auto" || v2 === "ocr")) return false;
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "pages") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "blocks") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "maxPages") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 10000)) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "pageMarkers") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "pageMarkdown") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isPlainFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (!(v1 === "markdown" || v1 === "summary" || v1 === "html" || v1 === "rawHtml" || v1 === "links")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "markdown" || v2 === "summary" || v2 === "html" || v2 === "rawHtml" || v2 === "links")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isPressAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "press") return false;
-  const v2 = x.key;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "key") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "press") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isQueryFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "query") return false;
-  const v2 = x.prompt;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (v2.length > 10000) return false;
-  const v3 = x.mode;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-    if (!(v3 === "freeform" || v3 === "directQuote")) return false;
-  }
-  for (const k4 in x) {
-    switch (k4.length) {
-      case 4: if (k4 === "type" || k4 === "mode") continue; break;
-      case 6: if (k4 === "prompt") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "query") return false;
+          }
+          continue;
+        } else if (k1 === "mode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "freeform" || v2 === "directQuote")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isQuestionFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "question") return false;
-  const v2 = x.question;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (v2.length < 1) return false;
-  if (v2.length > 10000) return false;
-  for (const k3 in x) {
-    switch (k3.length) {
-      case 4: if (k3 === "type") continue; break;
-      case 8: if (k3 === "question") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "question") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "question") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length < 1) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 2) return false;
   return true;
 }
 function isRedactPiiOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.mode;
-  if (v1 !== undefined) {
-    if (!(typeof v1 === "string")) return false;
-    if (!(v1 === "accurate" || v1 === "aggressive" || v1 === "fast")) return false;
-  }
-  const v2 = x.entities;
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let i4 = 0; i4 < v2.length; i4++) {
-      const v3 = v2[i4];
-      if (!(typeof v3 === "string")) return false;
-      if (!(v3 === "PERSON" || v3 === "EMAIL" || v3 === "PHONE" || v3 === "LOCATION" || v3 === "FINANCIAL" || v3 === "SECRET")) return false;
-    }
-  }
-  const v5 = x.replaceStyle;
-  if (v5 !== undefined) {
-    if (!(typeof v5 === "string")) return false;
-    if (!(v5 === "tag" || v5 === "mask" || v5 === "remove")) return false;
-  }
-  for (const k6 in x) {
-    switch (k6.length) {
-      case 4: if (k6 === "mode") continue; break;
-      case 8: if (k6 === "entities") continue; break;
-      case 12: if (k6 === "replaceStyle") continue; break;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "mode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "accurate" || v2 === "aggressive" || v2 === "fast")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "entities") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i8 = 0; i8 < v2.length; i8++) {
+              const v7 = v2[i8];
+              if (!(typeof v7 === "string")) return false;
+              if (!(v7 === "PERSON" || v7 === "EMAIL" || v7 === "PHONE" || v7 === "LOCATION" || v7 === "FINANCIAL" || v7 === "SECRET")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "replaceStyle") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "tag" || v2 === "mask" || v2 === "remove")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
@@ -1370,182 +2351,258 @@ function isRedactPiiOptions(x) {
 }
 function isScrapeAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "scrape") return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "scrape") return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isScrapeOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.formats;
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let i3 = 0; i3 < v1.length; i3++) {
-      const v2 = v1[i3];
-      if (!isFormat(v2)) return false;
-    }
-    if (!(s4(v1) || s7(v1))) return false;
-    if (s10(v1)) return false;
-  }
-  const v4 = x.onlyMainContent;
-  if (v4 !== undefined) {
-    if (!(typeof v4 === "boolean")) return false;
-  }
-  const v5 = x.includeTags;
-  if (v5 !== undefined) {
-    if (!(Array.isArray(v5))) return false;
-    for (let i7 = 0; i7 < v5.length; i7++) {
-      const v6 = v5[i7];
-      if (!(typeof v6 === "string")) return false;
-    }
-  }
-  const v8 = x.excludeTags;
-  if (v8 !== undefined) {
-    if (!(Array.isArray(v8))) return false;
-    for (let i10 = 0; i10 < v8.length; i10++) {
-      const v9 = v8[i10];
-      if (!(typeof v9 === "string")) return false;
-    }
-  }
-  const v11 = x.maxAge;
-  if (v11 !== undefined) {
-    if (!(Number.isInteger(v11))) return false;
-    if (!(v11 >= 0)) return false;
-  }
-  const v12 = x.headers;
-  if (v12 !== undefined) {
-    if (!isStringMap(v12)) return false;
-  }
-  const v13 = x.waitFor;
-  if (v13 !== undefined) {
-    if (!(Number.isInteger(v13))) return false;
-    if (!(v13 >= 0)) return false;
-    if (!(v13 <= 60000)) return false;
-  }
-  const v14 = x.mobile;
-  if (v14 !== undefined) {
-    if (!(typeof v14 === "boolean")) return false;
-  }
-  const v15 = x.skipTlsVerification;
-  if (v15 !== undefined) {
-    if (!(typeof v15 === "boolean")) return false;
-  }
-  const v16 = x.timeout;
-  if (v16 !== undefined) {
-    if (!(Number.isInteger(v16))) return false;
-    if (!(v16 >= 1000)) return false;
-    if (!(v16 <= 300000)) return false;
-  }
-  const v17 = x.location;
-  if (v17 !== undefined) {
-    if (!isLocation(v17)) return false;
-  }
-  const v18 = x.removeBase64Images;
-  if (v18 !== undefined) {
-    if (!(typeof v18 === "boolean")) return false;
-  }
-  const v19 = x.blockAds;
-  if (v19 !== undefined) {
-    if (!(typeof v19 === "boolean")) return false;
-  }
-  const v20 = x.proxy;
-  if (v20 !== undefined) {
-    if (!(typeof v20 === "string")) return false;
-    if (!(v20 === "basic" || v20 === "stealth" || v20 === "auto" || v20 === "enhanced")) return false;
-  }
-  const v21 = x.storeInCache;
-  if (v21 !== undefined) {
-    if (!(typeof v21 === "boolean")) return false;
-  }
-  const v22 = x.onlyCleanContent;
-  if (v22 !== undefined) {
-    if (!(typeof v22 === "boolean")) return false;
-  }
-  const v23 = x.fastMode;
-  if (v23 !== undefined) {
-    if (!(typeof v23 === "boolean")) return false;
-  }
-  const v24 = x.useMock;
-  if (v24 !== undefined) {
-    if (!(typeof v24 === "string")) return false;
-  }
-  const v25 = x.parsers;
-  if (v25 !== undefined) {
-    if (!(Array.isArray(v25))) return false;
-    for (let i27 = 0; i27 < v25.length; i27++) {
-      const v26 = v25[i27];
-      if (!isParser(v26)) return false;
-    }
-  }
-  const v28 = x.actions;
-  if (v28 !== undefined) {
-    if (!(Array.isArray(v28))) return false;
-    if (v28.length > 50) return false;
-    for (let i30 = 0; i30 < v28.length; i30++) {
-      const v29 = v28[i30];
-      if (!isAction(v29)) return false;
-    }
-  }
-  const v31 = x.safeMode;
-  if (v31 !== undefined) {
-    if (!(typeof v31 === "boolean")) return false;
-  }
-  const v32 = x.minAge;
-  if (v32 !== undefined) {
-    if (!(Number.isInteger(v32))) return false;
-    if (!(v32 >= 0)) return false;
-  }
-  const v33 = x.redactPII;
-  if (v33 !== undefined) {
-    if (!((typeof v33 === "boolean") || isRedactPiiOptions(v33))) return false;
-  }
-  const v34 = x.threatProtection;
-  if (v34 !== undefined) {
-    if (!(typeof v34 === "object" && v34 !== null && !Array.isArray(v34))) return false;
-  }
-  const v35 = x.profile;
-  if (v35 !== undefined) {
-    if (!(typeof v35 === "object" && v35 !== null && !Array.isArray(v35))) return false;
-    const v36 = v35.name;
-    if (v36 === undefined) return false;
-    if (!(typeof v36 === "string")) return false;
-    if (v36.length < 1) return false;
-    if (v36.length > 128) return false;
-    const v37 = v35.saveChanges;
-    if (v37 !== undefined) {
-      if (!(typeof v37 === "boolean")) return false;
-    }
-    for (const k38 in v35) {
-      switch (k38.length) {
-        case 4: if (k38 === "name") continue; break;
-        case 11: if (k38 === "saveChanges") continue; break;
-      }
-      return false;
-    }
-  }
-  const v39 = x.auditMetadata;
-  if (v39 !== undefined) {
-    if (!(typeof v39 === "object" && v39 !== null && !Array.isArray(v39))) return false;
-  }
-  const v40 = x.lockdown;
-  if (v40 !== undefined) {
-    if (!(typeof v40 === "boolean")) return false;
-  }
-  for (const k41 in x) {
-    switch (k41.length) {
-      case 5: if (k41 === "proxy") continue; break;
-      case 6: if (k41 === "maxAge" || k41 === "mobile" || k41 === "minAge") continue; break;
-      case 7: if (k41 === "formats" || k41 === "headers" || k41 === "waitFor" || k41 === "timeout" || k41 === "useMock" || k41 === "parsers" || k41 === "actions" || k41 === "profile") continue; break;
-      case 8: if (k41 === "location" || k41 === "blockAds" || k41 === "fastMode" || k41 === "safeMode" || k41 === "lockdown") continue; break;
-      case 9: if (k41 === "redactPII") continue; break;
-      case 11: if (k41 === "includeTags" || k41 === "excludeTags") continue; break;
-      case 12: if (k41 === "storeInCache") continue; break;
-      case 13: if (k41 === "auditMetadata") continue; break;
-      case 15: if (k41 === "onlyMainContent") continue; break;
-      case 16: if (k41 === "onlyCleanContent" || k41 === "threatProtection") continue; break;
-      case 18: if (k41 === "removeBase64Images") continue; break;
-      case 19: if (k41 === "skipTlsVerification") continue; break;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 5:
+        if (k1 === "proxy") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "maxAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        } else if (k1 === "mobile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "minAge") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "formats") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i5 = 0; i5 < v2.length; i5++) {
+              const v4 = v2[i5];
+              if (!isFormat(v4)) return false;
+            }
+            if (!(s4(v2) || s7(v2))) return false;
+            if (s10(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "waitFor") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 0)) return false;
+            if (!(v2 <= 60000)) return false;
+          }
+          continue;
+        } else if (k1 === "timeout") {
+          if (v2 !== undefined) {
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1000)) return false;
+            if (!(v2 <= 300000)) return false;
+          }
+          continue;
+        } else if (k1 === "useMock") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "parsers") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i80 = 0; i80 < v2.length; i80++) {
+              const v79 = v2[i80];
+              if (!isParser(v79)) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "actions") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            if (v2.length > 50) return false;
+            for (let i88 = 0; i88 < v2.length; i88++) {
+              const v87 = v2[i88];
+              if (!isAction(v87)) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "profile") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+            let r109 = 0;
+            for (const k107 in v2) {
+              const v108 = v2[k107];
+              switch (k107.length) {
+                case 4:
+                  if (k107 === "name") {
+                    if (v108 !== undefined) {
+                      r109++;
+                      if (!(typeof v108 === "string")) return false;
+                      if (v108.length < 1) return false;
+                      if (v108.length > 128) return false;
+                    }
+                    continue;
+                  }
+                  break;
+                case 11:
+                  if (k107 === "saveChanges") {
+                    if (v108 !== undefined) {
+                      if (!(typeof v108 === "boolean")) return false;
+                    }
+                    continue;
+                  }
+                  break;
+              }
+              return false;
+            }
+            if (r109 !== 1) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "location") {
+          if (v2 !== undefined) {
+            if (!isLocation(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "blockAds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "fastMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "safeMode") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "lockdown") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "redactPII") {
+          if (v2 !== undefined) {
+            if (!((typeof v2 === "boolean") || isRedactPiiOptions(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 11:
+        if (k1 === "includeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i22 = 0; i22 < v2.length; i22++) {
+              const v21 = v2[i22];
+              if (!(typeof v21 === "string")) return false;
+            }
+          }
+          continue;
+        } else if (k1 === "excludeTags") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i30 = 0; i30 < v2.length; i30++) {
+              const v29 = v2[i30];
+              if (!(typeof v29 === "string")) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "storeInCache") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 13:
+        if (k1 === "auditMetadata") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 15:
+        if (k1 === "onlyMainContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 16:
+        if (k1 === "onlyCleanContent") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "threatProtection") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
+          }
+          continue;
+        }
+        break;
+      case 18:
+        if (k1 === "removeBase64Images") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 19:
+        if (k1 === "skipTlsVerification") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
@@ -1553,83 +2610,157 @@ function isScrapeOptions(x) {
 }
 function isScreenshotAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "screenshot") return false;
-  const v2 = x.fullPage;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "screenshot") return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "quality") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 100)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "fullPage") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "viewport") {
+          if (v2 !== undefined) {
+            if (!isViewport(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.quality;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "number" && isFinite(v3))) return false;
-    if (!(v3 >= 1)) return false;
-    if (!(v3 <= 100)) return false;
-  }
-  const v4 = x.viewport;
-  if (v4 !== undefined) {
-    if (!isViewport(v4)) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isScreenshotFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "screenshot") return false;
-  const v2 = x.fullPage;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "boolean")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "screenshot") return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "quality") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 100)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "fullPage") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        } else if (k1 === "viewport") {
+          if (v2 !== undefined) {
+            if (!isViewport(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.quality;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "number" && isFinite(v3))) return false;
-    if (!(v3 >= 1)) return false;
-    if (!(v3 <= 100)) return false;
-  }
-  const v4 = x.viewport;
-  if (v4 !== undefined) {
-    if (!isViewport(v4)) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isScrollAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "scroll") return false;
-  const v2 = x.direction;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "up" || v2 === "down")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "scroll") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "direction") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "up" || v2 === "down")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.selector;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isStrictPlainFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (!(v1 === "images" || v1 === "branding" || v1 === "product" || v1 === "menu" || v1 === "audio" || v1 === "video")) return false;
-  for (const k2 in x) {
-    switch (k2.length) {
-      case 4: if (k2 === "type") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "images" || v2 === "branding" || v2 === "product" || v2 === "menu" || v2 === "audio" || v2 === "video")) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isStringMap(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   for (const k1 in x) {
-    if (!(typeof x[k1] === "string")) return false;
+    const v2 = x[k1];
+    if (!(typeof v2 === "string")) return false;
   }
   return true;
 }
@@ -1639,50 +2770,112 @@ function isUrl(x) {
 }
 function isValidationIssue(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.code;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  const v2 = x.message;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  const v3 = x.path;
-  if (v3 === undefined) return false;
-  if (!(Array.isArray(v3))) return false;
-  for (let i5 = 0; i5 < v3.length; i5++) {
-    const v4 = v3[i5];
-    if (!((typeof v4 === "string") || (Number.isInteger(v4)))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "code") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        } else if (k1 === "path") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i11 = 0; i11 < v2.length; i11++) {
+              const v10 = v2[i11];
+              if (!((typeof v10 === "string") || (Number.isInteger(v10)))) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "message") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
+  if (r3 !== 3) return false;
   return true;
 }
 function isViewport(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.width;
-  if (v1 === undefined) return false;
-  if (!(Number.isInteger(v1))) return false;
-  if (!(v1 >= 1)) return false;
-  if (!(v1 <= 7680)) return false;
-  const v2 = x.height;
-  if (v2 === undefined) return false;
-  if (!(Number.isInteger(v2))) return false;
-  if (!(v2 >= 1)) return false;
-  if (!(v2 <= 4320)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 5:
+        if (k1 === "width") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 7680)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "height") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Number.isInteger(v2))) return false;
+            if (!(v2 >= 1)) return false;
+            if (!(v2 <= 4320)) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 function isWaitAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "wait") return false;
-  const v2 = x.milliseconds;
-  if (v2 !== undefined) {
-    if (!(typeof v2 === "number" && isFinite(v2))) return false;
-    if (!(v2 > 0)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "wait") return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "selector") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 12:
+        if (k1 === "milliseconds") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "number" && isFinite(v2))) return false;
+            if (!(v2 > 0)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v3 = x.selector;
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string")) return false;
-  }
+  if (r3 !== 1) return false;
   if (!(s13(x) || s15(x))) return false;
   return true;
 }
@@ -1692,36 +2885,76 @@ function isWebhook(x) {
 }
 function isWebhookEvent(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.success;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "boolean")) return false;
-  const v2 = x.type;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
-  if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
-  const v3 = x.id;
-  if (v3 === undefined) return false;
-  if (!(typeof v3 === "string")) return false;
-  const v4 = x.data;
-  if (v4 === undefined) return false;
-  if (!(Array.isArray(v4))) return false;
-  for (let i6 = 0; i6 < v4.length; i6++) {
-    const v5 = v4[i6];
-    if (!isDocument(v5)) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 2:
+        if (k1 === "id") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
+          }
+          continue;
+        } else if (k1 === "data") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isDocument(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 5:
+        if (k1 === "error") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "success") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "boolean")) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 9:
+        if (k1 === "webhookId") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (!format2.test(v2)) return false;
+          }
+          continue;
+        }
+        break;
+    }
   }
-  const v7 = x.error;
-  if (v7 !== undefined) {
-    if (!(typeof v7 === "string")) return false;
-  }
-  const v8 = x.metadata;
-  if (v8 !== undefined) {
-    if (!isStringMap(v8)) return false;
-  }
-  const v9 = x.webhookId;
-  if (v9 !== undefined) {
-    if (!(typeof v9 === "string")) return false;
-    if (!format2.test(v9)) return false;
-  }
+  if (r3 !== 4) return false;
   return true;
 }
 function isWebhookEventKind(x) {
@@ -1731,46 +2964,79 @@ function isWebhookEventKind(x) {
 }
 function isWebhookObject(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.url;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (!format3(v1)) return false;
-  const v2 = x.headers;
-  if (v2 !== undefined) {
-    if (!isStringMap(v2)) return false;
-  }
-  const v3 = x.metadata;
-  if (v3 !== undefined) {
-    if (!isStringMap(v3)) return false;
-  }
-  const v4 = x.events;
-  if (v4 !== undefined) {
-    if (!(Array.isArray(v4))) return false;
-    for (let i6 = 0; i6 < v4.length; i6++) {
-      const v5 = v4[i6];
-      if (!isWebhookEventKind(v5)) return false;
-    }
-  }
-  for (const k7 in x) {
-    switch (k7.length) {
-      case 3: if (k7 === "url") continue; break;
-      case 6: if (k7 === "events") continue; break;
-      case 7: if (k7 === "headers") continue; break;
-      case 8: if (k7 === "metadata") continue; break;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 3:
+        if (k1 === "url") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!format3(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "events") {
+          if (v2 !== undefined) {
+            if (!(Array.isArray(v2))) return false;
+            for (let i14 = 0; i14 < v2.length; i14++) {
+              const v13 = v2[i14];
+              if (!isWebhookEventKind(v13)) return false;
+            }
+          }
+          continue;
+        }
+        break;
+      case 7:
+        if (k1 === "headers") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
+      case 8:
+        if (k1 === "metadata") {
+          if (v2 !== undefined) {
+            if (!isStringMap(v2)) return false;
+          }
+          continue;
+        }
+        break;
     }
     return false;
   }
+  if (r3 !== 1) return false;
   return true;
 }
 function isWriteAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v1 = x.type;
-  if (v1 === undefined) return false;
-  if (!(typeof v1 === "string")) return false;
-  if (v1 !== "write") return false;
-  const v2 = x.text;
-  if (v2 === undefined) return false;
-  if (!(typeof v2 === "string")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "write") return false;
+          }
+          continue;
+        } else if (k1 === "text") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+  }
+  if (r3 !== 2) return false;
   return true;
 }
 

@@ -9,8 +9,11 @@
  * JSON, every rule case and every vector), so each keyword is written as Ajv's generated code decides it:
  *   - a type is checked as Ajv checks it (`number` is finite, `integer` a finite whole number, `object` a
  *     non-null non-array object); the keywords of a type apply only to values of that type;
- *   - `required` and `properties` read `value.key` and treat `undefined` as absent; `additionalProperties`
- *     walks the keys with `for...in`, as Ajv does;
+ *   - `required`, `properties` and `additionalProperties` are decided in one `for...in` walk over the keys the
+ *     object has (Ajv walks them so for `additionalProperties`), each key dispatched to its checks, `undefined`
+ *     counting as absent as in Ajv's `data.key !== undefined`. Ajv reads `properties` by name, so the two differ
+ *     only on a property the walk does not meet: one not enumerable, or one named as a member of Object.prototype
+ *     (no definition has such a name: generation fails on one). Data as JSON.parse makes it has no such property;
  *   - `pattern` compiles with the flag Ajv uses (`u`); `format` calls the same ajv-formats implementation,
  *     imported from the formats module beside the validators;
  *   - a `oneOf` with a `discriminator` (Ajv's option is on) reads the tag once and checks the one branch it names.
@@ -24,6 +27,7 @@ import { ANNOTATION_KEYWORDS } from '../../schemas/annotations.js';
 import type { Version } from '../../schemas/registry.js';
 import { emitDefinitions } from './definitions.js';
 import { FORMATS_SPECIFIER } from './formatsModule.js';
+import { keyDispatch } from './keyDispatch.js';
 import { PLAIN_URI_FILE } from './plainUri.js';
 import type { JsonSchema } from './jsonSchema.js';
 
@@ -81,21 +85,6 @@ const COMPARISON: Record<(typeof NUMBER_KEYWORDS)[number], string> = {
 const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const literal = (value: unknown): string => JSON.stringify(value);
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-/**
- * Inside a `for...in` over an object's keys: `continue` when `key` is one of `known`. The keys are grouped by
- * length and a key is compared only with the known keys of its length: a `switch` on the key itself compares it
- * with each case in turn (on the 30 keys of a v1 batch, most of what the walk cost); this decides the same.
- */
-function knownKeySkip(key: string, known: readonly string[]): Lines {
-  if (known.length === 0) return [];
-  const byLength = new Map<number, string[]>();
-  for (const k of known) byLength.set(k.length, [...(byLength.get(k.length) ?? []), k]);
-  const cases = [...byLength]
-    .sort(([a], [b]) => a - b)
-    .map(([length, keys]) => `  case ${length}: if (${keys.map((k) => `${key} === ${literal(k)}`).join(' || ')}) continue; break;`);
-  return [`switch (${key}.length) {`, ...cases, '}'];
-}
-
 const member = (object: string, key: string): string => (IDENTIFIER.test(key) ? `${object}.${key}` : `${object}[${literal(key)}]`);
 
 /** The condition Ajv's code checks for a JSON type. */
@@ -294,8 +283,12 @@ class Writer {
     return out;
   }
 
+  /**
+   * An object's keywords, decided by one walk over the keys the object has (keyDispatch.ts says why), each key
+   * dispatched to what its value must be. `undefined` counts as absent, as Ajv's `data.key !== undefined` has
+   * it; a required key is counted when present, and the count compared once the walk is done.
+   */
   private objectStatements(schema: JsonSchema, folded: readonly JsonSchema[], v: string, scope: Scope): Lines {
-    const out: Lines = [];
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
     // The property schemas, with those of the rules folded in, in order of first mention.
@@ -303,23 +296,35 @@ class Writer {
     const add = (key: string, subschema: unknown) => checks.set(key, [...(checks.get(key) ?? []), subschema]);
     for (const [key, subschema] of Object.entries(properties)) add(key, subschema);
     for (const rule of folded) for (const [key, subschema] of Object.entries(rule.properties as object)) add(key, subschema);
-    for (const key of required) if (!checks.has(key)) out.push(`if (${member(v, key)} === undefined) return false;`);
-    for (const [key, subschemas] of checks) {
-      const value = scope.fresh('v');
-      const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
-      if (lines.length === 0 && !required.has(key)) continue;
-      out.push(`const ${value} = ${member(v, key)};`);
-      if (required.has(key)) out.push(`if (${value} === undefined) return false;`, ...lines);
-      else out.push(`if (${value} !== undefined) {`, ...indent(lines), '}');
+    for (const key of required) if (!checks.has(key)) add(key, true);
+    for (const key of checks.keys()) {
+      // A by-name read finds what the prototype holds (`x.constructor`); the walk does not.
+      if (key in Object.prototype) throw new Error(`fast path: a property may not be named as a member of Object.prototype (${key})`);
     }
     const additional = schema.additionalProperties;
-    if (additional !== undefined && additional !== true) {
-      const key = scope.fresh('k');
-      const known = Object.keys(properties);
-      const other = this.statements(additional, `${v}[${key}]`, scope);
-      if (other.length > 0) out.push(`for (const ${key} in ${v}) {`, ...indent([...knownKeySkip(key, known), ...other]), '}');
+    const key = scope.fresh('k');
+    const value = scope.fresh('v');
+    const present = scope.fresh('r');
+    const other = additional === undefined || additional === true ? [] : this.statements(additional, value, scope);
+    // What each key the walk meets asks: its checks, then `continue` for a key `additionalProperties` knows.
+    const cases = new Map<string, Lines>();
+    for (const [name, subschemas] of checks) {
+      const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
+      const counted = required.has(name) ? [`${present}++;`, ...lines] : lines;
+      const known = Object.hasOwn(properties, name);
+      // A key no check asks about and `additionalProperties` knows needs no case: the walk passes over it.
+      if (counted.length === 0 && (!known || other.length === 0)) continue;
+      const body = counted.length === 0 ? [] : [`if (${value} !== undefined) {`, ...indent(counted), '}'];
+      cases.set(name, [...body, known ? 'continue;' : 'break;']);
     }
-    return out;
+    if (cases.size === 0 && other.length === 0) return [];
+    return [
+      ...(required.size > 0 ? [`let ${present} = 0;`] : []),
+      `for (const ${key} in ${v}) {`,
+      ...indent([`const ${value} = ${v}[${key}];`, ...keyDispatch(key, cases), ...other]),
+      '}',
+      ...(required.size > 0 ? [`if (${present} !== ${required.size}) return false;`] : []),
+    ];
   }
 
   /** `oneOf` without a discriminator: exactly one branch. */
