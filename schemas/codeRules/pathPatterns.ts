@@ -15,13 +15,15 @@ import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.
 /**
  * Verdicts on patterns seen before (`null`: accepted). Clients send the same few patterns with every crawl,
  * and compiling one costs several times what looking it up does (V8's own cache spares the parse, not the
- * RegExp object). Bounded: a pattern longer than CACHED_LENGTH is not kept, and the cache is emptied when
- * it holds CACHED_PATTERNS, so hostile patterns cost memory of a fixed size at most. A plain Map and not an
- * LRU library: which entries survive matters little when the common patterns come straight back.
+ * RegExp object). Every pattern the schema allows is kept (up to PATH_PATTERN_MAX_LENGTH characters: a long
+ * pattern costs the most to compile, and a client that sends one sends it again), and the cache is emptied
+ * when it holds CACHED_PATTERNS, so hostile patterns cost memory of a fixed size at most (some 4 MB of text).
+ * A plain Map and not an LRU library: which entries survive matters little when the common patterns come
+ * straight back.
  */
 const verdicts = new Map<string, string | null>();
 const CACHED_PATTERNS = 1024;
-const CACHED_LENGTH = 512;
+const CACHED_LENGTH = PATH_PATTERN_MAX_LENGTH;
 
 /** Why `pattern` is not accepted, or undefined. */
 export function patternProblem(pattern: string): string | undefined {
