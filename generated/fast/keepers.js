@@ -51,118 +51,404 @@ export function ruleKeepers(placed, isRecord) {
   return {
     "v1/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
+      let o1, o2, o3, o4, o5, o6;
+      for (const k7 in x) {
+        switch (k7.length) {
+          case 7:
+            if (k7 === "waitFor") {
+              o1 = x[k7];
+            } else if (k7 === "actions") {
+              o2 = x[k7];
+            } else if (k7 === "extract") {
+              o4 = x[k7];
+            } else if (k7 === "webhook") {
+              o6 = x[k7];
+            }
+            break;
+          case 11:
+            if (k7 === "jsonOptions") {
+              o3 = x[k7];
+            }
+            break;
+          case 21:
+            if (k7 === "changeTrackingOptions") {
+              o5 = x[k7];
+            }
+            break;
+        }
+      }
       if (!r0_0.keeps(x)) return 0;
-      if (x["waitFor"] !== undefined && !r0_1.keeps(x)) return 1;
-      if ((x["waitFor"] !== undefined || x["actions"] !== undefined) && !r0_2.keeps(x)) return 2;
-      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_3.keeps(x)) return 3;
-      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r0_4.keeps(x)) return 4;
-      const o1 = x["webhook"];
-      if (isRecord(o1)) {
-        if (o1["headers"] !== undefined && !r0_5.keeps(o1)) return 5;
+      if (o1 !== undefined && !r0_1.keeps(x)) return 1;
+      if ((o1 !== undefined || o2 !== undefined) && !r0_2.keeps(x)) return 2;
+      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r0_3.keeps(x)) return 3;
+      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r0_4.keeps(x)) return 4;
+      if (isRecord(o6)) {
+        let o8;
+        for (const k9 in o6) {
+          switch (k9.length) {
+            case 7:
+              if (k9 === "headers") {
+                o8 = o6[k9];
+              }
+              break;
+          }
+        }
+        if (o8 !== undefined && !r0_5.keeps(o6)) return 5;
       }
       return -1;
     },
     "v1/ChangeTrackingOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (x["schema"] !== undefined && !r1_0.keeps(x)) return 0;
-      if (x["schema"] !== undefined && !r1_1.keeps(x)) return 1;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 6:
+            if (k2 === "schema") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r1_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r1_1.keeps(x)) return 1;
       return -1;
     },
     "v1/CrawlRequest"(x) {
       if (!isRecord(x)) return -1;
-      if (x["url"] !== undefined && !r2_0.keeps(x)) return 0;
-      if (x["url"] !== undefined && !r2_1.keeps(x)) return 1;
-      if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r2_2.keeps(x)) return 2;
-      const o1 = x["scrapeOptions"];
-      if (isRecord(o1)) {
-        if (o1["waitFor"] !== undefined && !r2_3.keeps(o1)) return 3;
-        if ((o1["waitFor"] !== undefined || o1["actions"] !== undefined) && !r2_4.keeps(o1)) return 4;
-        if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_5.keeps(o1)) return 5;
-        if ((o1["jsonOptions"] !== undefined || o1["extract"] !== undefined || o1["changeTrackingOptions"] !== undefined) && !r2_6.keeps(o1)) return 6;
+      let o1, o2, o3, o4, o5;
+      for (const k6 in x) {
+        switch (k6.length) {
+          case 3:
+            if (k6 === "url") {
+              o1 = x[k6];
+            }
+            break;
+          case 7:
+            if (k6 === "webhook") {
+              o5 = x[k6];
+            }
+            break;
+          case 12:
+            if (k6 === "includePaths") {
+              o2 = x[k6];
+            } else if (k6 === "excludePaths") {
+              o3 = x[k6];
+            }
+            break;
+          case 13:
+            if (k6 === "scrapeOptions") {
+              o4 = x[k6];
+            }
+            break;
+        }
       }
-      const o2 = x["webhook"];
-      if (isRecord(o2)) {
-        if (o2["headers"] !== undefined && !r2_7.keeps(o2)) return 7;
+      if (o1 !== undefined && !r2_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r2_1.keeps(x)) return 1;
+      if ((o2 !== undefined || o3 !== undefined) && !r2_2.keeps(x)) return 2;
+      if (isRecord(o4)) {
+        let o7, o8, o9, o10, o11;
+        for (const k12 in o4) {
+          switch (k12.length) {
+            case 7:
+              if (k12 === "waitFor") {
+                o7 = o4[k12];
+              } else if (k12 === "actions") {
+                o8 = o4[k12];
+              } else if (k12 === "extract") {
+                o10 = o4[k12];
+              }
+              break;
+            case 11:
+              if (k12 === "jsonOptions") {
+                o9 = o4[k12];
+              }
+              break;
+            case 21:
+              if (k12 === "changeTrackingOptions") {
+                o11 = o4[k12];
+              }
+              break;
+          }
+        }
+        if (o7 !== undefined && !r2_3.keeps(o4)) return 3;
+        if ((o7 !== undefined || o8 !== undefined) && !r2_4.keeps(o4)) return 4;
+        if ((o9 !== undefined || o10 !== undefined || o11 !== undefined) && !r2_5.keeps(o4)) return 5;
+        if ((o9 !== undefined || o10 !== undefined || o11 !== undefined) && !r2_6.keeps(o4)) return 6;
+      }
+      if (isRecord(o5)) {
+        let o13;
+        for (const k14 in o5) {
+          switch (k14.length) {
+            case 7:
+              if (k14 === "headers") {
+                o13 = o5[k14];
+              }
+              break;
+          }
+        }
+        if (o13 !== undefined && !r2_7.keeps(o5)) return 7;
       }
       return -1;
     },
     "v1/JsonOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (x["schema"] !== undefined && !r3_0.keeps(x)) return 0;
-      if (x["schema"] !== undefined && !r3_1.keeps(x)) return 1;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 6:
+            if (k2 === "schema") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r3_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r3_1.keeps(x)) return 1;
       return -1;
     },
     "v1/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (x["waitFor"] !== undefined && !r4_0.keeps(x)) return 0;
-      if ((x["waitFor"] !== undefined || x["actions"] !== undefined) && !r4_1.keeps(x)) return 1;
-      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r4_2.keeps(x)) return 2;
-      if ((x["jsonOptions"] !== undefined || x["extract"] !== undefined || x["changeTrackingOptions"] !== undefined) && !r4_3.keeps(x)) return 3;
+      let o1, o2, o3, o4, o5;
+      for (const k6 in x) {
+        switch (k6.length) {
+          case 7:
+            if (k6 === "waitFor") {
+              o1 = x[k6];
+            } else if (k6 === "actions") {
+              o2 = x[k6];
+            } else if (k6 === "extract") {
+              o4 = x[k6];
+            }
+            break;
+          case 11:
+            if (k6 === "jsonOptions") {
+              o3 = x[k6];
+            }
+            break;
+          case 21:
+            if (k6 === "changeTrackingOptions") {
+              o5 = x[k6];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r4_0.keeps(x)) return 0;
+      if ((o1 !== undefined || o2 !== undefined) && !r4_1.keeps(x)) return 1;
+      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r4_2.keeps(x)) return 2;
+      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r4_3.keeps(x)) return 3;
       return -1;
     },
     "v1/Webhook"(x) {
       if (!isRecord(x)) return -1;
-      if (x["headers"] !== undefined && !r5_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 7:
+            if (k2 === "headers") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r5_0.keeps(x)) return 0;
       return -1;
     },
     "v1/WebhookObject"(x) {
       if (!isRecord(x)) return -1;
-      if (x["headers"] !== undefined && !r6_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 7:
+            if (k2 === "headers") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r6_0.keeps(x)) return 0;
       return -1;
     },
     "v2/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
+      let o1, o2, o3, o4;
+      for (const k5 in x) {
+        switch (k5.length) {
+          case 7:
+            if (k5 === "waitFor") {
+              o1 = x[k5];
+            } else if (k5 === "actions") {
+              o2 = x[k5];
+            } else if (k5 === "formats") {
+              o3 = x[k5];
+            } else if (k5 === "webhook") {
+              o4 = x[k5];
+            }
+            break;
+        }
+      }
       if (!r7_0.keeps(x)) return 0;
-      if (x["waitFor"] !== undefined && !r7_1.keeps(x)) return 1;
-      if (x["actions"] !== undefined && !r7_2.keeps(x)) return 2;
-      if (x["formats"] !== undefined && !r7_3.keeps(x)) return 3;
-      const o1 = x["webhook"];
-      if (isRecord(o1)) {
-        if (o1["headers"] !== undefined && !r7_4.keeps(o1)) return 4;
+      if (o1 !== undefined && !r7_1.keeps(x)) return 1;
+      if (o2 !== undefined && !r7_2.keeps(x)) return 2;
+      if (o3 !== undefined && !r7_3.keeps(x)) return 3;
+      if (isRecord(o4)) {
+        let o6;
+        for (const k7 in o4) {
+          switch (k7.length) {
+            case 7:
+              if (k7 === "headers") {
+                o6 = o4[k7];
+              }
+              break;
+          }
+        }
+        if (o6 !== undefined && !r7_4.keeps(o4)) return 4;
       }
       return -1;
     },
     "v2/ChangeTrackingFormat"(x) {
       if (!isRecord(x)) return -1;
-      if (x["schema"] !== undefined && !r8_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 6:
+            if (k2 === "schema") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r8_0.keeps(x)) return 0;
       return -1;
     },
     "v2/CrawlRequest"(x) {
       if (!isRecord(x)) return -1;
-      if (x["url"] !== undefined && !r9_0.keeps(x)) return 0;
-      if ((x["includePaths"] !== undefined || x["excludePaths"] !== undefined) && !r9_1.keeps(x)) return 1;
-      const o1 = x["scrapeOptions"];
-      if (isRecord(o1)) {
-        if (o1["waitFor"] !== undefined && !r9_2.keeps(o1)) return 2;
-        if (o1["actions"] !== undefined && !r9_3.keeps(o1)) return 3;
-        if (o1["formats"] !== undefined && !r9_4.keeps(o1)) return 4;
+      let o1, o2, o3, o4, o5;
+      for (const k6 in x) {
+        switch (k6.length) {
+          case 3:
+            if (k6 === "url") {
+              o1 = x[k6];
+            }
+            break;
+          case 7:
+            if (k6 === "webhook") {
+              o5 = x[k6];
+            }
+            break;
+          case 12:
+            if (k6 === "includePaths") {
+              o2 = x[k6];
+            } else if (k6 === "excludePaths") {
+              o3 = x[k6];
+            }
+            break;
+          case 13:
+            if (k6 === "scrapeOptions") {
+              o4 = x[k6];
+            }
+            break;
+        }
       }
-      const o2 = x["webhook"];
-      if (isRecord(o2)) {
-        if (o2["headers"] !== undefined && !r9_5.keeps(o2)) return 5;
+      if (o1 !== undefined && !r9_0.keeps(x)) return 0;
+      if ((o2 !== undefined || o3 !== undefined) && !r9_1.keeps(x)) return 1;
+      if (isRecord(o4)) {
+        let o7, o8, o9;
+        for (const k10 in o4) {
+          switch (k10.length) {
+            case 7:
+              if (k10 === "waitFor") {
+                o7 = o4[k10];
+              } else if (k10 === "actions") {
+                o8 = o4[k10];
+              } else if (k10 === "formats") {
+                o9 = o4[k10];
+              }
+              break;
+          }
+        }
+        if (o7 !== undefined && !r9_2.keeps(o4)) return 2;
+        if (o8 !== undefined && !r9_3.keeps(o4)) return 3;
+        if (o9 !== undefined && !r9_4.keeps(o4)) return 4;
+      }
+      if (isRecord(o5)) {
+        let o11;
+        for (const k12 in o5) {
+          switch (k12.length) {
+            case 7:
+              if (k12 === "headers") {
+                o11 = o5[k12];
+              }
+              break;
+          }
+        }
+        if (o11 !== undefined && !r9_5.keeps(o5)) return 5;
       }
       return -1;
     },
     "v2/JsonFormat"(x) {
       if (!isRecord(x)) return -1;
-      if (x["schema"] !== undefined && !r10_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 6:
+            if (k2 === "schema") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r10_0.keeps(x)) return 0;
       return -1;
     },
     "v2/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      if (x["waitFor"] !== undefined && !r11_0.keeps(x)) return 0;
-      if (x["actions"] !== undefined && !r11_1.keeps(x)) return 1;
-      if (x["formats"] !== undefined && !r11_2.keeps(x)) return 2;
+      let o1, o2, o3;
+      for (const k4 in x) {
+        switch (k4.length) {
+          case 7:
+            if (k4 === "waitFor") {
+              o1 = x[k4];
+            } else if (k4 === "actions") {
+              o2 = x[k4];
+            } else if (k4 === "formats") {
+              o3 = x[k4];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r11_0.keeps(x)) return 0;
+      if (o2 !== undefined && !r11_1.keeps(x)) return 1;
+      if (o3 !== undefined && !r11_2.keeps(x)) return 2;
       return -1;
     },
     "v2/Webhook"(x) {
       if (!isRecord(x)) return -1;
-      if (x["headers"] !== undefined && !r12_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 7:
+            if (k2 === "headers") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r12_0.keeps(x)) return 0;
       return -1;
     },
     "v2/WebhookObject"(x) {
       if (!isRecord(x)) return -1;
-      if (x["headers"] !== undefined && !r13_0.keeps(x)) return 0;
+      let o1;
+      for (const k2 in x) {
+        switch (k2.length) {
+          case 7:
+            if (k2 === "headers") {
+              o1 = x[k2];
+            }
+            break;
+        }
+      }
+      if (o1 !== undefined && !r13_0.keeps(x)) return 0;
       return -1;
     },
   };

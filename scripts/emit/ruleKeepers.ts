@@ -1,7 +1,8 @@
 /**
  * The rules written as code, composed per definition (`generated/fast/keepers.js`): for each definition that has
  * such rules, one function that asks every rule's `keeps` at its place, in the order of the definition's list,
- * reading each place of the body once (and asking a rule with `triggers` only when one of them is there), and
+ * reading the fields each place of the body needs in one walk over its keys (and asking a rule with `triggers` only
+ * when one of them is there), and
  * answers the index of the first rule whose cheap answer is no (-1 when the body keeps them all). `validate()` asks it of every body the fast path accepts; only when it names a rule
  * are the rules checked, from that one on (those before it kept).
  *
@@ -14,6 +15,7 @@
  * the composition against the rules one by one).
  */
 import { CODE_RULES, type PlacedRule } from '../../schemas/codeRules/index.js';
+import { keyDispatch } from './keyDispatch.js';
 
 export const RULE_KEEPERS_FILE = 'keepers.js';
 
@@ -25,19 +27,33 @@ interface Place {
 
 const newPlace = (): Place => ({ rules: [], inner: new Map() });
 
-/** The statements that check one place held in `variable` (already known to be an object). */
+/**
+ * The statements that check one place held in `variable` (already known to be an object). The fields its rules'
+ * triggers and its inner places need are read in one walk over the keys the object has (keyDispatch.ts says
+ * why), each into a local; a field the walk does not meet is absent.
+ */
 function placeCode(place: Place, variable: string, indent: string, counter: { next: number }): string[] {
-  const lines = place.rules.map(({ variable: rule, index, triggers }) => {
+  const needed = [...new Set([...place.rules.flatMap(({ triggers }) => triggers ?? []), ...place.inner.keys()])];
+  const locals = new Map(needed.map((name) => [name, `o${counter.next++}`]));
+  const lines: string[] = [];
+  if (needed.length > 0) {
+    const key = `k${counter.next++}`;
+    const cases = new Map(needed.map((name) => [name, [`${locals.get(name)!} = ${variable}[${key}];`]]));
+    lines.push(
+      `${indent}let ${[...locals.values()].join(', ')};`,
+      `${indent}for (const ${key} in ${variable}) {`,
+      ...keyDispatch(key, cases).map((line) => `${indent}  ${line}`),
+      `${indent}}`,
+    );
+  }
+  for (const { variable: rule, index, triggers } of place.rules) {
     // A rule with triggers is asked only when the object holds one of them.
-    const held = (triggers ?? []).map((name) => `${variable}[${JSON.stringify(name)}] !== undefined`);
+    const held = (triggers ?? []).map((name) => `${locals.get(name)!} !== undefined`);
     const guard = held.length === 0 ? '' : `${held.length === 1 ? held[0] : `(${held.join(' || ')})`} && `;
-    return `${indent}if (${guard}!${rule}.keeps(${variable})) return ${index};`;
-  });
+    lines.push(`${indent}if (${guard}!${rule}.keeps(${variable})) return ${index};`);
+  }
   for (const [key, inner] of place.inner) {
-    const name = `o${counter.next++}`;
-    // A plain read (no own-property test): rules at a place the body only inherits find nothing, so asking them
-    // there can only answer a rule that `validate()` then checks and finds kept.
-    lines.push(`${indent}const ${name} = ${variable}[${JSON.stringify(key)}];`);
+    const name = locals.get(key)!;
     lines.push(`${indent}if (isRecord(${name})) {`, ...placeCode(inner, name, `${indent}  `, counter), `${indent}}`);
   }
   return lines;
