@@ -25,6 +25,8 @@ interface Report {
     bodies: number;
     drawn: number;
     passes: number;
+    warmPasses: number;
+    firstPassOverParse: number;
     parseMs: number;
     validateMs: number;
     validateOverParse: number;
@@ -94,7 +96,10 @@ describe('npm run bench', () => {
     const { mixedStream } = report;
     expect(mixedStream.drawn).toBeGreaterThanOrEqual(500);
     expect(mixedStream.bodies).toBe(report.bodies.length + mixedStream.drawn);
-    expect([mixedStream.parseMs, mixedStream.validateMs, mixedStream.validateOverParse].every(positive)).toBe(true);
+    expect([mixedStream.parseMs, mixedStream.validateMs, mixedStream.validateOverParse, mixedStream.firstPassOverParse].every(positive)).toBe(
+      true,
+    );
+    expect(mixedStream.warmPasses).toBeGreaterThan(0);
     expect(report.targets.mixedStream.validateOverParse).toBe(mixedStream.validateOverParse);
     expect(mixedStream.tail.map((t) => t.name)).toEqual(report.bodies.map((b) => b.name));
     for (const t of mixedStream.tail) expect(t.validateOverParse).toBeCloseTo(t.ns.validate / t.ns.parse, 6);
