@@ -96,9 +96,9 @@ describe('npm run bench', () => {
     const { mixedStream } = report;
     expect(mixedStream.drawn).toBeGreaterThanOrEqual(500);
     expect(mixedStream.bodies).toBe(report.bodies.length + mixedStream.drawn);
-    expect([mixedStream.parseMs, mixedStream.validateMs, mixedStream.validateOverParse, mixedStream.firstPassOverParse].every(positive)).toBe(
-      true,
-    );
+    expect(
+      [mixedStream.parseMs, mixedStream.validateMs, mixedStream.validateOverParse, mixedStream.firstPassOverParse].every(positive),
+    ).toBe(true);
     expect(mixedStream.warmPasses).toBeGreaterThan(0);
     expect(report.targets.mixedStream.validateOverParse).toBe(mixedStream.validateOverParse);
     expect(mixedStream.tail.map((t) => t.name)).toEqual(report.bodies.map((b) => b.name));
