@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../schemas/operations.js';
 import { VERSIONS, type Version } from '../schemas/registry.js';
-import { CONTENT_SECURITY_POLICY, externalLoads } from '../scripts/emit/docs.js';
+import { CONTENT_SECURITY_POLICY, externalLoads, pageTitle } from '../scripts/emit/docs.js';
 import { openApiDocument } from '../scripts/emit/openapi.js';
 import { findChromium } from './support/chromium.js';
 import { pooled } from './support/pooled.js';
@@ -215,10 +215,15 @@ describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () =
       return rendered;
     };
 
-    it('every page shows the title with the version', () => {
-      expect(doc.info.title).toContain(`(${version})`);
+    it('every page shows the title, and the overview and the window title name the version once', async () => {
+      const title = pageTitle(version);
+      expect(title).toBe(`${doc.info.title} (${doc.info.version})`);
       for (const [k, p] of pages) if (k.startsWith(`${version}#`)) expect(p.text, k).toContain(doc.info.title);
-      for (const [k, p] of pages) if (!k.startsWith(`${version}#`)) expect(p.text, k).not.toContain(doc.info.title);
+      for (const [k, p] of pages) expect(p.text, k).not.toContain(`(${version}) (${version})`);
+      const raw = await readFile(pagePath(version), 'utf8');
+      expect(raw).toContain(`<title>${title}</title>`);
+      expect(visibleText(raw)).toContain(title);
+      expect(visibleText(raw)).not.toContain(`(${version}) (${version})`);
     });
 
     it("each tag's page shows the tag and every one of its operations: summary, method and path", async () => {
@@ -252,7 +257,7 @@ describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () =
     it('the operations are not in the page before its script runs: Redoc rendered them', async () => {
       const raw = await readFile(pagePath(version), 'utf8');
       const before = visibleText(raw);
-      expect(before).toContain(doc.info.title); // the server-rendered overview
+      expect(before).toContain(pageTitle(version)); // the server-rendered overview
       expect(count(raw, 'data-component-name="Tags/HttpTag"')).toBe(0);
       const rendered = [...pages.entries()].filter(([k]) => k.startsWith(`${version}#`)).map(([, p]) => p.text);
       for (const op of operations(version)) {

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
-import { openApiDocument } from './openapi.js';
+import { API_TITLE, openApiDocument } from './openapi.js';
 
 const run = promisify(execFile);
 
@@ -36,6 +36,11 @@ const TEMPLATE = `<!DOCTYPE html>
     body {
       padding: 0;
       margin: 0;
+    }
+    /* Redoc's "API docs by Redocly" badge is an image from its CDN, which the policy blocks: hidden, not left empty. */
+    span:has(> a[href^="https://redocly.com/redoc"]),
+    a[href^="https://redocly.com/redoc"] {
+      display: none !important;
     }
   </style>
   {{{redocHead}}}
@@ -103,6 +108,9 @@ function checkSelfContained(path: string, html: string): void {
   if (problems.length > 0) throw new Error(`docs: ${path} is not self-contained:\n  ${problems.join('\n  ')}`);
 }
 
+/** A page's title: the API's, and the version once (Redoc's heading adds `info.version` to `info.title` itself). */
+export const pageTitle = (version: Version): string => `${API_TITLE} (${version})`;
+
 async function buildPage(dir: string, version: Version): Promise<string> {
   const input = join(dir, `${version}.json`);
   const output = join(dir, `${version}.html`);
@@ -113,6 +121,8 @@ async function buildPage(dir: string, version: Version): Promise<string> {
     '--output',
     output,
     '--inlineBundle',
+    '--title',
+    pageTitle(version),
     '--template',
     join(dir, 'template.hbs'),
     '--config',
