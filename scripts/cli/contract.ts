@@ -3,13 +3,13 @@
  * server started for the run. Every option is checked before anything is started or sent: a wrong one is a
  * usage error (exit 2), one line naming the option and what it takes.
  */
-import { access, constants, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { headerProblem, parseHeader } from '../contract/headers.js';
 import type { ContractOptions } from '../contract/options.js';
 import { parseCommand } from './args.js';
 import { randomBytes } from 'node:crypto';
-import { authOption, hostName, httpAddress, InputError, integer, token as tokenOption, UsageError, webhookSecret } from './errors.js';
+import { authOption, hostName, httpAddress, InputError, integer, outputFile, token as tokenOption, UsageError, webhookSecret } from './errors.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
@@ -107,27 +107,6 @@ function siteUrlOption(kit: Kit, value: string, versions: readonly ('v1' | 'v2')
       );
   }
   return value;
-}
-
-/**
- * A file the command writes after the run (`--report FILE`, `--record FILE`; `what` it holds), checked before the
- * run so that a long run is not lost.
- */
-async function outputFile(file: string, option: string, what: string, example: string): Promise<string> {
-  if (file === '') throw new UsageError(`${option} is empty; expected a file to write ${what} to, e.g. ${example}`);
-  const path = resolve(file);
-  const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`${option} ${quote(file)} is a directory; expected a file to write ${what} to`);
-  const folder = dirname(path);
-  const parent = await stat(folder).catch(() => undefined);
-  if (!parent?.isDirectory())
-    throw new UsageError(
-      `${option} ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`,
-    );
-  await access(existing ? path : folder, constants.W_OK).catch(() => {
-    throw new UsageError(`${option} ${quote(file)} cannot be written (no permission); expected a file you may write`);
-  });
-  return file;
 }
 
 export async function contractCommand(args: string[]): Promise<number> {

@@ -5,6 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
+import { access, constants, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { quote } from './terminal.js';
 
 /**
@@ -125,4 +127,25 @@ export function listenError(error: unknown, host: string, portNumber: number): n
   if (code === 'EACCES' || code === 'EPERM')
     throw new InputError(`cannot listen on ${where}: not permitted (${code}; ports below 1024 need privileges); expected --port 1024 or above, or 0`);
   throw error;
+}
+
+/**
+ * A file the command writes (`--report FILE`, `--record FILE`, `-o FILE`; `what` it holds), checked before the
+ * command starts its work, so that a long run is not lost.
+ */
+export async function outputFile(file: string, option: string, what: string, example: string): Promise<string> {
+  if (file === '') throw new UsageError(`${option} is empty; expected a file to write ${what} to, e.g. ${example}`);
+  const path = resolve(file);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`${option} ${quote(file)} is a directory; expected a file to write ${what} to`);
+  const folder = dirname(path);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory())
+    throw new UsageError(
+      `${option} ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`,
+    );
+  await access(existing ? path : folder, constants.W_OK).catch(() => {
+    throw new UsageError(`${option} ${quote(file)} cannot be written (no permission); expected a file you may write`);
+  });
+  return file;
 }
