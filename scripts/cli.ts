@@ -28,6 +28,7 @@ const COMMANDS: Record<CommandName, () => Promise<(args: string[]) => Promise<nu
   defaults: async () => (await import('./cli/documents.js')).defaultsCommand,
   migrate: async () => (await import('./cli/documents.js')).migrateCommand,
   examples: async () => (await import('./cli/documents.js')).examplesCommand,
+  docs: async () => (await import('./cli/docs.js')).docsCommand,
   serve: async () => (await import('./cli/serve.js')).serveCommand,
   contract: async () => (await import('./cli/contract.js')).contractCommand,
   site: async () => (await import('./cli/site.js')).siteCommand,
@@ -44,7 +45,9 @@ function internalError(error: unknown, command: string | undefined): number {
   const message = error instanceof Error ? error.message : String(error);
   const where = command === undefined ? '' : ` in ${command}`;
   console.error(
-    printable(`crawlspec: internal error${where}: ${message.split('\n')[0]}; a bug of crawlspec (CRAWLSPEC_DEBUG=1 prints the stack trace)`),
+    printable(
+      `crawlspec: internal error${where}: ${message.split('\n')[0]}; a bug of crawlspec (CRAWLSPEC_DEBUG=1 prints the stack trace)`,
+    ),
   );
   if (process.env.CRAWLSPEC_DEBUG) console.error(error instanceof Error ? error.stack : error);
   return INTERNAL_ERROR;
@@ -69,7 +72,9 @@ async function main(argv: string[]): Promise<number> {
       console.log(COMMAND_USAGE[command]);
       return 0;
     }
-    return await (await COMMANDS[command]())(rest);
+    return await (
+      await COMMANDS[command]()
+    )(rest);
   } catch (error) {
     if (error instanceof InputError) {
       console.error(printable(`crawlspec: ${error.message}`));

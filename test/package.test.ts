@@ -38,9 +38,9 @@ const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update
 /**
  * Everything shipped must stay below this (about 7 MB unpacked since every schema element names its source and
  * the rule cases of issue 14 joined the vectors, 8.6 MB since issue 21's kit: preflight, baselines, transport,
- * record and replay, the report's schema; the HTML docs, not shipped, alone are 5 MB).
+ * record and replay, the report's schema), 14 MB since the HTML pages ship (issue 26: 5.3 MB, Redoc inlined in each).
  */
-const MAX_UNPACKED_BYTES = 10 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 16 * 1024 * 1024;
 
 interface Manifest {
   readonly license: string;
@@ -124,7 +124,18 @@ describe('the packed package', () => {
     });
     // The vectors are shipped and exported.
     expect(manifest.exports['./vectors/*']).toBe('./generated/vectors/*');
-    for (const absent of ['test', 'generated/docs', 'scripts/emit', 'dist/scripts/emit', 'dist/scripts/generate.js', 'dist/test']) {
+    // So are the HTML documentation pages, and `crawlspec docs` makes a publisher's page of one from the installed package.
+    expect(manifest.exports['./docs/*.html']).toBe('./generated/docs/*.html');
+    for (const version of ['v1', 'v2']) expect(existsSync(join(installed, 'generated', 'docs', `${version}.html`)), version).toBe(true);
+    const docs = await sh(
+      join(project, 'node_modules', '.bin', 'crawlspec'),
+      ['docs', '--version', 'v1', '--title', 'Acme Crawl API', '--server-url', 'https://api.acme.example', '-o', 'api.html'],
+      project,
+      30_000,
+    );
+    expect(docs.stdout).toContain('wrote api.html: "Acme Crawl API (v1)", server https://api.acme.example');
+    expect(await readFile(join(project, 'api.html'), 'utf8')).toContain('<title>Acme Crawl API (v1)</title>');
+    for (const absent of ['test', 'scripts/emit', 'dist/scripts/emit', 'dist/scripts/generate.js', 'dist/test']) {
       expect(existsSync(join(installed, absent)), absent).toBe(false);
     }
     expect(sizeOf(installed)).toBeLessThan(MAX_UNPACKED_BYTES);

@@ -9,7 +9,17 @@ import { headerProblem, parseHeader } from '../contract/headers.js';
 import type { ContractOptions } from '../contract/options.js';
 import { parseCommand } from './args.js';
 import { randomBytes } from 'node:crypto';
-import { authOption, hostName, httpAddress, InputError, integer, outputFile, token as tokenOption, UsageError, webhookSecret } from './errors.js';
+import {
+  authOption,
+  hostName,
+  httpAddress,
+  InputError,
+  integer,
+  outputFile,
+  token as tokenOption,
+  UsageError,
+  webhookSecret,
+} from './errors.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**

@@ -46,9 +46,14 @@ export function authOption(
  * digits and `-._~+/=`; a space, a control character or a character beyond ASCII cannot go in the header).
  */
 export function token(value: string, source: string): string {
-  if (value === '') throw new UsageError(`${source} is empty; expected the API token the target expects (or --no-auth for a target without authentication)`);
+  if (value === '')
+    throw new UsageError(
+      `${source} is empty; expected the API token the target expects (or --no-auth for a target without authentication)`,
+    );
   if (!/^[\x21-\x7e]+$/.test(value))
-    throw new UsageError(`${source} holds a space, a control character or a character beyond ASCII; expected a bearer token (letters, digits and -._~+/=)`);
+    throw new UsageError(
+      `${source} holds a space, a control character or a character beyond ASCII; expected a bearer token (letters, digits and -._~+/=)`,
+    );
   return value;
 }
 
@@ -68,8 +73,7 @@ export function webhookSecret(value: string, source: string): string {
 export function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const number = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max))
-    throw new UsageError(`${name} takes a whole number from ${min} to ${max}, not ${quote(value)}`);
+  if (!(number >= min && number <= max)) throw new UsageError(`${name} takes a whole number from ${min} to ${max}, not ${quote(value)}`);
   return number;
 }
 
@@ -108,7 +112,9 @@ export async function listenHost(value: string, name = '--host'): Promise<string
     await lookup(value);
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'no address';
-    throw new UsageError(`${name} ${quote(value)} does not resolve (${code}); expected an address of this machine, e.g. 127.0.0.1 or localhost`);
+    throw new UsageError(
+      `${name} ${quote(value)} does not resolve (${code}); expected an address of this machine, e.g. 127.0.0.1 or localhost`,
+    );
   }
   return value;
 }
@@ -121,11 +127,17 @@ export function listenError(error: unknown, host: string, portNumber: number): n
   const code = (error as { code?: string }).code;
   const where = `${host.includes(':') ? `[${host}]` : host}:${portNumber}`;
   if (code === 'EADDRINUSE')
-    throw new InputError(`cannot listen on ${where}: the port is in use (EADDRINUSE); expected a free --port, or --port 0 for any free one`);
+    throw new InputError(
+      `cannot listen on ${where}: the port is in use (EADDRINUSE); expected a free --port, or --port 0 for any free one`,
+    );
   if (code === 'EADDRNOTAVAIL')
-    throw new InputError(`cannot listen on ${where}: ${quote(host)} is not an address of this machine (EADDRNOTAVAIL); expected one, e.g. 127.0.0.1`);
+    throw new InputError(
+      `cannot listen on ${where}: ${quote(host)} is not an address of this machine (EADDRNOTAVAIL); expected one, e.g. 127.0.0.1`,
+    );
   if (code === 'EACCES' || code === 'EPERM')
-    throw new InputError(`cannot listen on ${where}: not permitted (${code}; ports below 1024 need privileges); expected --port 1024 or above, or 0`);
+    throw new InputError(
+      `cannot listen on ${where}: not permitted (${code}; ports below 1024 need privileges); expected --port 1024 or above, or 0`,
+    );
   throw error;
 }
 

@@ -33,6 +33,19 @@ ${EXIT_DOCUMENTS}`,
   Validate every example the OpenAPI documents publish.
 
 exit status: 0 every example valid, 1 one is not`,
+  docs: `usage: crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
+
+  Write the HTML documentation page of one version (the page the package ships, Redoc, one self-contained
+  file that loads nothing from elsewhere), with your API's name and your service's address.
+
+  --version v1|v2   the version (default v2)
+  --title T         the API's name; the page shows it with the version, e.g. "Acme Crawl API (v2)"
+                    (default "Crawl and batch scrape API")
+  --server-url URL  the service's address, without the version: https://api.example.com (default: a
+                    variable a reader fills in, http://localhost:3002 until then)
+  -o, --output FILE the file to write
+
+exit status: 0 written, 2 usage error or the file cannot be written`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
                       [--webhook-secret S]
 
@@ -150,6 +163,9 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
+  crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
+                                                 write a version's HTML documentation page, with your
+                                                 API's name and your service's address
   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

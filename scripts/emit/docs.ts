@@ -16,7 +16,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
-import { API_TITLE, openApiDocument } from './openapi.js';
+import { API_TITLE } from '../../schemas/apiTitle.js';
+import { openApiDocument } from './openapi.js';
 
 const run = promisify(execFile);
 

@@ -3,6 +3,7 @@
  * Component schemas are the version's named definitions; in the combined document their names carry the
  * version (`V2CrawlRequest`).
  */
+import { API_TITLE } from '../../schemas/apiTitle.js';
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { operations, type OperationSpec, type ParameterName } from '../../schemas/operations.js';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
@@ -185,9 +186,6 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
     'x-crawlspec-source': 'service',
   };
 }
-
-/** The API's name, in every document and page (each page adds its version). */
-export const API_TITLE = 'Crawl and batch scrape API';
 
 /**
  * What a reader of the documents learns first: what the API does, how to authenticate, which versions there are,

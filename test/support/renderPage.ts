@@ -104,4 +104,3 @@ function pageRequests(log: NetLog): string[] {
     .filter((e) => e.params?.initiator !== 'not an origin' || (e.params?.network_isolation_key ?? '').includes('file://'))
     .map((e) => e.params?.url ?? '');
 }
-
