@@ -18,19 +18,27 @@
 import type { ValidationIssue } from './issues.js';
 import { parseJson } from './parseJson.js';
 
-export interface ErrorDetail {
-  readonly code: string;
-  readonly message: string;
-  readonly path: readonly (string | number)[];
-  readonly keys?: readonly string[];
-}
+/**
+ * One entry of an error body's `details`: the generated `ValidationIssue` of `crawlspec/types/v1` and `v2` (the
+ * envelope's name for it), not the `ValidationIssue` that `validate()` reports (path, segments, rule, ...), from
+ * which it is made. Plain mutable arrays, as the generated types have them, so that a body is assignable to the
+ * generated `ErrorResponse` (test/types.test-d.ts); each call makes new ones.
+ */
+// A type, not an interface: an object type is assignable to one with an index signature (the generated types'), an interface is not.
+export type ErrorDetail = {
+  code: string;
+  message: string;
+  path: (string | number)[];
+  keys?: string[];
+};
 
-export interface ErrorBody {
-  readonly success: false;
-  readonly code: 'BAD_REQUEST' | 'BAD_REQUEST_INVALID_JSON';
-  readonly error: string;
-  readonly details?: readonly ErrorDetail[];
-}
+/** The 400 body: assignable to the generated `ErrorResponse` of either version. */
+export type ErrorBody = {
+  success: false;
+  code: 'BAD_REQUEST' | 'BAD_REQUEST_INVALID_JSON';
+  error: string;
+  details?: ErrorDetail[];
+};
 
 /** zod's issue code for each JSON Schema keyword; a rule (anything else) is `custom`. */
 const ZOD_CODES: Record<string, string> = {

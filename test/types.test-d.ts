@@ -9,6 +9,7 @@ import type * as V1Types from '#generated/types/v1.js';
 import type * as V2Types from '#generated/types/v2.js';
 import type * as V1 from '../schemas/v1/index.js';
 import type * as V2 from '../schemas/v2/index.js';
+import { MALFORMED_JSON_BODY, validationErrorBody } from '../schemas/errorEnvelope.js';
 
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
@@ -29,5 +30,15 @@ describe('generated types and TypeBox Static types agree', () => {
     type A = Agreement<typeof V2, V2Types.Definitions>;
     expectTypeOf<A>().toEqualTypeOf<AllTrue<A>>();
     expectTypeOf<'CrawlRequest' | 'BatchScrapeRequest' | 'ScrapeOptions'>().toExtend<keyof A>();
+  });
+});
+
+describe("the API's error bodies are the generated ErrorResponse", () => {
+  it('validationErrorBody and the malformed JSON body are assignable to ErrorResponse of both versions', () => {
+    // Plain assignments: the compiler refuses one that does not hold (readonly arrays did not).
+    const v2: V2Types.ErrorResponse = validationErrorBody('v2', []);
+    const v1: V1Types.ErrorResponse = validationErrorBody('v1', []);
+    const malformed: [V1Types.ErrorResponse, V2Types.ErrorResponse] = [MALFORMED_JSON_BODY, MALFORMED_JSON_BODY];
+    expectTypeOf([v1, v2, ...malformed]).not.toBeNever();
   });
 });
