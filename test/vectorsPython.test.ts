@@ -88,6 +88,12 @@ describe.skipIf(SKIP)('the vectors, decided by Python jsonschema (scripts/vector
     for (const [, , format] of skipped) expect(['date-time']).toContain(format);
     expect(Number(decided) + skipped.reduce((sum, [, count]) => sum + Number(count), 0)).toBe(Number(total));
     expect(run.stdout.trimEnd().split('\n').pop()).toBe('vectors: every case decided agrees');
+    // docs/vectors.md shows this output: the block there is what the script prints, Python's versions aside.
+    const page = await readFile(join(ROOT, 'docs', 'vectors.md'), 'utf8');
+    const shown = /\n```\n(vectors: \d+ files[\s\S]*?)```\n/.exec(page)?.[1];
+    const versionless = (text: string) => text.replace(/jsonschema \S+ \(Python \S+\)/, 'jsonschema (Python)').trimEnd();
+    expect(shown, 'docs/vectors.md has no block of the output').toBeDefined();
+    expect(versionless(shown!)).toBe(versionless(run.stdout));
   });
 
   it('a case decided otherwise fails the run, naming it', async () => {
