@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveWarnings } from '../scripts/cli/serve.js';
+import { siteNameWarning, type Resolver } from '../scripts/cli/site.js';
 import { builtCli } from './support/build.js';
 import { ROOT, runCli } from './support/runCli.js';
 import { untilEnded } from './support/untilEnded.js';
@@ -27,15 +28,11 @@ interface Served {
 /** `crawlspec serve --port 0 ...args` until it says where it listens; `env` added to its environment. */
 function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const { CRAWLSPEC_TOKEN: _outside, ...outside } = process.env;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [builtCli(), 'serve', '--port', '0', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...outside, ...env },
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [builtCli(), 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...outside, ...env },
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
@@ -90,6 +87,52 @@ async function batch(base: string, urls: readonly string[], headers: Record<stri
   const read = async () => (await fetch(`${base}/v2/batch/scrape/${id}`, { headers })).json() as Promise<{ status: string; data: any[] }>;
   return (await untilEnded(read, id, { timeoutMs: TIMEOUT_MS })).data;
 }
+
+describe('site serve --host NAME: a warning when the names it prints do not resolve to 127.0.0.1', () => {
+  const table =
+    (entries: Record<string, readonly string[] | string>): Resolver =>
+    (name) =>
+      Promise.resolve(entries[name] ?? 'ENOTFOUND');
+
+  it('none when NAME and sub.NAME resolve to 127.0.0.1; else one line naming each that does not, and the fix', async () => {
+    expect(
+      await siteNameWarning('site.test', table({ 'site.test': ['127.0.0.1'], 'sub.site.test': ['::1', '127.0.0.1'] })),
+    ).toBeUndefined();
+    expect(await siteNameWarning('site.test', table({ 'site.test': ['127.0.0.1'] }))).toBe(
+      'crawlspec site serve: warning: sub.site.test does not resolve (ENOTFOUND): the addresses printed below reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 site.test sub.site.test" to /etc/hosts',
+    );
+    expect(await siteNameWarning('site.test', table({ 'site.test': ['::1'], 'sub.site.test': ['192.0.2.7'] }))).toMatch(
+      /^crawlspec site serve: warning: site\.test resolves to ::1, not 127\.0\.0\.1; sub\.site\.test resolves to 192\.0\.2\.7, not 127\.0\.0\.1: /,
+    );
+  });
+
+  it(
+    'the command writes it on stderr and serves the site all the same',
+    async () => {
+      const child = spawn(process.execPath, [builtCli(), 'site', 'serve', '--port', '0', '--host', 'nosuch.invalid'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+      const line = await new Promise<string>((resolve) => {
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
+        });
+      });
+      child.kill('SIGINT');
+      expect(await closed).toBe(0);
+      expect(line).toMatch(/^test site serving http:\/\/nosuch\.invalid:\d+\//);
+      expect(stderr).toMatch(
+        /^crawlspec site serve: warning: nosuch\.invalid does not resolve \(\w+\); sub\.nosuch\.invalid does not resolve/,
+      );
+    },
+    TIMEOUT_MS,
+  );
+});
 
 describe('warnings at start', () => {
   it('one line each: for --no-auth, and for an address other machines reach (in words of the auth in force)', () => {

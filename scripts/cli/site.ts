@@ -7,6 +7,7 @@
  *   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
  *                                                  write it as static files to deploy at those addresses
  */
+import { lookup } from 'node:dns/promises';
 import { exportSite } from '../site/export.js';
 import { serveSite } from '../site/server.js';
 import { parseCommand } from './args.js';
@@ -18,20 +19,52 @@ function origin(value: string | undefined, name: string): string | undefined {
   return value === undefined ? undefined : httpAddress(value, name, 'https://crawlspec-site.example.org').origin;
 }
 
+/** The addresses `name` resolves to on this machine, or why it resolves to none (`ENOTFOUND`). */
+export type Resolver = (name: string) => Promise<readonly string[] | string>;
+
+const systemResolver: Resolver = (name) =>
+  lookup(name, { all: true }).then(
+    (found) => found.map((a) => a.address),
+    (error: unknown) => String((error as { code?: unknown }).code ?? 'no address'),
+  );
+
+/**
+ * The warning `site serve --host NAME` gives, one line, when NAME or its subdomain `sub.NAME` does not resolve to
+ * 127.0.0.1 here, where the site listens: the addresses it prints then reach it only for a crawler that maps the
+ * names itself (the reference server does, for the kit). None when both resolve there.
+ */
+export async function siteNameWarning(host: string, resolve: Resolver = systemResolver): Promise<string | undefined> {
+  const names = [host, `sub.${host}`];
+  const problems: string[] = [];
+  for (const name of names) {
+    const found = await resolve(name);
+    if (typeof found === 'string') problems.push(`${name} does not resolve (${found})`);
+    else if (!found.includes('127.0.0.1')) problems.push(`${name} resolves to ${found.join(', ')}, not 127.0.0.1`);
+  }
+  if (problems.length === 0) return undefined;
+  return `crawlspec site serve: warning: ${problems.join('; ')}: the addresses printed below reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 ${names.join(' ')}" to /etc/hosts`;
+}
+
 async function serve(args: string[]): Promise<number> {
   const { values } = parseCommand('site serve', args, { port: { type: 'string' }, host: { type: 'string' } }, false);
   const port = values.port === undefined ? undefined : portOption(values.port);
   const host = values.host === undefined ? undefined : hostName(values.host, '--host');
-  const site = await serveSite({ ...(port === undefined ? {} : { port }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) =>
-    listenError(error, '127.0.0.1', port ?? 0),
+  const site = await serveSite({ ...(port === undefined ? {} : { port }), ...(host === undefined ? {} : { host }) }).catch(
+    (error: unknown) => listenError(error, '127.0.0.1', port ?? 0),
   );
+  const warning = host === undefined ? undefined : await siteNameWarning(host);
+  if (warning !== undefined) console.error(printable(warning));
   const { main, external, subdomain } = site.origins;
   // Listened for before the address is printed: whoever reads it may stop the server at once.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  console.log(printable(`test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`));
+  console.log(
+    printable(
+      `test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`,
+    ),
+  );
   await stopped;
   await site.close();
   return 0;
