@@ -152,6 +152,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       'behaviour-external': { type: 'string' },
       'behaviour-subdomain': { type: 'string' },
       report: { type: 'string' },
+      html: { type: 'string' },
       record: { type: 'string' },
       json: { type: 'boolean', default: false },
       header: { type: 'string', multiple: true },
@@ -258,8 +259,16 @@ export async function contractCommand(args: string[]): Promise<number> {
   const report = values.report === undefined ? undefined : await outputFile(values.report, '--report', 'JUnit XML', 'junit.xml');
   const record =
     values.record === undefined ? undefined : await outputFile(values.record, '--record', 'the exchanges of the run (HAR 1.2)', 'run.har');
-  if (record !== undefined && report !== undefined && resolve(record) === resolve(report))
-    throw new UsageError(`--record and --report name the same file ${quote(record)}; expected two files`);
+  const html = values.html === undefined ? undefined : await outputFile(values.html, '--html', 'the HTML report', 'report.html');
+  const outputs = [
+    ['--record', record],
+    ['--report', report],
+    ['--html', html],
+  ].filter((o): o is [string, string] => o[1] !== undefined);
+  for (const [i, [option, file]] of outputs.entries())
+    for (const [other, second] of outputs.slice(i + 1))
+      if (resolve(file) === resolve(second))
+        throw new UsageError(`${option} and ${other} name the same file ${quote(file)}; expected two files`);
 
   // What needs the kit to be checked.
   const kit = await loadKit();
@@ -384,6 +393,10 @@ export async function contractCommand(args: string[]): Promise<number> {
     if (report !== undefined)
       await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
+      });
+    if (html !== undefined)
+      await writeFile(html, kit.formatHtml(result)).catch((error: unknown) => {
+        throw new InputError(`cannot write the HTML report to ${quote(html)}: ${(error as Error).message}`);
       });
     process.stdout.write(
       values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,

@@ -117,6 +117,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --webhook-secret S          the secret the target signs webhook deliveries with (also from
                               CRAWLSPEC_WEBHOOK_SECRET): the signature check runs only with it
   --report FILE               also write the report as JUnit XML
+  --html FILE                 also write the report as one self-contained HTML page (a table of the checks,
+                              filtered by state or name; each failure with expected, got and the curl line)
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
   --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
                               the line printed as each check ends goes to stderr

@@ -110,7 +110,7 @@ export function diagnosisLines(diagnosis: Omit<Diagnosis, 'checks'> & { readonly
 }
 
 /** The sections before the check list, each a list of lines: what keeps the target from being tested as a whole. */
-function leading(report: ContractReport): string[][] {
+export function leading(report: ContractReport): string[][] {
   const out: string[][] = [];
   if (report.unreachable) out.push([`target unreachable: ${report.unreachableReason ?? 'no connection'}`]);
   else if (report.unreachableReason !== undefined) out.push([`target lost during the run: ${report.unreachableReason}`]);

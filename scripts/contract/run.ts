@@ -50,6 +50,7 @@ export { ContractReportJsonSchema } from './reportSchema.js';
 export { formatHeader, formatSummary, formatText } from './reportText.js';
 export { progressPrinter, type RunObserver } from './progress.js';
 export { formatJunit } from './junit.js';
+export { formatHtml } from './reportHtml.js';
 export { RecordingFailed } from './recording.js';
 export type { Check, CheckInfo, Citation } from './check.js';
 

@@ -35,7 +35,8 @@ export interface Rendered {
 }
 
 /** Opens `file` (at `hash`) in headless Chromium and returns the DOM once the page settled. */
-export async function renderPage(chromium: string, file: string, hash = ''): Promise<Rendered> {
+/** `marker`: what the DOM must hold once rendered (else the render failed); by default Redoc's container. */
+export async function renderPage(chromium: string, file: string, hash = '', marker = '<div id="redoc">'): Promise<Rendered> {
   const profile = await mkdtemp(join(tmpdir(), 'crawlspec-chromium-'));
   const netLog = join(profile, 'net-log.json');
   const url = `${pathToFileURL(file).href}${hash}`;
@@ -81,7 +82,7 @@ export async function renderPage(chromium: string, file: string, hash = ''): Pro
         resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut });
       });
     });
-    if (timedOut || code !== 0 || !stdout.includes('<div id="redoc">'))
+    if (timedOut || code !== 0 || !stdout.includes(marker))
       throw new Error(
         `chromium ${timedOut ? 'timed out after 60 s' : `exited with ${code}`} on ${url}:\n${stderr.split('\n').slice(-15).join('\n')}`,
       );

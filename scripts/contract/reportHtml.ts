@@ -1,0 +1,159 @@
+/**
+ * The HTML report of a contract run (`crawlspec contract --html FILE`): one self-contained page to attach to a CI
+ * run, as Schemathesis and Dredd users do. It loads nothing from elsewhere (a Content-Security-Policy in the page
+ * allows only its own inline style and script), and says what the text report says: the verdict and its exit
+ * status, the totals, what kept the target from being tested as a whole, then every check in a table that can be
+ * filtered by state and by name, each failure with what was expected, what came back, the section and the curl
+ * line to send the request again. Without its script the table is still whole: the filter only hides rows.
+ */
+import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
+import { LABEL, leading } from './reportText.js';
+
+/** Text as HTML: markup characters escaped; characters HTML cannot carry (controls, lone surrogates) replaced. */
+export function escapeHtml(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+  );
+}
+
+export const REPORT_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1b1f24; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+.verdict { display: inline-block; padding: 2px 10px; border-radius: 4px; color: #fff; font-weight: 600; }
+.verdict.conformant { background: #1a7f37; } .verdict.deviations-found { background: #cf222e; }
+.verdict.unreachable, .verdict.incomplete { background: #9a6700; }
+.meta { color: #57606a; margin: 6px 0 12px; }
+.totals span { margin-right: 14px; }
+.notice { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 4px; padding: 8px 12px; margin: 8px 0; white-space: pre-wrap; }
+.filters { margin: 14px 0 8px; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
+.filters input[type=search] { flex: 1; min-width: 220px; padding: 4px 8px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+th { background: #f6f8fa; position: sticky; top: 0; }
+td.name { font-family: ui-monospace, monospace; word-break: break-all; }
+.state { font-weight: 600; white-space: nowrap; }
+.state-fail { color: #cf222e; } .state-pass { color: #1a7f37; } .state-inconclusive, .state-notJudged, .state-differs { color: #9a6700; } .state-skipped { color: #57606a; }
+details { margin: 4px 0; } summary { cursor: pointer; }
+.failure { border-left: 3px solid #cf222e; padding: 2px 0 2px 10px; margin: 6px 0; }
+.difference { border-left-color: #9a6700; }
+.failure dt { font-weight: 600; color: #57606a; } .failure dd { margin: 0 0 4px 0; }
+pre { background: #f6f8fa; padding: 6px 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 2px 0; }
+`;
+
+/** The filter: the states ticked and the text typed hide the other rows. Nothing is fetched, nothing stored. */
+const SCRIPT = `
+const rows = [...document.querySelectorAll('tbody tr.check')];
+const boxes = [...document.querySelectorAll('.filters input[type=checkbox]')];
+const search = document.querySelector('.filters input[type=search]');
+const shown = document.querySelector('.shown');
+function apply() {
+  const states = new Set(boxes.filter((b) => b.checked).map((b) => b.value));
+  const text = search.value.trim().toLowerCase();
+  let count = 0;
+  for (const row of rows) {
+    const visible = states.has(row.dataset.status) && (text === '' || row.dataset.search.includes(text));
+    row.hidden = !visible;
+    if (visible) count += 1;
+  }
+  shown.textContent = count + ' of ' + rows.length + ' checks shown';
+}
+for (const box of boxes) box.addEventListener('change', apply);
+search.addEventListener('input', apply);
+apply();
+`;
+
+const e = escapeHtml;
+
+function failureHtml(failure: Failure, difference: boolean): string {
+  const parts = [
+    `<dt>what</dt><dd>${e(failure.message)}${failure.count === undefined ? '' : ` <b>× ${failure.count}</b> (the smallest request shown)`}</dd>`,
+    `<dt>expected</dt><dd>${e(failure.expected)}</dd>`,
+    `<dt>got</dt><dd>${failure.got === undefined ? 'nothing to show' : `<pre>${e(`${failure.got.status ?? 'no answer'} ${failure.got.body}`)}</pre>`}</dd>`,
+    `<dt>source</dt><dd>${e(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
+  ];
+  if (failure.request !== undefined) parts.push(`<dt>request</dt><dd><pre>${e(failure.request)}</pre></dd>`);
+  if (failure.counterexample !== undefined) {
+    const { seed, path, shrinks } = failure.counterexample;
+    parts.push(`<dt>replay</dt><dd>--seed ${seed} (path ${e(path)}, shrunk ${shrinks} times)</dd>`);
+  }
+  return `<dl class="failure${difference ? ' difference' : ''}">${parts.join('')}</dl>`;
+}
+
+function checkRow(check: CheckResult): string {
+  const entries = [
+    ...check.failures.map((f) => failureHtml(f, false)),
+    ...(check.differences.length === 0
+      ? []
+      : [`<p>differs from the service (does not decide the verdict):</p>`, ...check.differences.map((f) => failureHtml(f, true))]),
+    ...(check.notes ?? []).map((note) => `<p>not judged above the run's level: ${e(note)}</p>`),
+  ];
+  const detail = check.detail === undefined ? '' : `<div>${e(check.detail)}</div>`;
+  const body =
+    entries.length === 0
+      ? detail
+      : `${detail}<details${check.status === 'fail' ? ' open' : ''}><summary>${check.failures.length} failure(s), ${check.differences.length} difference(s)</summary>${entries.join('')}</details>`;
+  const search = `${check.name} ${check.status} ${check.level} ${check.failures.map((f) => f.message).join(' ')}`.toLowerCase();
+  return [
+    `<tr class="check" data-status="${check.status}" data-search="${e(search)}">`,
+    `<td class="name">${e(check.name)}</td>`,
+    `<td class="state state-${check.status}">${LABEL[check.status]}</td>`,
+    `<td>${check.level}${check.inScope ? '' : ' (informs)'}</td>`,
+    `<td>${check.requests}</td>`,
+    `<td>${(check.durationMs / 1000).toFixed(1)} s</td>`,
+    `<td>${body}</td>`,
+    '</tr>',
+  ].join('');
+}
+
+/** The page. */
+export function formatHtml(report: ContractReport): string {
+  const result = verdict(report);
+  const count = totals(report);
+  const states = (Object.keys(LABEL) as CheckResult['status'][]).filter((s) => report.checks.some((c) => c.status === s));
+  const title = `crawlspec contract: ${result} (${report.target})`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>crawlspec contract <span class="verdict ${result.replace(/ /g, '-')}">${e(result)}</span></h1>
+<div class="meta">target ${e(report.target)} · level ${report.level} · versions ${report.versions.join(', ')} · seed ${report.seed} · ${report.runs} generated request(s) per check · exit status ${exitCode(report)}</div>
+<div class="totals"><span>passed ${count.passed}</span><span>failed ${count.failed}</span><span>inconclusive ${count.inconclusive}</span><span>skipped ${count.skipped}</span><span>differs ${count.differs}</span><span>not judged ${count.notJudged}</span></div>
+${leading(report)
+  .map((lines) => `<div class="notice">${e(lines.join('\n'))}</div>`)
+  .join('\n')}
+<div class="filters">${states
+    .map(
+      (s) =>
+        `<label><input type="checkbox" value="${s}" checked> ${LABEL[s]} (${report.checks.filter((c) => c.status === s).length})</label>`,
+    )
+    .join(
+      ' ',
+    )}<input type="search" placeholder="filter by name or message" aria-label="filter by name or message"><span class="shown"></span></div>
+<table>
+<thead><tr><th>check</th><th>state</th><th>level</th><th>requests</th><th>time</th><th>what it found</th></tr></thead>
+<tbody>
+${report.checks.map(checkRow).join('\n')}
+</tbody>
+</table>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,151 @@
+/**
+ * The kit's HTML report (`crawlspec contract --html FILE`, scripts/contract/reportHtml.ts): one page that loads
+ * nothing from elsewhere, says the verdict and the totals, and lists every check in a table, each failure with
+ * expected, got, source and curl line, all of it escaped. The command writes it on a real run, and headless
+ * Chromium opens it: its filter script ran (skipped with a notice without Chromium outside CI).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult, ContractReport, Failure } from '../scripts/contract/report.js';
+import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reportHtml.js';
+import { externalLoads } from '../scripts/emit/docs.js';
+import { findChromium } from './support/chromium.js';
+import { renderPage } from './support/renderPage.js';
+import { runCli } from './support/runCli.js';
+
+const LOOKUP = findChromium();
+const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
+const SKIP_RENDER = !LOOKUP.found && !IN_CI;
+if (SKIP_RENDER) console.warn(`NOTICE: the render tests of test/contractHtml.test.ts are SKIPPED: ${LOOKUP.found ? '' : LOOKUP.why}.`);
+
+const HOSTILE = '</script><img src="https://evil.example/x.png" onerror="alert(1)">';
+
+const failure = (over: Partial<Failure> = {}): Failure => ({
+  check: 'v2.crawl.start.valid',
+  kind: 'status',
+  level: 'interface',
+  message: `refused a valid crawl: 400 ${HOSTILE}`,
+  expected: 'accepted: 200 and a start answer',
+  section: 'interface §2.1',
+  request: `curl -sS -X POST 'http://127.0.0.1:4000/v2/crawl' -H 'Authorization: Bearer ***' --data-raw '{"url":"http://127.0.0.1:4000/site"}'`,
+  got: { status: 400, body: `{"success":false,"error":"${HOSTILE}"}` },
+  ...over,
+});
+
+const check = (name: string, over: Partial<CheckResult> = {}): CheckResult => ({
+  name,
+  level: 'interface',
+  inScope: true,
+  status: 'pass',
+  failures: [],
+  differences: [],
+  requests: 3,
+  digest: '',
+  durationMs: 1200,
+  ...over,
+});
+
+const REPORT: ContractReport = {
+  target: 'http://127.0.0.1:4000',
+  level: 'interface',
+  versions: ['v1', 'v2'],
+  seed: 7,
+  runs: 3,
+  maxRequests: 100,
+  checks: [
+    check('json.malformed'),
+    check('v2.crawl.start.valid', { status: 'fail', failures: [failure(), failure({ count: 4 })] }),
+    check('v2.rule.delay.maximum', {
+      level: 'service',
+      inScope: false,
+      status: 'differs',
+      differences: [failure({ level: 'service', section: 'service', message: 'accepted a delay of 61' })],
+    }),
+    check('v1.crawl.behaviour.limit', { status: 'skipped', detail: 'not selected (--only)', requests: 0 }),
+  ],
+  notImplemented: [
+    { method: 'POST', path: '/v2/batch/scrape', source: 'interface §4', statuses: [404], requests: 12, checks: ['v2.batch.start.valid'] },
+  ],
+  diagnoses: [],
+  requests: 10,
+  durationMs: 1234,
+  requestsPerSecond: 8.1,
+  unreachable: false,
+  jobs: { started: 0, cancelled: 0, notCancelled: [], mayHaveStarted: [] },
+  transport: { lost: 0, retried: 0, inconclusive: 0 },
+};
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'crawlspec-html-report-'));
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+describe('the HTML report', () => {
+  const html = formatHtml(REPORT);
+
+  it('says the verdict, the exit status and the totals, and what kept the target from being tested as a whole', () => {
+    expect(html).toContain('<span class="verdict deviations-found">deviations found</span>');
+    expect(html).toContain('exit status 1');
+    expect(html).toContain('<span>passed 1</span><span>failed 1</span>');
+    expect(html).toContain('not implemented: 1 operation');
+    expect(html).toContain('POST /v2/batch/scrape [interface §4]: 404 to 12 requests');
+  });
+
+  it('has a row per check with its state, and each failure with expected, got, source and the curl line', () => {
+    expect(html.match(/<tr class="check" /g)).toHaveLength(REPORT.checks.length);
+    expect(html).toContain('<tr class="check" data-status="fail"');
+    expect(html).toContain('<dt>expected</dt><dd>accepted: 200 and a start answer</dd>');
+    expect(html).toContain('<dt>source</dt><dd>interface §2.1 (interface level, status)</dd>');
+    expect(html).toContain('<dt>request</dt><dd><pre>curl -sS -X POST &#39;http://127.0.0.1:4000/v2/crawl&#39;');
+    expect(html).toContain('<b>× 4</b>');
+    expect(html).toContain('differs from the service (does not decide the verdict):');
+    expect(html).toContain('not selected (--only)');
+  });
+
+  it('escapes what the target sent: no markup of it survives, and the page loads nothing from elsewhere', () => {
+    expect(html).not.toContain(HOSTILE);
+    expect(html).toContain('&lt;/script&gt;&lt;img src=&quot;https://evil.example/x.png&quot;');
+    expect(externalLoads(html)).toEqual([]);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CONTENT_SECURITY_POLICY}">`);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(SKIP_RENDER)('the HTML report in headless Chromium', () => {
+  it('a failing report: the filter script ran over every row, failures shown, nothing fetched', async () => {
+    if (!LOOKUP.found) throw new Error(`Chromium not found (${LOOKUP.why}); ${LOOKUP.fix}. In CI it fails rather than skips.`);
+    const file = join(scratch, 'failing.html');
+    await writeFile(file, formatHtml(REPORT));
+    const page = await renderPage(LOOKUP.path, file, '', '<table>');
+    expect(page.dom).toContain('4 of 4 checks shown');
+    expect(page.dom).not.toContain('<img src="https://evil.example');
+    expect(page.requests).toEqual([]);
+  }, 120_000);
+
+  it('crawlspec contract --html FILE writes the report of a real run, which opens with its table', async () => {
+    if (!LOOKUP.found) throw new Error(`Chromium not found (${LOOKUP.why}); ${LOOKUP.fix}. In CI it fails rather than skips.`);
+    const file = join(scratch, 'report.html');
+    const run = await runCli(['contract', '--only', 'json.malformed', '--html', file], '', 120_000);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const html = await readFile(file, 'utf8');
+    const rows = html.match(/<tr class="check" /g)?.length ?? 0;
+    expect(rows).toBeGreaterThan(100);
+    expect(html).toContain('<span class="verdict conformant">conformant</span>');
+    expect(html).toContain('<tr class="check" data-status="pass" data-search="json.malformed');
+    const page = await renderPage(LOOKUP.path, file, '', '<table>');
+    expect(page.dom).toContain(`${rows} of ${rows} checks shown`);
+    expect(page.requests).toEqual([]);
+  }, 180_000);
+});
+
+describe('crawlspec contract --html: usage errors before anything runs', () => {
+  it('the same file as --report is refused, one line, exit 2', async () => {
+    const file = join(scratch, 'same.out');
+    const run = await runCli(['contract', '--only', 'json.malformed', '--report', file, '--html', file], '', 60_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^crawlspec: --report and --html name the same file /);
+  });
+});
