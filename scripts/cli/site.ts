@@ -52,14 +52,14 @@ async function serve(args: string[]): Promise<number> {
   const site = await serveSite({ ...(port === undefined ? {} : { port }), ...(host === undefined ? {} : { host }) }).catch(
     (error: unknown) => listenError(error, '127.0.0.1', port ?? 0),
   );
-  const warning = host === undefined ? undefined : await siteNameWarning(host);
-  if (warning !== undefined) console.error(printable(warning));
   const { main, external, subdomain } = site.origins;
-  // Listened for before the address is printed: whoever reads it may stop the server at once.
+  // Listened for before anything is printed: whoever reads a line may stop the server at once.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  const warning = host === undefined ? undefined : await siteNameWarning(host);
+  if (warning !== undefined) console.error(printable(warning));
   console.log(
     printable(
       `test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`,
