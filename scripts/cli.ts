@@ -29,6 +29,7 @@ const COMMANDS: Record<CommandName, () => Promise<(args: string[]) => Promise<nu
   migrate: async () => (await import('./cli/documents.js')).migrateCommand,
   examples: async () => (await import('./cli/documents.js')).examplesCommand,
   docs: async () => (await import('./cli/docs.js')).docsCommand,
+  proxy: async () => (await import('./cli/proxy.js')).proxyCommand,
   serve: async () => (await import('./cli/serve.js')).serveCommand,
   contract: async () => (await import('./cli/contract.js')).contractCommand,
   site: async () => (await import('./cli/site.js')).siteCommand,

@@ -355,7 +355,7 @@ function expectUsageError(run: Run, said: RegExp, pointer: string, expect: Expec
 
 /** What every option of every subcommand answers when it is wrong: [arguments, what the line says, the pointer]. */
 const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = [
-  [[], /no command given; expected one of validate, defaults, migrate, examples, docs, serve, contract, site, webhook-receiver$/, 'crawlspec --help'],
+  [[], /no command given; expected one of validate, defaults, migrate, examples, docs, proxy, serve, contract, site, webhook-receiver$/, 'crawlspec --help'],
   [['check', 'v2/CrawlRequest'], /unknown command "check"; expected one of validate, .*, or --version$/, 'crawlspec --help'],
   [['validate'], /validate needs a schema name, e.g\. v2\/CrawlRequest$/, 'crawlspec validate --help'],
   [['validate', 'v2/CrawlRequest', 'a.json', 'b.json'], /unexpected argument "b\.json"; validate takes a schema name and at most one file$/, 'crawlspec validate --help'],
@@ -411,6 +411,10 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['site', 'publish'], /site takes serve or export, not "publish"$/, 'crawlspec site --help'],
   [['site', 'serve', '--port', '70000'], /--port takes a whole number from 0 to 65535, not "70000"$/, 'crawlspec site --help'],
   [['site', 'serve', '--host', 'bad host'], /--host takes a host name \(e\.g\. crawlspec\.example\.com\), not "bad host"$/, 'crawlspec site --help'],
+  [['proxy'], /proxy needs --target URL, the service to forward to, e\.g\. --target http:\/\/127\.0\.0\.1:3002$/, 'crawlspec proxy --help'],
+  [['proxy', '--target', 'ftp://x.example'], /--target takes an http or https address/, 'crawlspec proxy --help'],
+  [['proxy', '--target', 'http://127.0.0.1:3002', '--level', 'strict'], /--level takes interface or service, not "strict"$/, 'crawlspec proxy --help'],
+  [['docs', '--version', 'v9', '-o', 'x.html'], /--version takes v1 or v2, not "v9"$/, 'crawlspec docs --help'],
   [['site', 'serve', '--bogus'], /unknown option "--bogus"; site serve takes --port <value>, --host <value>$/, 'crawlspec site serve --help'],
   [['site', 'export'], /site export needs a directory to write to/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x'], /site export needs --base-url, the address the site will be served at$/, 'crawlspec site --help'],

@@ -46,6 +46,25 @@ exit status: 0 every example valid, 1 one is not`,
   -o, --output FILE the file to write
 
 exit status: 0 written, 2 usage error or the file cannot be written`,
+  proxy: `usage: crawlspec proxy --target URL [--port N] [--host H] [--level interface|service] [--errors] [--json FILE]
+
+  Forward every request to the target as it came and answer with the target's answer, until Ctrl-C; print
+  one line per request body or answer that breaks the spec (where, what, what is expected, the level and
+  section). Point a client at the address it prints instead of the service.
+
+  --target URL      the service's base address, e.g. http://127.0.0.1:3002
+  --port N          0 to 65535 (default 0: any free port); the address is printed
+  --host H          an address of this machine to listen on (default 127.0.0.1)
+  --level L         interface (default): the interface's expectations decide, the service's are shown as
+                    differences; service: both decide
+  --errors          answer a request whose body breaks the spec at the level with the service's 400 error
+                    body, instead of forwarding it
+  --json FILE       also write each problem as a JSON line (the token redacted, as everywhere)
+
+  Bounds: a request body of more than 10 MiB is answered 413; an answer is streamed through as it comes and
+  checked only when it is JSON and at most 32 MiB; the target must answer within 120 s (else 502).
+
+exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
                       [--webhook-secret S]
 
@@ -168,6 +187,9 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
                                                  write a version's HTML documentation page, with your
                                                  API's name and your service's address
+  crawlspec proxy --target URL [--port N] [--level L] [--errors] [--json FILE]
+                                                 forward a client's requests to a target and report each
+                                                 request and answer that breaks the spec
   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

@@ -1,6 +1,7 @@
 /**
- * A body's `Content-Encoding`, undone: what the reference server's fetcher (fetcher.ts) and the contract kit's
- * client (../contract/wire.ts) both do with an answer, since node:http leaves it to the caller.
+ * A body's `Content-Encoding`, undone: what the reference server's fetcher (fetcher.ts), the contract kit's client
+ * (../contract/wire.ts) and the validating proxy (../proxy/proxy.ts) do with an answer, since node:http leaves it
+ * to the caller.
  */
 import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
@@ -11,10 +12,15 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
  * `identity`. `undefined` for a coding none of these: the caller says what that means.
  */
 export function decodedBody(answer: IncomingMessage): Readable | undefined {
-  const encoding = String(answer.headers['content-encoding'] ?? 'identity')
+  return decodedStream(answer.headers['content-encoding'], answer);
+}
+
+/** `body`, sent with the `Content-Encoding` header `coding`, decoded as decodedBody says. */
+export function decodedStream(coding: string | string[] | undefined, body: Readable): Readable | undefined {
+  const encoding = String(coding ?? 'identity')
     .trim()
     .toLowerCase();
-  if (encoding === 'identity' || encoding === '') return answer;
+  if (encoding === 'identity' || encoding === '') return body;
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()
@@ -24,5 +30,5 @@ export function decodedBody(answer: IncomingMessage): Readable | undefined {
           ? createBrotliDecompress()
           : undefined;
   // An error of either side ends both; the decoder emits it to the reader.
-  return decoder === undefined ? undefined : pipeline(answer, decoder, () => {});
+  return decoder === undefined ? undefined : pipeline(body, decoder, () => {});
 }

@@ -1,0 +1,111 @@
+/**
+ * What the validating proxy (proxy.ts) finds wrong in one exchange, with the package's own validators and rules:
+ * the request body of an operation that takes one (a crawl or batch start, a params preview), and the answer
+ * (its status among those the operation documents, its body against the definition of that status: start, status
+ * pages and their records, cancel, errors, active, error envelopes). Each problem says where, what, what is
+ * expected, and its level and section, as the contract kit says them: a problem whose source is the interface is of
+ * interface level, one the public service fills in is of service level.
+ */
+import type { OperationSpec } from '../../schemas/operations.js';
+import type { Version } from '../../schemas/registry.js';
+import { parseJson } from '../../schemas/parseJson.js';
+import type { ValidationIssue } from '../../schemas/issues.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import { levelOf, type Level } from '../contract/levels.js';
+import { documentedStatuses, locate, type Method } from '../contract/spec.js';
+
+export interface Violation {
+  /** Which half of the exchange breaks the spec. */
+  readonly side: 'request' | 'answer';
+  readonly method: string;
+  /** The path asked for, without the query (which may carry secrets). */
+  readonly path: string;
+  /** The answer's status, for an answer's problem. */
+  readonly status?: number;
+  /** Where in the body (a JSON path, `$` for the body itself), or `status`. */
+  readonly at: string;
+  readonly message: string;
+  readonly expected: string;
+  readonly level: Level;
+  readonly section: string;
+}
+
+/** The operation of an exchange, when it is one of the spec's. */
+export interface Located {
+  readonly version: Version;
+  readonly operation: OperationSpec;
+}
+
+const METHODS = new Set(['GET', 'POST', 'DELETE']);
+
+/**
+ * A problem `validate` reported. An issue that names no source (a bound of the body itself, such as its size) is
+ * counted as the service's: the proxy never holds an implementation to what the interface does not say.
+ */
+function fromIssue(base: Pick<Violation, 'side' | 'method' | 'path' | 'status'>, issue: ValidationIssue): Violation {
+  const section = issue.source ?? 'service';
+  // `validate` ends what it expects with its source; the violation carries the source apart.
+  const expected = issue.expected.endsWith(` [${section}]`) ? issue.expected.slice(0, -` [${section}]`.length) : issue.expected;
+  return { ...base, at: issue.path, message: issue.message, expected, level: levelOf(section), section };
+}
+
+/** The operation `method` and `url` (absolute, on the target) name, if the spec has it. */
+export function operationOf(target: string, method: string, url: string): Located | undefined {
+  return METHODS.has(method) ? locate(target, method as Method, url) : undefined;
+}
+
+/** The problems of a request body sent to `located`. */
+export function requestViolations(located: Located, method: string, path: string, body: string): Violation[] {
+  const { version, operation } = located;
+  if (operation.requestBody === undefined) return [];
+  const base = { side: 'request' as const, method, path };
+  const parsed = parseJson(body);
+  if (!parsed.ok)
+    return [
+      {
+        ...base,
+        at: '$',
+        message: `the body is not JSON (${parsed.issue.message})`,
+        expected: 'a JSON body (Content-Type: application/json)',
+        level: 'interface',
+        section: 'interface §4',
+      },
+    ];
+  const result = validate(`${version}/${operation.requestBody}` as SchemaName, parsed.value);
+  if (result.valid) return [];
+  return result.errors.map((issue) => fromIssue(base, issue));
+}
+
+/** The problems of an answer of `located` (its body as text; a body that is not JSON is one problem). */
+export function answerViolations(located: Located, method: string, path: string, status: number, body: string): Violation[] {
+  const { version, operation } = located;
+  const base = { side: 'answer' as const, method, path, status };
+  const response = operation.responses[String(status)];
+  if (response === undefined) {
+    return [
+      {
+        ...base,
+        at: 'status',
+        message: `${status} is not a status this operation answers with`,
+        expected: `one of ${documentedStatuses(operation).join(', ')}`,
+        level: 'service',
+        section: 'service',
+      },
+    ];
+  }
+  const parsed = parseJson(body);
+  if (!parsed.ok)
+    return [
+      {
+        ...base,
+        at: '$',
+        message: `the body is not JSON (${parsed.issue.message})`,
+        expected: `a ${response.schema} body`,
+        level: 'interface',
+        section: operation.source,
+      },
+    ];
+  const result = validate(`${version}/${response.schema}` as SchemaName, parsed.value);
+  if (result.valid) return [];
+  return result.errors.map((issue) => fromIssue(base, issue));
+}

@@ -1,0 +1,241 @@
+/**
+ * The validating proxy (`crawlspec proxy`): put between a real client and a real server, it forwards every request to
+ * the target as it came and answers with the target's answer, and reports each request body and each answer that
+ * breaks the spec (exchangeChecks.ts), as Prism's proxy does for its users. With `errors`, it answers a request whose
+ * body breaks the spec at the proxy's level itself, with the service's 400 error body, instead of forwarding it.
+ *
+ * Bounded like the reference server: a request body of more than `maxBodyBytes` is answered 413 with the error
+ * envelope and not forwarded; at most `maxConnections` connections at once; a request must arrive within
+ * REQUEST_TIMEOUT_MS and the target must answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client
+ * as it comes, untouched (an event stream, a large page); it is checked only when it is JSON and whole within
+ * `maxCheckedBytes` (decoded as well): what it did not check is counted (`unchecked`), never guessed at.
+ */
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
+import { validate, type SchemaName } from '../../schemas/validate.js';
+import { decides, type Level } from '../contract/levels.js';
+import { redactor } from '../contract/redact.js';
+import { decodedStream } from '../server/contentEncoding.js';
+import { answerViolations, operationOf, requestViolations, type Violation } from './exchangeChecks.js';
+
+export interface ProxyOptions {
+  /** The service's base address (`http://127.0.0.1:3002`, or with a path prefix). */
+  readonly target: string;
+  readonly host?: string;
+  /** 0 (the default): any free port. */
+  readonly port?: number;
+  /** The expectations that decide (`errors`) and are reported as breaking the spec; those above it as differing from the service. */
+  readonly level: Level;
+  /** Answer a request that breaks the spec at `level` with the service's 400 body, instead of forwarding it. */
+  readonly errors: boolean;
+  /** Each problem found, with whether the proxy answered the request itself (`errors`). */
+  readonly onViolation: (violation: Violation, refused: boolean) => void;
+  /** What went wrong with an exchange that is not the spec's (the target unreachable, too slow, ...), one line. */
+  readonly onNotice?: (line: string) => void;
+  readonly maxBodyBytes?: number;
+  readonly maxCheckedBytes?: number;
+  readonly timeoutMs?: number;
+  readonly maxConnections?: number;
+}
+
+export interface RunningProxy {
+  /** e.g. `http://127.0.0.1:54321`. */
+  readonly url: string;
+  /** Answers passed through without a check (not JSON, too large, an unknown coding). */
+  readonly unchecked: () => number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PROXY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_PROXY_MAX_CHECKED_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_PROXY_TIMEOUT_MS = 120_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Headers of one connection, never forwarded (RFC 9110 §7.6.1), and `host`, which names the proxy. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
+
+/** `headers` without those of the connection (and those its `Connection` header names). */
+function forwarded(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase()),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+const envelope = (error: string) => JSON.stringify({ success: false, error });
+
+function answer(res: ServerResponse, status: number, body: string, close = false): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    ...(close ? { connection: 'close' } : {}),
+  });
+  res.end(body);
+}
+
+/** The request's body, whole, or undefined once it passed `limit` (the rest is not read). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The secret of a request: the token of its `Authorization` header (the word after the scheme). */
+const tokenOf = (headers: IncomingHttpHeaders): string | undefined => headers.authorization?.split(' ').filter(Boolean)[1];
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = new URL(options.target);
+  const prefix = target.pathname.replace(/(?<!\/)\/+$/, ''); // tried only where a run of slashes starts: linear
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_PROXY_MAX_BODY_BYTES;
+  const maxCheckedBytes = options.maxCheckedBytes ?? DEFAULT_PROXY_MAX_CHECKED_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
+  const maxConnections = options.maxConnections ?? 256;
+  const secure = target.protocol === 'https:';
+  const agent = secure
+    ? new HttpsAgent({ keepAlive: true, maxSockets: maxConnections })
+    : new Agent({ keepAlive: true, maxSockets: maxConnections });
+  const send = secure ? httpsRequest : httpRequest;
+  const notice = options.onNotice ?? (() => {});
+  let unchecked = 0;
+
+  /** Each problem of `found`, the request's token redacted; `refused`: the proxy answers the request itself. */
+  const report = (found: readonly Violation[], token: string | undefined, refused = false): void => {
+    const clean = redactor(token);
+    for (const v of found) options.onViolation({ ...v, message: clean(v.message), expected: clean(v.expected) }, refused);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const raw = req.url ?? '/';
+    if (!raw.startsWith('/'))
+      return answer(res, 400, envelope('crawlspec proxy: expected a path (origin-form request target), not a full address'));
+    const body = await readBody(req, maxBodyBytes);
+    if (body === undefined)
+      return answer(res, 413, envelope(`crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`), true);
+    const upstream = new URL(`${prefix}${raw}`, target.origin);
+    const path = `${upstream.pathname}`;
+    const located = operationOf(target.href, method, upstream.href);
+    const token = tokenOf(req.headers);
+    if (located !== undefined && located.operation.requestBody !== undefined && body.length > 0) {
+      const found = requestViolations(located, method, path, body.toString('utf8'));
+      const refuse = options.errors && found.some((v) => decides(v.level, options.level));
+      report(found, token, refuse);
+      if (refuse) {
+        const parsed = parseRequestBody(body.toString('utf8'));
+        if (!parsed.ok) return answer(res, 400, JSON.stringify(MALFORMED_JSON_BODY));
+        const result = validate(`${located.version}/${located.operation.requestBody}` as SchemaName, parsed.value);
+        return answer(res, 400, JSON.stringify(result.valid ? MALFORMED_JSON_BODY : validationErrorBody(located.version, result.errors)));
+      }
+    }
+    const outgoing = send(upstream, {
+      method,
+      agent,
+      headers: { ...forwarded(req.headers), host: upstream.host, 'content-length': String(body.length) },
+      timeout: timeoutMs,
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    outgoing.on('error', (error) => {
+      notice(`${method} ${path}: the target did not answer (${error.message}); answered 502`);
+      if (!res.headersSent) answer(res, 502, envelope(`crawlspec proxy: the target did not answer: ${error.message}`));
+      else res.destroy();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+    outgoing.on('response', (incoming) => {
+      res.writeHead(incoming.statusCode ?? 502, forwarded(incoming.headers));
+      incoming.pipe(res);
+      const json = /\bjson\b/i.test(String(incoming.headers['content-type'] ?? ''));
+      if (located === undefined || !json) {
+        if (located !== undefined) unchecked += 1;
+        return;
+      }
+      // A copy for the check, as long as it stays within the bound; the client gets the answer either way.
+      const copy = new PassThrough();
+      let size = 0;
+      incoming.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxCheckedBytes) copy.write(chunk);
+      });
+      incoming.on('end', () => copy.end());
+      incoming.on('error', () => copy.destroy());
+      const decoded = decodedStream(incoming.headers['content-encoding'], copy);
+      if (decoded === undefined) {
+        unchecked += 1;
+        copy.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let decodedSize = 0;
+      decoded.on('data', (chunk: Buffer) => {
+        decodedSize += chunk.length;
+        if (decodedSize <= maxCheckedBytes) chunks.push(chunk);
+      });
+      decoded.on('error', () => (unchecked += 1));
+      decoded.on('end', () => {
+        if (size > maxCheckedBytes || decodedSize > maxCheckedBytes) {
+          unchecked += 1;
+          return;
+        }
+        report(answerViolations(located, method, path, incoming.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')), token);
+      });
+    });
+    outgoing.end(body);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      notice(`${req.method ?? 'GET'} ${req.url ?? '/'}: ${(error as Error).message}; answered 500`);
+      answer(res, 500, envelope('crawlspec proxy: the exchange failed'));
+    });
+  });
+  server.maxConnections = maxConnections;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = (options.host ?? '127.0.0.1').includes(':') ? `[${options.host}]` : (options.host ?? '127.0.0.1');
+  return {
+    url: `http://${shown}:${port}`,
+    unchecked: () => unchecked,
+    close: async () => {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

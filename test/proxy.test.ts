@@ -1,0 +1,273 @@
+/**
+ * The validating proxy (`crawlspec proxy`, scripts/proxy/): the official SDK's traffic through it to the reference
+ * server and to a broken variant of it; what it reports (one problem per line, with its path, level and section),
+ * what it forwards and what it answers itself (`--errors`), its bounds, and the token never in its output.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Violation } from '../scripts/proxy/exchangeChecks.js';
+import { startProxy, type ProxyOptions, type RunningProxy } from '../scripts/proxy/proxy.js';
+import { BROKEN_SERVERS } from './support/brokenServers.js';
+import { builtCli } from './support/build.js';
+import { kitTarget, type KitTarget } from './support/kitTarget.js';
+import { ROOT } from './support/runCli.js';
+
+const TOKEN = 'proxy-test-token-0123456789';
+
+interface Seen {
+  readonly violation: Violation;
+  readonly refused: boolean;
+}
+
+/** A proxy in front of `target`, collecting what it reports. */
+async function proxyFor(
+  target: string,
+  extra: Partial<ProxyOptions> = {},
+): Promise<{ proxy: RunningProxy; seen: Seen[]; notices: string[] }> {
+  const seen: Seen[] = [];
+  const notices: string[] = [];
+  const proxy = await startProxy({
+    target,
+    level: 'interface',
+    errors: false,
+    onViolation: (violation, refused) => seen.push({ violation, refused }),
+    onNotice: (line) => notices.push(line),
+    ...extra,
+  });
+  return { proxy, seen, notices };
+}
+
+const post = (base: string, path: string, body: string) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+
+/** Until `check` holds: the proxy reports an answer after the client has it. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+describe('the official SDK through the proxy', () => {
+  let target: KitTarget;
+  let broken: KitTarget;
+  beforeAll(async () => {
+    target = await kitTarget({ token: TOKEN });
+    broken = await kitTarget({ token: TOKEN, wrap: BROKEN_SERVERS.find((v) => v.name === 'status.completedAsString')!.wrap });
+  });
+  afterAll(async () => {
+    await target.close();
+    await broken.close();
+  });
+
+  it('to the reference server: a crawl started, read and cancelled; nothing to report', async () => {
+    const { proxy, seen } = await proxyFor(target.url);
+    try {
+      const sdk = new Firecrawl({ apiKey: TOKEN, apiUrl: proxy.url, maxRetries: 1 });
+      const started = await sdk.startCrawl(`${target.url}/site/`, { limit: 3 });
+      expect(started.id).toMatch(/^[0-9a-f-]{36}$/);
+      const status = await sdk.getCrawlStatus(started.id, { autoPaginate: false });
+      expect(['scraping', 'completed']).toContain(status.status);
+      // The crawl may have ended by now (409, already completed): both answers are the spec's, and go through.
+      const cancelled = await sdk.cancelCrawl(started.id).then(
+        () => 'cancelled',
+        (error: Error) => error.message,
+      );
+      expect(['cancelled', 'Crawl is already completed']).toContain(cancelled);
+      expect(seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('an invalid crawl: forwarded, refused by the server, and reported with its path, level and section', async () => {
+    const { proxy, seen } = await proxyFor(target.url);
+    try {
+      const sdk = new Firecrawl({ apiKey: TOKEN, apiUrl: proxy.url, maxRetries: 1 });
+      await expect(sdk.startCrawl(`${target.url}/site/`, { scrapeOptions: { timeout: 300001 } })).rejects.toThrow();
+      expect(seen.map((s) => s.violation)).toEqual([
+        expect.objectContaining({
+          side: 'request',
+          method: 'POST',
+          path: '/v2/crawl',
+          at: '$.scrapeOptions.timeout',
+          message: 'must be <= 300000, not 300001',
+          level: 'interface',
+          section: 'interface §2.4',
+        }),
+      ]);
+      expect(seen[0]!.refused).toBe(false);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("to a broken variant (completed as a string): each status answer's problem is reported, at $.completed", async () => {
+    const { proxy, seen } = await proxyFor(broken.url);
+    try {
+      const sdk = new Firecrawl({ apiKey: TOKEN, apiUrl: proxy.url, maxRetries: 1 });
+      const started = await sdk.startCrawl(`${broken.url}/site/`, { limit: 2 });
+      await sdk.getCrawlStatus(started.id, { autoPaginate: false });
+      await eventually(() => seen.length > 0);
+      // Clean-up: the crawl may have ended already (409), which is no concern of this test.
+      await sdk.cancelCrawl(started.id).catch(() => undefined);
+      const found = seen.map((s) => s.violation);
+      expect(found.length).toBeGreaterThan(0);
+      for (const v of found) expect(v).toMatchObject({ side: 'answer', method: 'GET', status: 200, at: '$.completed' });
+      expect(found[0]!.path).toBe(`/v2/crawl/${started.id}`);
+      expect(found[0]!.message).toMatch(/^must be integer/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('what the proxy forwards, answers itself, and bounds', () => {
+  let target: KitTarget;
+  beforeAll(async () => {
+    target = await kitTarget({ token: TOKEN });
+  });
+  afterAll(() => target.close());
+
+  it('--errors: an invalid request is answered 400 with the service error body and never reaches the target', async () => {
+    const { proxy, seen } = await proxyFor(target.url, { errors: true });
+    try {
+      const before = target.log.length;
+      const answer = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, scrapeOptions: { timeout: 300001 } }));
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        success: false,
+        code: 'BAD_REQUEST',
+        error: 'Bad Request',
+        details: [{ code: 'too_big', message: 'must be <= 300000, not 300001', path: ['scrapeOptions', 'timeout'] }],
+      });
+      expect(target.log.length).toBe(before);
+      expect(seen.map((s) => s.refused)).toEqual([true]);
+      // A rule of the service alone decides nothing at interface level: forwarded.
+      const delay = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, delay: 61 }));
+      expect(delay.status).toBe(400); // the reference server refuses it, as the service does
+      expect(target.log.length).toBe(before + 1);
+      expect(seen.at(-1)).toMatchObject({ refused: false, violation: { level: 'service', at: '$.delay' } });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a body over the bound is answered 413 and not forwarded; an unreachable target is a 502 and a notice', async () => {
+    const { proxy, notices } = await proxyFor(target.url, { maxBodyBytes: 1024 });
+    try {
+      const before = target.log.length;
+      const big = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, prompt: 'x'.repeat(5000) }));
+      expect(big.status).toBe(413);
+      expect(await big.json()).toMatchObject({ success: false });
+      expect(target.log.length).toBe(before);
+    } finally {
+      await proxy.close();
+    }
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const nowhere = await proxyFor(`http://127.0.0.1:${port}`);
+    try {
+      const answer = await post(nowhere.proxy.url, '/v2/crawl', '{}');
+      expect(answer.status).toBe(502);
+      expect(await answer.json()).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/^crawlspec proxy: the target did not answer: /),
+      });
+      expect(nowhere.notices).toEqual([expect.stringMatching(/^POST \/v2\/crawl: the target did not answer \(.*\); answered 502$/)]);
+    } finally {
+      await nowhere.proxy.close();
+    }
+  });
+
+  it('an answer it does not understand passes through untouched and is counted unchecked', async () => {
+    const stream: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: one\n\ndata: two\n\n');
+    });
+    await new Promise<void>((resolve) => stream.listen(0, '127.0.0.1', resolve));
+    const { proxy, seen } = await proxyFor(`http://127.0.0.1:${(stream.address() as AddressInfo).port}`);
+    try {
+      const answer = await fetch(`${proxy.url}/v2/crawl/0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e`);
+      expect(answer.headers.get('content-type')).toBe('text/event-stream');
+      expect(await answer.text()).toBe('data: one\n\ndata: two\n\n');
+      expect(proxy.unchecked()).toBe(1);
+      expect(seen).toEqual([]);
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => stream.close(() => resolve()));
+    }
+  });
+});
+
+describe('crawlspec proxy, the command', () => {
+  let target: KitTarget;
+  let scratch: string;
+  beforeAll(async () => {
+    target = await kitTarget({ token: TOKEN });
+    scratch = await mkdtemp(join(tmpdir(), 'crawlspec-proxy-'));
+  });
+  afterAll(async () => {
+    await target.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('in front of the reference server: a valid crawl forwarded (200), an invalid one reported with its path; the token never written', async () => {
+    const jsonl = join(scratch, 'problems.jsonl');
+    const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target.url, '--json', jsonl], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (found) resolve(found[1]!);
+      }),
+    );
+    const valid = await post(url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, limit: 1 }));
+    expect(valid.status).toBe(200);
+    const { id } = (await valid.json()) as { id: string };
+    const invalid = await post(
+      url,
+      '/v2/crawl',
+      JSON.stringify({
+        url: `${target.url}/site/`,
+        scrapeOptions: { timeout: 300001 },
+        webhook: { url: 'https://hooks.example.com/x', headers: { 'X-Key': TOKEN } },
+      }),
+    );
+    expect(invalid.status).toBe(400);
+    await fetch(`${url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+    await new Promise<void>((resolve) => {
+      const wait = () => (stdout.includes('$.scrapeOptions.timeout') ? resolve() : setTimeout(wait, 25));
+      wait();
+    });
+    child.kill('SIGINT');
+    expect(await closed).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('✗'))).toEqual([
+      '✗ request POST /v2/crawl: $.scrapeOptions.timeout: must be <= 300000, not 300001. Expected: Request timeout in milliseconds, at most 300000. The default applies only when `waitFor` is not sent. [interface §2.4]',
+    ]);
+    expect(lines.at(-1)).toMatch(
+      /^crawlspec proxy: 1 problem\(s\), 1 of interface level or below; 0 answer\(s\) passed through unchecked$/,
+    );
+    const written = await readFile(jsonl, 'utf8');
+    expect(
+      written
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { at: string }),
+    ).toEqual([expect.objectContaining({ at: '$.scrapeOptions.timeout' })]);
+    for (const text of [stdout, stderr, written]) expect(text).not.toContain(TOKEN);
+  }, 60_000);
+});
