@@ -64,6 +64,37 @@ const REPORT: ContractReport = {
       differences: [failure({ level: 'service', section: 'service', message: 'accepted a delay of 61' })],
     }),
     check('v1.crawl.behaviour.limit', { status: 'skipped', detail: 'not selected (--only)', requests: 0 }),
+    check('v2.crawl.behaviour.includePaths', {
+      status: 'fail',
+      failures: [
+        failure({
+          kind: 'crawl',
+          message:
+            'only /docs/: 1 page(s) not returned, though the crawl reaches them and no rule keeps them out: http://site.test/docs/a.html',
+        }),
+      ],
+      crawls: [
+        {
+          title: 'only /docs/',
+          start: 'http://site.test/',
+          pages: [
+            { url: 'http://site.test/', expected: 'may', returned: false },
+            { url: 'http://site.test/docs/', expected: 'must', returned: true },
+            { url: 'http://site.test/docs/a.html', expected: 'must', returned: false, problem: 'missing' },
+            { url: 'http://site.test/blog/', expected: 'mustNot', returned: true, problem: 'extra' },
+            { url: 'http://site.test/private/', expected: 'mustNot', returned: false },
+          ],
+          links: [
+            [0, 1],
+            [1, 2],
+            [0, 3],
+            [0, 4],
+          ],
+          strays: [`http://elsewhere.test/${HOSTILE}`],
+          strayCount: 1,
+        },
+      ],
+    }),
   ],
   notImplemented: [
     { method: 'POST', path: '/v2/batch/scrape', source: 'interface §4', statuses: [404], requests: 12, checks: ['v2.batch.start.valid'] },
@@ -89,7 +120,7 @@ describe('the HTML report', () => {
   it('says the verdict, the exit status and the totals, and what kept the target from being tested as a whole', () => {
     expect(html).toContain('<span class="verdict deviations-found">deviations found</span>');
     expect(html).toContain('exit status 1');
-    expect(html).toContain('<span>passed 1</span><span>failed 1</span>');
+    expect(html).toContain('<span>passed 1</span><span>failed 2</span>');
     expect(html).toContain('not implemented: 1 operation');
     expect(html).toContain('POST /v2/batch/scrape [interface §4]: 404 to 12 requests');
   });
@@ -103,6 +134,17 @@ describe('the HTML report', () => {
     expect(html).toContain('<b>× 4</b>');
     expect(html).toContain('differs from the service (does not decide the verdict):');
     expect(html).toContain('not selected (--only)');
+  });
+
+  it("draws a behaviour check's crawl as the test site, its pages marked missing, extra, returned or kept out", () => {
+    expect(html).toContain('<figcaption>only /docs/ (from http://site.test/): 1 missing, 2 extra</figcaption>');
+    expect(html.match(/<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" class="crawl-graph"/g)).toHaveLength(1);
+    expect(html).toContain('<title>http://site.test/docs/a.html: missing: it must be returned</title>');
+    expect(html).toContain('<title>http://site.test/blog/: extra: returned, though a rule keeps it out</title>');
+    expect(html).toContain('<title>http://site.test/docs/: returned, as it must be</title>');
+    expect(html).toContain('<title>http://site.test/private/: not returned, as it must not be</title>');
+    expect(html.match(/<line /g)).toHaveLength(4);
+    expect(html).toContain('returned, but no page of the test site (1): http://elsewhere.test/&lt;/script&gt;');
   });
 
   it('escapes what the target sent: no markup of it survives, and the page loads nothing from elsewhere', () => {
@@ -120,7 +162,8 @@ describe.skipIf(SKIP_RENDER)('the HTML report in headless Chromium', () => {
     const file = join(scratch, 'failing.html');
     await writeFile(file, formatHtml(REPORT));
     const page = await renderPage(LOOKUP.path, file, '', '<table>');
-    expect(page.dom).toContain('4 of 4 checks shown');
+    expect(page.dom).toContain('5 of 5 checks shown');
+    expect(page.dom).toContain('class="crawl-graph"');
     expect(page.dom).not.toContain('<img src="https://evil.example');
     expect(page.requests).toEqual([]);
   }, 120_000);

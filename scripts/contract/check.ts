@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Attempt, type Env } from './context.js';
 import { decides, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
-import type { CheckStatus, Failure } from './report.js';
+import type { CheckStatus, CrawlGraph, Failure } from './report.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
 
 /** Something a check could not judge, and the level at which that matters (signals.ts). */
@@ -24,6 +24,8 @@ export interface Undecided {
 
 export interface CheckOutcome {
   failures: Failure[];
+  /** The crawls a behaviour check judged, as graphs of the test site (for the HTML report). */
+  crawls?: CrawlGraph[];
   skipped?: string;
   /** What could not be judged, first met first, each reason once. */
   undecided: Undecided[];
@@ -36,7 +38,8 @@ export const newOutcome = (): CheckOutcome => ({ failures: [], undecided: [], re
 
 /** Records that `reason` could not be judged at `level` (once per reason). */
 export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level, local = false): void {
-  if (!outcome.undecided.some((u) => u.reason === reason && u.level === level)) outcome.undecided.push({ reason, level, ...(local ? { local } : {}) });
+  if (!outcome.undecided.some((u) => u.reason === reason && u.level === level))
+    outcome.undecided.push({ reason, level, ...(local ? { local } : {}) });
 }
 
 /** The first thing left undecided that matters at `runLevel`. */
@@ -101,6 +104,7 @@ export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => P
     outcome.requests += attempt.requests;
     outcome.digest.update(attempt.digest());
     for (const { reason, level, local } of attempt.notes) leaveUndecided(outcome, reason, level, local);
+    if (attempt.crawls.length > 0) (outcome.crawls ??= []).push(...attempt.crawls);
   }
 }
 

@@ -23,7 +23,7 @@ import { unusableJobId, type Job, type JobTracker } from './jobs.js';
 import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Undecided } from './check.js';
-import type { Failure, FailureKind } from './report.js';
+import type { CrawlGraph, Failure, FailureKind } from './report.js';
 import { redactor, runSecrets } from './redact.js';
 import type { Reserve } from './reserve.js';
 import { resend, type Transport } from './transport.js';
@@ -109,6 +109,8 @@ export class Attempt {
   readonly started: Job[] = [];
   /** What the attempt could not judge, without stopping (see `leaveUndecided`). */
   readonly notes: Undecided[] = [];
+  /** The crawls a behaviour check judged, as graphs of the test site (crawlGraph.ts). */
+  readonly crawls: CrawlGraph[] = [];
   requests = 0;
   /** What the target answered to the unbroken bodies refusals were paired with, by body (baseline.ts). */
   readonly baselines = new Map<string, BaseAnswer>();

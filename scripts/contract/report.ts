@@ -20,6 +20,7 @@ import type {
   CheckResultSchema,
   ContractReportJsonSchema,
   ContractReportSchema,
+  CrawlGraphSchema,
   FAILURE_KINDS,
   FailureSchema,
   NotImplementedSchema,
@@ -45,6 +46,8 @@ export type CheckStatus = (typeof CHECK_STATUSES)[number];
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 /** A deviation found: the check, its kind and level, what was sent, expected and got (`count`: how many of its class). */
 export type Failure = Frozen<Static<typeof FailureSchema>>;
+/** One crawl of a behaviour check as a graph of the test site: what was expected of each page, what came back. */
+export type CrawlGraph = Frozen<Static<typeof CrawlGraphSchema>>;
 /** One check's verdict: its status, its failures (at the run's level or below) and differences (above it). */
 export type CheckResult = Frozen<Static<typeof CheckResultSchema>>;
 /**

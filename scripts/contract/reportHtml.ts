@@ -4,9 +4,12 @@
  * allows only its own inline style and script), and says what the text report says: the verdict and its exit
  * status, the totals, what kept the target from being tested as a whole, then every check in a table that can be
  * filtered by state and by name, each failure with what was expected, what came back, the section and the curl
- * line to send the request again. Without its script the table is still whole: the filter only hides rows.
+ * line to send the request again, and for each crawl-behaviour check the test site drawn as a graph with the pages
+ * expected, returned, missing and extra marked (crawlGraphSvg.ts). Without its script the table is still whole: the
+ * filter only hides rows.
  */
 import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
+import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
 import { LABEL, leading } from './reportText.js';
 
 /** Text as HTML: markup characters escaped; characters HTML cannot carry (controls, lone surrogates) replaced. */
@@ -48,6 +51,7 @@ details { margin: 4px 0; } summary { cursor: pointer; }
 .failure { border-left: 3px solid #cf222e; padding: 2px 0 2px 10px; margin: 6px 0; }
 .difference { border-left-color: #9a6700; }
 .failure dt { font-weight: 600; color: #57606a; } .failure dd { margin: 0 0 4px 0; }
+figure { margin: 8px 0; } figcaption { font-weight: 600; } .crawl-graph { display: block; max-width: 100%; height: auto; } .legend { white-space: nowrap; }
 pre { background: #f6f8fa; padding: 6px 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 2px 0; }
 `;
 
@@ -99,10 +103,19 @@ function checkRow(check: CheckResult): string {
     ...(check.notes ?? []).map((note) => `<p>not judged above the run's level: ${e(note)}</p>`),
   ];
   const detail = check.detail === undefined ? '' : `<div>${e(check.detail)}</div>`;
+  const graphs = (check.crawls ?? []).map((graph) => {
+    const { missing, extra } = graphCounts(graph);
+    return `<figure><figcaption>${e(graph.title)} (from ${e(graph.start)}): ${missing} missing, ${extra} extra</figcaption>${crawlGraphSvg(graph)}</figure>`;
+  });
+  const pictures =
+    graphs.length === 0
+      ? ''
+      : `<details class="graphs"${check.status === 'fail' ? ' open' : ''}><summary>the test site and what ${graphs.length === 1 ? 'the crawl' : `each of the ${graphs.length} crawls`} returned</summary>${graphs.join('')}</details>`;
   const body =
-    entries.length === 0
+    (entries.length === 0
       ? detail
-      : `${detail}<details${check.status === 'fail' ? ' open' : ''}><summary>${check.failures.length} failure(s), ${check.differences.length} difference(s)</summary>${entries.join('')}</details>`;
+      : `${detail}<details${check.status === 'fail' ? ' open' : ''}><summary>${check.failures.length} failure(s), ${check.differences.length} difference(s)</summary>${entries.join('')}</details>`) +
+    pictures;
   const search = `${check.name} ${check.status} ${check.level} ${check.failures.map((f) => f.message).join(' ')}`.toLowerCase();
   return [
     `<tr class="check" data-status="${check.status}" data-search="${e(search)}">`,

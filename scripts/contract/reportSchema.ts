@@ -88,6 +88,46 @@ export const FailureSchema = Type.Object(
   { ...closed, description: 'A deviation found, with what is needed to reproduce it.' },
 );
 
+/** Most addresses a crawl graph lists that are not pages of the test site (returned all the same). */
+export const CRAWL_GRAPH_MAX_STRAYS = 50;
+
+export const CrawlGraphSchema = Type.Object(
+  {
+    title: Type.String({ description: 'The crawl, as the check names it, e.g. `limit 3`.' }),
+    start: Type.String({ description: 'The address the crawl started from.' }),
+    pages: Type.Array(
+      Type.Object(
+        {
+          url: Type.String(),
+          expected: oneOf(['must', 'may', 'mustNot'] as const, "What the crawl oracle expects of the page at the run's level."),
+          returned: Type.Boolean({ description: 'Whether the target returned it.' }),
+          problem: Type.Optional(
+            oneOf(
+              ['missing', 'extra'] as const,
+              "What the crawl's judge found wrong with the page at the run's level or below, if anything.",
+            ),
+          ),
+        },
+        closed,
+      ),
+      { description: 'Every page of the test site.' },
+    ),
+    // Pairs as arrays of two: TypeBox's Tuple writes `items` as a list, which JSON Schema 2020-12 (the report schema's dialect) does not have.
+    links: Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 }), {
+      description: 'The links between them: indexes into `pages`, from and to.',
+    }),
+    strays: Type.Array(Type.String(), {
+      maxItems: CRAWL_GRAPH_MAX_STRAYS,
+      description: `Addresses returned that are no page of the test site (the first ${CRAWL_GRAPH_MAX_STRAYS}).`,
+    }),
+    strayCount: count('How many addresses returned are no page of the test site.'),
+  },
+  {
+    ...closed,
+    description: 'One crawl of a behaviour check, for a picture: the test site, what was expected of each page, what came back.',
+  },
+);
+
 export const CheckResultSchema = Type.Object(
   {
     name: Type.String({ description: 'Stable dotted name, e.g. `v2.crawl.start.valid`.' }),
@@ -111,6 +151,9 @@ export const CheckResultSchema = Type.Object(
         },
         { ...closed, description: 'For a failing crawl-behaviour check run again (`--confirm N`): in how many of its runs it failed.' },
       ),
+    ),
+    crawls: Type.Optional(
+      Type.Array(CrawlGraphSchema, { description: 'For a crawl-behaviour check: each crawl it judged, as a graph of the test site.' }),
     ),
     requests: count('Requests the check sent.'),
     digest: Type.String({

@@ -189,6 +189,7 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     ...(detail === undefined ? {} : { detail }),
     ...(notes.length === 0 ? {} : { notes }),
     ...(confirmed === undefined ? {} : { confirmations: { runs: confirmed.runs, failed: confirmed.failed } }),
+    ...(outcome.crawls === undefined ? {} : { crawls: outcome.crawls }),
     requests: outcome.requests + (confirmed?.requests ?? 0),
     digest: outcome.digest.digest('hex'),
     durationMs: Math.round(performance.now() - begun),

@@ -142,6 +142,17 @@ export function describeVariants(variants: readonly ScopedVariant[]): void {
             f.expected.length > 0,
         );
         expect(evidence.length, `${name}: a failure with a curl line, what came back and what was expected\n${shown}`).toBeGreaterThan(0);
+        // A crawl-behaviour check draws its crawls (the HTML report): a page it lists as missing or extra is marked so there.
+        if (name.includes('.crawl.behaviour.')) {
+          const pages = (check!.crawls ?? []).flatMap((graph) => graph.pages);
+          const strays = (check!.crawls ?? []).reduce((n, graph) => n + graph.strayCount, 0);
+          expect(pages.length, `${name}: its crawls as graphs of the test site`).toBeGreaterThan(0);
+          if (check!.failures.some((f) => / page\(s\) not returned, though the crawl reaches them/.test(f.message)))
+            expect(pages.filter((p) => p.problem === 'missing').length, `${name}: the missing pages marked in its graph`).toBeGreaterThan(0);
+          if (check!.failures.some((f) => / is returned, but /.test(f.message)))
+            expect(pages.filter((p) => p.problem === 'extra').length, `${name}: the extra pages marked in its graph`).toBeGreaterThan(0);
+          if (check!.failures.some((f) => / is no page of the site/.test(f.message))) expect(strays, `${name}: the strays counted`).toBeGreaterThan(0);
+        }
       }
 
       const allowed = new Set([...variant.expectedFailingChecks, ...(variant.mayAlsoFail ?? [])]);

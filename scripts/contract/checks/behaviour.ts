@@ -14,6 +14,7 @@ import { judgeCrawl, type CrawledPage, type CrawlProblem } from '../../../schema
 import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, START, type Check } from '../check.js';
 import type { Attempt } from '../context.js';
+import { crawlGraph } from '../crawlGraph.js';
 import { acceptance } from '../expect.js';
 import type { Level } from '../levels.js';
 import type { Body } from '../safeRequests.js';
@@ -52,7 +53,8 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'default',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'A crawl of the whole site returns every page reachable from the start by links and the sitemap, and nothing of another site or a subdomain.',
+    proves:
+      'A crawl of the whole site returns every page reachable from the start by links and the sitemap, and nothing of another site or a subdomain.',
     names: ['url', 'sitemap', 'allowExternalLinks', 'allowSubdomains'],
     crawls: [crawl('the whole site', '/')],
   },
@@ -92,7 +94,8 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'maxDiscoveryDepth',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: '`maxDiscoveryDepth` counts link hops from the start (and the sitemap pages) at depth 0: with 0 only those, with 1 also what they link to.',
+    proves:
+      '`maxDiscoveryDepth` counts link hops from the start (and the sitemap pages) at depth 0: with 0 only those, with 1 also what they link to.',
     names: ['maxDiscoveryDepth', 'sitemap'],
     crawls: [0, 1, 2].map((depth) => ({
       title: `maxDiscoveryDepth ${depth}${depth < 2 ? ', sitemap skipped' : ''}`,
@@ -108,7 +111,8 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'sitemap',
     versions: ['v2'],
     level: 'interface',
-    proves: '`sitemap` skip ignores the sitemap, include adds its pages, only crawls the sitemap pages and the start with no link discovery.',
+    proves:
+      '`sitemap` skip ignores the sitemap, include adds its pages, only crawls the sitemap pages and the start with no link discovery.',
     names: ['sitemap', 'skip', 'include', 'only'],
     crawls: (['skip', 'include', 'only'] as const).map((mode) => crawl(`sitemap ${mode}`, '/', { sitemap: mode })),
   },
@@ -132,7 +136,8 @@ export const BEHAVIOURS: readonly BehaviourSpec[] = [
     option: 'crawlEntireDomain',
     versions: ['v1', 'v2'],
     level: 'interface',
-    proves: 'From /docs/, crawlEntireDomain false follows only its children; true follows siblings and parents too (v1 allowBackwardLinks likewise).',
+    proves:
+      'From /docs/, crawlEntireDomain false follows only its children; true follows siblings and parents too (v1 allowBackwardLinks likewise).',
     names: ['crawlEntireDomain', 'allowBackwardLinks'],
     crawls: [
       crawl('children only', '/docs/', { crawlEntireDomain: false }),
@@ -214,7 +219,13 @@ const SHOWN = 12;
  * how many there are. Grouped by a tally (tally.ts): linear in the problems, of which a target's answer may
  * hold tens of thousands (80,000 pages of another site took 40 s when each group was copied per problem).
  */
-function report(attempt: Attempt, title: string, problems: readonly CrawlProblem[], expected: string, exchange: Parameters<Attempt['fail']>[0]['exchange']): void {
+function report(
+  attempt: Attempt,
+  title: string,
+  problems: readonly CrawlProblem[],
+  expected: string,
+  exchange: Parameters<Attempt['fail']>[0]['exchange'],
+): void {
   const groups = new Tally<CrawlProblem>(SHOWN);
   for (const p of problems) groups.add(`${p.level}|${p.kind}|${p.cite}`, () => p);
   for (const { first, count } of groups.all()) {
@@ -242,7 +253,10 @@ export function behaviourChecks(version: Version): Check[] {
         name: `${version}.crawl.behaviour.${spec.option}`,
         level: spec.level,
         proves: spec.proves,
-        cites: [{ source: 'interface §2.1', names: spec.names }, { source: 'service', names: ['robots.txt', 'redirects'] }],
+        cites: [
+          { source: 'interface §2.1', names: spec.names },
+          { source: 'service', names: ['robots.txt', 'redirects'] },
+        ],
         startsJob: true,
         behaviour: spec.needsSubdomain ? 'subdomain' : 'site',
         cost: spec.crawls.length * (START + POLLS + MAX_PAGES),
@@ -274,11 +288,13 @@ export function behaviourChecks(version: Version): Check[] {
             const results = await readAll(attempt, ended);
             if (results === undefined) continue;
             const expected = expectedCrawl(site.model, version, body, { start: String(body.url) });
+            const problems = judgeCrawl(expected, results);
+            attempt.crawls.push(crawlGraph(c.title, String(body.url), site.model, expected, results, problems, attempt.options.level));
             const must = expected.pages.filter((p) => p.verdict.interface === 'must').map((p) => p.url);
             report(
               attempt,
               c.title,
-              judgeCrawl(expected, results),
+              problems,
               `the pages the crawl must return (${must.length}, within limit ${expected.atMost}): ${must.slice(0, 30).join(', ')}${must.length > 30 ? ', ...' : ''}; any the rules allow besides; none they keep out`,
               exchange,
             );
