@@ -148,10 +148,13 @@ export function describeVariants(variants: readonly ScopedVariant[]): void {
           const strays = (check!.crawls ?? []).reduce((n, graph) => n + graph.strayCount, 0);
           expect(pages.length, `${name}: its crawls as graphs of the test site`).toBeGreaterThan(0);
           if (check!.failures.some((f) => / page\(s\) not returned, though the crawl reaches them/.test(f.message)))
-            expect(pages.filter((p) => p.problem === 'missing').length, `${name}: the missing pages marked in its graph`).toBeGreaterThan(0);
+            expect(pages.filter((p) => p.problem === 'missing').length, `${name}: the missing pages marked in its graph`).toBeGreaterThan(
+              0,
+            );
           if (check!.failures.some((f) => / is returned, but /.test(f.message)))
             expect(pages.filter((p) => p.problem === 'extra').length, `${name}: the extra pages marked in its graph`).toBeGreaterThan(0);
-          if (check!.failures.some((f) => / is no page of the site/.test(f.message))) expect(strays, `${name}: the strays counted`).toBeGreaterThan(0);
+          if (check!.failures.some((f) => / is no page of the site/.test(f.message)))
+            expect(strays, `${name}: the strays counted`).toBeGreaterThan(0);
         }
       }
 
