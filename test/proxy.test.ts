@@ -17,6 +17,7 @@ import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { builtCli } from './support/build.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { ROOT } from './support/runCli.js';
+import { startServerProcess, type ServerProcess } from './support/serverProcess.js';
 
 const TOKEN = 'proxy-test-token-0123456789';
 
@@ -206,18 +207,19 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
 });
 
 describe('crawlspec proxy, the command', () => {
-  let target: KitTarget;
+  // The two commands as users run them: `crawlspec serve` in its own process, and the proxy in front of it.
+  let target: ServerProcess;
   let scratch: string;
   beforeAll(async () => {
-    target = await kitTarget({ token: TOKEN });
+    target = await startServerProcess(TOKEN);
     scratch = await mkdtemp(join(tmpdir(), 'crawlspec-proxy-'));
   });
   afterAll(async () => {
-    await target.close();
+    await target.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('in front of the reference server: a valid crawl forwarded (200), an invalid one reported with its path; the token never written', async () => {
+  it('in front of crawlspec serve: a valid crawl forwarded (200), an invalid one reported with its path; the token never written', async () => {
     const jsonl = join(scratch, 'problems.jsonl');
     const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target.url, '--json', jsonl], {
       cwd: ROOT,
