@@ -17,6 +17,7 @@ import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { builtCli } from './support/build.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { ROOT } from './support/runCli.js';
+import { untilEnded } from './support/untilEnded.js';
 import { startServerProcess, type ServerProcess } from './support/serverProcess.js';
 
 const TOKEN = 'proxy-test-token-0123456789';
@@ -183,6 +184,34 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
       expect(nowhere.notices).toEqual([expect.stringMatching(/^POST \/v2\/crawl: the target did not answer \(.*\); answered 502$/)]);
     } finally {
       await nowhere.proxy.close();
+    }
+  });
+
+  it('what it holds at once is bounded: past the budget a request is answered 503, an answer passes through unchecked', async () => {
+    const { proxy, seen } = await proxyFor(target.url, { maxHeldBytes: 300 });
+    try {
+      const before = target.log.length;
+      const busy = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, prompt: 'x'.repeat(400) }));
+      expect(busy.status).toBe(503);
+      expect(await busy.json()).toMatchObject({ success: false });
+      expect(target.log.length).toBe(before);
+      // Within the budget the body is checked and forwarded; its answer (the status page below) is over it.
+      const started = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, limit: 5 }));
+      expect(started.status).toBe(200);
+      const { id } = (await started.json()) as { id: string };
+      // Read straight from the target until the crawl has ended and its pages make a status answer of some KB.
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const read = async () => (await fetch(`${target.url}/v2/crawl/${id}`, { headers })).json() as Promise<{ status: string }>;
+      await untilEnded(read, id, { timeoutMs: 60_000 });
+      const status = await fetch(`${proxy.url}/v2/crawl/${id}`, { headers });
+      expect(status.status).toBe(200);
+      expect((await status.text()).length).toBeGreaterThan(300);
+      await eventually(() => proxy.unchecked() > 0);
+      expect(proxy.unchecked()).toBe(1);
+      expect(seen).toEqual([]);
+      await fetch(`${proxy.url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+    } finally {
+      await proxy.close();
     }
   });
 

@@ -62,7 +62,8 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
   --json FILE       also write each problem as a JSON line (the token redacted, as everywhere)
 
   Bounds: a request body of more than 10 MiB is answered 413; an answer is streamed through as it comes and
-  checked only when it is JSON and at most 32 MiB; the target must answer within 120 s (else 502).
+  checked only when it is JSON and at most 32 MiB; at most 256 MiB is held for checking at once (past it, a
+  request is answered 503 and an answer passes through unchecked); the target must answer within 120 s (else 502).
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]

@@ -5,7 +5,9 @@
  * body breaks the spec at the proxy's level itself, with the service's 400 error body, instead of forwarding it.
  *
  * Bounded like the reference server: a request body of more than `maxBodyBytes` is answered 413 with the error
- * envelope and not forwarded; at most `maxConnections` connections at once; a request must arrive within
+ * envelope and not forwarded; what it holds for checking (request bodies, answers) is at most `maxHeldBytes` over all
+ * exchanges at once (past it a request is answered 503, an answer passed through unchecked); at most
+ * `maxConnections` connections at once; a request must arrive within
  * REQUEST_TIMEOUT_MS and the target must answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client
  * as it comes, untouched (an event stream, a large page); it is checked only when it is JSON and whole within
  * `maxCheckedBytes` (decoded as well): what it did not check is counted (`unchecked`), never guessed at.
@@ -44,6 +46,8 @@ export interface ProxyOptions {
   readonly onNotice?: (line: string) => void;
   readonly maxBodyBytes?: number;
   readonly maxCheckedBytes?: number;
+  /** Bytes of request bodies and answers held for checking at once, over all exchanges (else: 503, or unchecked). */
+  readonly maxHeldBytes?: number;
   readonly timeoutMs?: number;
   readonly maxConnections?: number;
 }
@@ -59,6 +63,7 @@ export interface RunningProxy {
 export const DEFAULT_PROXY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PROXY_MAX_CHECKED_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_PROXY_TIMEOUT_MS = 120_000;
+export const DEFAULT_PROXY_MAX_HELD_BYTES = 256 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 /** Headers of one connection, never forwarded (RFC 9110 §7.6.1), and `host`, which names the proxy. */
@@ -90,23 +95,45 @@ function answer(res: ServerResponse, status: number, body: string, close = false
   res.end(body);
 }
 
-/** The request's body, whole, or undefined once it passed `limit` (the rest is not read). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/** Bytes held at once, over all exchanges: what may be taken is given back when the exchange is done with it. */
+class HeldBytes {
+  private held = 0;
+  constructor(private readonly limit: number) {}
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/**
+ * The request's body, whole; `tooLarge` once it passed `limit`, `busy` when the proxy holds too much at once (the
+ * rest is not read). What it holds is the caller's to give back (`held`).
+ */
+function readBody(req: IncomingMessage, limit: number, budget: HeldBytes): Promise<{ body: Buffer } | 'tooLarge' | 'busy'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (why: 'tooLarge' | 'busy') => {
+      budget.give(size);
+      req.removeAllListeners('data');
+      req.resume();
+      resolve(why);
+    };
     req.on('data', (chunk: Buffer) => {
+      if (size + chunk.length > limit) return stop('tooLarge');
+      if (!budget.take(chunk.length)) return stop('busy');
       size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(undefined);
-        return;
-      }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+    req.on('error', (error) => {
+      budget.give(size);
+      reject(error);
+    });
   });
 }
 
@@ -120,6 +147,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxCheckedBytes = options.maxCheckedBytes ?? DEFAULT_PROXY_MAX_CHECKED_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
   const maxConnections = options.maxConnections ?? 256;
+  const budget = new HeldBytes(options.maxHeldBytes ?? DEFAULT_PROXY_MAX_HELD_BYTES);
   const secure = target.protocol === 'https:';
   const agent = secure
     ? new HttpsAgent({ keepAlive: true, maxSockets: maxConnections })
@@ -139,9 +167,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const raw = req.url ?? '/';
     if (!raw.startsWith('/'))
       return answer(res, 400, envelope('crawlspec proxy: expected a path (origin-form request target), not a full address'));
-    const body = await readBody(req, maxBodyBytes);
-    if (body === undefined)
+    const read = await readBody(req, maxBodyBytes, budget);
+    if (read === 'tooLarge')
       return answer(res, 413, envelope(`crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`), true);
+    if (read === 'busy') return answer(res, 503, envelope('crawlspec proxy: too many request bodies held at once; retry'), true);
+    const { body } = read;
+    res.once('close', () => budget.give(body.length));
     const upstream = new URL(`${prefix}${raw}`, target.origin);
     const path = `${upstream.pathname}`;
     const located = operationOf(target.href, method, upstream.href);
@@ -160,7 +191,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const outgoing = send(upstream, {
       method,
       agent,
-      headers: { ...forwarded(req.headers), host: upstream.host, 'content-length': String(body.length) },
+      // The body as it came, now whole: its length said, unless the request had none to say.
+      headers: {
+        ...forwarded(req.headers),
+        host: upstream.host,
+        ...(body.length > 0 || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
+          ? { 'content-length': String(body.length) }
+          : {}),
+      },
       timeout: timeoutMs,
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
@@ -196,14 +234,27 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return;
       }
       const chunks: Buffer[] = [];
-      let decodedSize = 0;
+      let held = 0;
+      let whole = true;
       decoded.on('data', (chunk: Buffer) => {
-        decodedSize += chunk.length;
-        if (decodedSize <= maxCheckedBytes) chunks.push(chunk);
+        if (!whole) return;
+        if (held + chunk.length > maxCheckedBytes || !budget.take(chunk.length)) {
+          whole = false;
+          chunks.length = 0;
+          budget.give(held);
+          held = 0;
+          return;
+        }
+        held += chunk.length;
+        chunks.push(chunk);
       });
-      decoded.on('error', () => (unchecked += 1));
+      decoded.on('error', () => {
+        whole = false;
+        unchecked += 1;
+      });
+      decoded.on('close', () => budget.give(held));
       decoded.on('end', () => {
-        if (size > maxCheckedBytes || decodedSize > maxCheckedBytes) {
+        if (!whole || size > maxCheckedBytes) {
           unchecked += 1;
           return;
         }
