@@ -153,6 +153,13 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
       expect(delay.status).toBe(400); // the reference server refuses it, as the service does
       expect(target.log.length).toBe(before + 1);
       expect(seen.at(-1)).toMatchObject({ refused: false, violation: { level: 'service', at: '$.delay' } });
+      // A start without a body is one problem, of the interface's (§4: a JSON body).
+      const empty = await fetch(`${proxy.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(empty.status).toBe(400);
+      expect(seen.at(-1)).toMatchObject({
+        refused: true,
+        violation: { side: 'request', at: '$', level: 'interface', section: 'interface §4' },
+      });
     } finally {
       await proxy.close();
     }

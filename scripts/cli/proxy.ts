@@ -15,7 +15,7 @@ function levelOption(value: string): Level {
 }
 
 /** One line for a problem: where, what, what is expected, level and section; and whether it decides at `level`. */
-export function violationLine(v: Violation, level: Level, refused: boolean): string {
+function violationLine(v: Violation, level: Level, refused: boolean): string {
   const where = `${v.side === 'request' ? 'request' : `answer ${v.status ?? ''}`} ${v.method} ${v.path}`;
   const mark = decides(v.level, level) ? '✗' : `~ differs from the service (${v.level} level, informs at ${level} level):`;
   const answered = refused ? ' (not forwarded: answered 400)' : '';

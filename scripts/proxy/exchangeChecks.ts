@@ -54,31 +54,37 @@ export function operationOf(target: string, method: string, url: string): Locate
   return METHODS.has(method) ? locate(target, method as Method, url) : undefined;
 }
 
-/** The problems of a request body sent to `located`. */
-export function requestViolations(located: Located, method: string, path: string, body: string): Violation[] {
-  const { version, operation } = located;
-  if (operation.requestBody === undefined) return [];
-  const base = { side: 'request' as const, method, path };
+/**
+ * The problems of `body` against the definition `schema` of `located`'s version: none, one when it is not JSON
+ * (`notJson` says what was expected and where that comes from), else each issue `validate` reports.
+ */
+function bodyViolations(
+  base: Pick<Violation, 'side' | 'method' | 'path' | 'status'>,
+  located: Located,
+  schema: string,
+  body: string,
+  notJson: { readonly expected: string; readonly section: string },
+): Violation[] {
   const parsed = parseJson(body);
   if (!parsed.ok)
-    return [
-      {
-        ...base,
-        at: '$',
-        message: `the body is not JSON (${parsed.issue.message})`,
-        expected: 'a JSON body (Content-Type: application/json)',
-        level: 'interface',
-        section: 'interface §4',
-      },
-    ];
-  const result = validate(`${version}/${operation.requestBody}` as SchemaName, parsed.value);
-  if (result.valid) return [];
-  return result.errors.map((issue) => fromIssue(base, issue));
+    return [{ ...base, at: '$', message: `the body is not JSON (${parsed.issue.message})`, ...notJson, level: levelOf(notJson.section) }];
+  const result = validate(`${located.version}/${schema}` as SchemaName, parsed.value);
+  return result.valid ? [] : result.errors.map((issue) => fromIssue(base, issue));
+}
+
+/** The problems of a request body sent to `located`. */
+export function requestViolations(located: Located, method: string, path: string, body: string): Violation[] {
+  const { requestBody } = located.operation;
+  if (requestBody === undefined) return [];
+  return bodyViolations({ side: 'request', method, path }, located, requestBody, body, {
+    expected: 'a JSON body (Content-Type: application/json)',
+    section: 'interface §4',
+  });
 }
 
 /** The problems of an answer of `located` (its body as text; a body that is not JSON is one problem). */
 export function answerViolations(located: Located, method: string, path: string, status: number, body: string): Violation[] {
-  const { version, operation } = located;
+  const { operation } = located;
   const base = { side: 'answer' as const, method, path, status };
   const response = operation.responses[String(status)];
   if (response === undefined) {
@@ -93,19 +99,6 @@ export function answerViolations(located: Located, method: string, path: string,
       },
     ];
   }
-  const parsed = parseJson(body);
-  if (!parsed.ok)
-    return [
-      {
-        ...base,
-        at: '$',
-        message: `the body is not JSON (${parsed.issue.message})`,
-        expected: `a ${response.schema} body`,
-        level: 'interface',
-        section: operation.source,
-      },
-    ];
-  const result = validate(`${version}/${response.schema}` as SchemaName, parsed.value);
-  if (result.valid) return [];
-  return result.errors.map((issue) => fromIssue(base, issue));
+  // Of an operation the interface lists, a body that is no JSON breaks the interface; of one the service adds, the service.
+  return bodyViolations(base, located, response.schema, body, { expected: `a ${response.schema} body`, section: operation.source });
 }

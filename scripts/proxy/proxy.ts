@@ -28,6 +28,7 @@ import { validate, type SchemaName } from '../../schemas/validate.js';
 import { decides, type Level } from '../contract/levels.js';
 import { redactor } from '../contract/redact.js';
 import { decodedStream } from '../server/contentEncoding.js';
+import { deliverableHeaders } from '../server/webhooks.js';
 import { answerViolations, operationOf, requestViolations, type Violation } from './exchangeChecks.js';
 
 export interface ProxyOptions {
@@ -66,22 +67,14 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 120_000;
 export const DEFAULT_PROXY_MAX_HELD_BYTES = 256 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 
-/** Headers of one connection, never forwarded (RFC 9110 §7.6.1), and `host`, which names the proxy. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
-
-/** `headers` without those of the connection (and those its `Connection` header names). */
-function forwarded(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase()),
+/**
+ * What is forwarded of a message's headers: those of the connection (RFC 9110 §7.6.1), `Host`, `Content-Length`
+ * and `Proxy-*` left out, as of a webhook's (deliverableHeaders): node:http writes the framing of each side itself.
+ */
+const forwarded = (headers: IncomingHttpHeaders): Record<string, string | string[]> =>
+  deliverableHeaders(
+    Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)),
   );
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
-  }
-  return out;
-}
 
 const envelope = (error: string) => JSON.stringify({ success: false, error });
 
@@ -177,7 +170,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const path = `${upstream.pathname}`;
     const located = operationOf(target.href, method, upstream.href);
     const token = tokenOf(req.headers);
-    if (located !== undefined && located.operation.requestBody !== undefined && body.length > 0) {
+    // An operation that takes a body is checked with whatever came, none included (an empty body is no JSON).
+    if (located !== undefined && located.operation.requestBody !== undefined) {
       const found = requestViolations(located, method, path, body.toString('utf8'));
       const refuse = options.errors && found.some((v) => decides(v.level, options.level));
       report(found, token, refuse);
@@ -211,7 +205,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!res.writableFinished) outgoing.destroy();
     });
     outgoing.on('response', (incoming) => {
-      res.writeHead(incoming.statusCode ?? 502, forwarded(incoming.headers));
+      // The answer's length, where it said one (a HEAD's too); else node:http frames it.
+      const length = incoming.headers['content-length'];
+      res.writeHead(incoming.statusCode ?? 502, {
+        ...forwarded(incoming.headers),
+        ...(length === undefined ? {} : { 'content-length': length }),
+      });
       incoming.pipe(res);
       const json = /\bjson\b/i.test(String(incoming.headers['content-type'] ?? ''));
       if (located === undefined || !json) {

@@ -70,11 +70,16 @@ const NOT_SENT = new Set([
   'upgrade',
 ]);
 
-/** A webhook's headers without those it may not set (`NOT_SENT`, `Proxy-*`, and what its `Connection` lists). */
-export function deliverableHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * A webhook's headers without those it may not set (`NOT_SENT`, `Proxy-*`, and what its `Connection` lists); the
+ * same rule is what the validating proxy forwards of a request and an answer (../proxy/proxy.ts), whose headers
+ * may hold a list of values.
+ */
+export function deliverableHeaders<V extends string | readonly string[]>(headers: Readonly<Record<string, V>>): Record<string, V> {
   const listed = new Set<string>();
   for (const [name, value] of Object.entries(headers))
-    if (name.toLowerCase() === 'connection') for (const token of value.split(',')) listed.add(token.trim().toLowerCase());
+    if (name.toLowerCase() === 'connection')
+      for (const token of [value].flat().join(',').split(',')) listed.add(token.trim().toLowerCase());
   return Object.fromEntries(
     Object.entries(headers).filter(([name]) => {
       const lower = name.toLowerCase();
