@@ -10,6 +10,7 @@
  * would need @redocly/cli, a development tool the package does not carry.
  */
 import type { Version } from '../../schemas/registry.js';
+import { escapeHtml } from '../contract/escapeHtml.js';
 
 export interface PageChanges {
   /** The API's name; the page shows it with the version, `Acme Crawl API (v2)`. */
@@ -24,9 +25,6 @@ const HYDRATE = "hydrate(__redoc_definition, __redoc_options, document.getElemen
 const INIT = "init(__redoc_definition, __redoc_options, document.getElementById('redoc'));";
 const RENDERED_START = '<div id="redoc">';
 const SCRIPT_START = '<script type="module">';
-
-/** Text as HTML character data (the page's `<title>`). */
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * JSON that may stand inside a `<script>` element: a `<` never starts a tag there (a title of `</script>` stays

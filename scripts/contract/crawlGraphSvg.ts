@@ -3,6 +3,8 @@
  * depth of their path (other origins after), each marked with what the crawl oracle expected and what came back,
  * the links between them, and a legend. Nothing is loaded: the drawing is part of the page.
  */
+import { pageKey } from '../../schemas/crawl/site.js';
+import { escapeHtml } from './escapeHtml.js';
 import type { CrawlGraph } from './report.js';
 
 type Mark = 'returned' | 'missing' | 'extra' | 'allowed' | 'notReturned' | 'keptOut';
@@ -24,33 +26,29 @@ function markOf(page: CrawlGraph['pages'][number]): Mark {
   return page.expected === 'mustNot' ? 'keptOut' : 'notReturned';
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 const COLUMN = 210;
 const ROW = 26;
 const LABEL_LENGTH = 26;
 
-/** A page's label: its path and query on the start's origin, else its host too. */
-function label(url: string, origin: string): string {
-  let text = url;
-  try {
-    const parsed = new URL(url);
-    text = parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : `${parsed.host}${parsed.pathname}${parsed.search}`;
-  } catch {
-    // shown as it is
-  }
-  return text.length > LABEL_LENGTH ? `${text.slice(0, LABEL_LENGTH - 1)}…` : text;
+/** Where a page is drawn from: its address read once, with its depth on the start's origin (undefined elsewhere). */
+interface Placed {
+  readonly label: string;
+  readonly depth: number | undefined;
 }
 
-/** The column of a page: the depth of its path on the start's origin; pages of other origins after them all. */
-function columnOf(url: string, origin: string, deepest: number): number {
+/** A page's label (its path and query on the start's origin, else its host too) and the depth of its path there. */
+function place(url: string, origin: string): Placed {
+  let text = url;
+  let depth: number | undefined;
   try {
     const parsed = new URL(url);
-    const depth = parsed.pathname.split('/').filter(Boolean).length;
-    return parsed.origin === origin ? depth : deepest + 1;
+    const local = parsed.origin === origin;
+    text = `${local ? '' : parsed.host}${parsed.pathname}${parsed.search}`;
+    depth = local ? parsed.pathname.split('/').filter(Boolean).length : undefined;
   } catch {
-    return deepest + 1;
+    // shown as it is, after the pages of the start's origin
   }
+  return { label: text.length > LABEL_LENGTH ? `${text.slice(0, LABEL_LENGTH - 1)}…` : text, depth };
 }
 
 /** The counts a caption gives: pages missing and extra. */
@@ -66,18 +64,12 @@ export function crawlGraphSvg(graph: CrawlGraph): string {
   } catch {
     // no origin: every page in the last column
   }
-  const depths = graph.pages.map((p) => {
-    try {
-      const parsed = new URL(p.url);
-      return parsed.origin === origin ? parsed.pathname.split('/').filter(Boolean).length : 0;
-    } catch {
-      return 0;
-    }
-  });
-  const deepest = Math.max(0, ...depths);
+  // Columns by depth on the start's origin; the pages of other origins in one column after the deepest.
+  const placed = graph.pages.map((p) => place(p.url, origin));
+  const deepest = Math.max(0, ...placed.map((p) => p.depth ?? 0));
   const columns = new Map<number, number[]>();
-  graph.pages.forEach((p, i) => {
-    const column = columnOf(p.url, origin, deepest);
+  placed.forEach(({ depth }, i) => {
+    const column = depth ?? deepest + 1;
     columns.set(column, [...(columns.get(column) ?? []), i]);
   });
   const at: { x: number; y: number }[] = [];
@@ -93,18 +85,18 @@ export function crawlGraphSvg(graph: CrawlGraph): string {
       ? []
       : [`<line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" stroke="#d0d7de" stroke-width="1"/>`];
   });
-  const startKey = graph.start;
+  const start = pageKey(graph.start);
   const nodes = graph.pages.map((page, i) => {
     const mark = MARKS[markOf(page)];
     const { x, y } = at[i]!;
-    const isStart = page.url === startKey || page.url === `${startKey}/`;
+    const isStart = page.url === start;
     return [
-      `<g><title>${escape(`${page.url}: ${mark.says}`)}</title>`,
+      `<g><title>${escapeHtml(`${page.url}: ${mark.says}`)}</title>`,
       `<circle cx="${x}" cy="${y}" r="${isStart ? 8 : 6}" fill="${mark.fill}" stroke="${mark.stroke}" stroke-width="${isStart ? 3 : 2}"/>`,
-      `<text x="${x + 12}" y="${y + 4}" font-size="12">${escape(label(page.url, origin))}</text></g>`,
+      `<text x="${x + 12}" y="${y + 4}" font-size="12">${escapeHtml(placed[i]!.label)}</text></g>`,
     ].join('');
   });
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" class="crawl-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escape(`the test site and the crawl ${graph.title}`)}">${edges.join('')}${nodes.join('')}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" class="crawl-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(`the test site and the crawl ${graph.title}`)}">${edges.join('')}${nodes.join('')}</svg>`;
   const legend = (Object.keys(MARKS) as Mark[])
     .filter((m) => graph.pages.some((p) => markOf(p) === m))
     .map(
@@ -115,6 +107,6 @@ export function crawlGraphSvg(graph: CrawlGraph): string {
   const strays =
     graph.strayCount === 0
       ? ''
-      : `<p>returned, but no page of the test site (${graph.strayCount}): ${graph.strays.map(escape).join(', ')}${graph.strayCount > graph.strays.length ? ', ...' : ''}</p>`;
+      : `<p>returned, but no page of the test site (${graph.strayCount}): ${graph.strays.map(escapeHtml).join(', ')}${graph.strayCount > graph.strays.length ? ', ...' : ''}</p>`;
   return `${svg}<div>${legend}; the start page is drawn larger</div>${strays}`;
 }

@@ -10,22 +10,8 @@
  */
 import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
+import { escapeHtml } from './escapeHtml.js';
 import { LABEL, leading } from './reportText.js';
-
-/** Text as HTML: markup characters escaped; characters HTML cannot carry (controls, lone surrogates) replaced. */
-export function escapeHtml(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&#39;')
-  );
-}
 
 export const REPORT_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
