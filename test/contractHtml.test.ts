@@ -8,17 +8,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, ContractReport, Failure } from '../scripts/contract/report.js';
+import type { ContractReport, Failure } from '../scripts/contract/report.js';
 import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reportHtml.js';
 import { externalLoads } from '../scripts/emit/docs.js';
-import { findChromium } from './support/chromium.js';
-import { renderPage } from './support/renderPage.js';
+import { browserForTests, renderPage } from './support/renderPage.js';
+import { check, report } from './support/reportFixtures.js';
 import { runCli } from './support/runCli.js';
 
-const LOOKUP = findChromium();
-const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
-const SKIP_RENDER = !LOOKUP.found && !IN_CI;
-if (SKIP_RENDER) console.warn(`NOTICE: the render tests of test/contractHtml.test.ts are SKIPPED: ${LOOKUP.found ? '' : LOOKUP.why}.`);
+const BROWSER = browserForTests('the render tests of test/contractHtml.test.ts');
 
 const HOSTILE = '</script><img src="https://evil.example/x.png" onerror="alert(1)">';
 
@@ -34,26 +31,7 @@ const failure = (over: Partial<Failure> = {}): Failure => ({
   ...over,
 });
 
-const check = (name: string, over: Partial<CheckResult> = {}): CheckResult => ({
-  name,
-  level: 'interface',
-  inScope: true,
-  status: 'pass',
-  failures: [],
-  differences: [],
-  requests: 3,
-  digest: '',
-  durationMs: 1200,
-  ...over,
-});
-
-const REPORT: ContractReport = {
-  target: 'http://127.0.0.1:4000',
-  level: 'interface',
-  versions: ['v1', 'v2'],
-  seed: 7,
-  runs: 3,
-  maxRequests: 100,
+const REPORT: ContractReport = report({
   checks: [
     check('json.malformed'),
     check('v2.crawl.start.valid', { status: 'fail', failures: [failure(), failure({ count: 4 })] }),
@@ -99,14 +77,7 @@ const REPORT: ContractReport = {
   notImplemented: [
     { method: 'POST', path: '/v2/batch/scrape', source: 'interface §4', statuses: [404], requests: 12, checks: ['v2.batch.start.valid'] },
   ],
-  diagnoses: [],
-  requests: 10,
-  durationMs: 1234,
-  requestsPerSecond: 8.1,
-  unreachable: false,
-  jobs: { started: 0, cancelled: 0, notCancelled: [], mayHaveStarted: [] },
-  transport: { lost: 0, retried: 0, inconclusive: 0 },
-};
+});
 
 let scratch: string;
 beforeAll(async () => {
@@ -156,12 +127,12 @@ describe('the HTML report', () => {
   });
 });
 
-describe.skipIf(SKIP_RENDER)('the HTML report in headless Chromium', () => {
+describe.skipIf(BROWSER.skip)('the HTML report in headless Chromium', () => {
   it('a failing report: the filter script ran over every row, failures shown, nothing fetched', async () => {
-    if (!LOOKUP.found) throw new Error(`Chromium not found (${LOOKUP.why}); ${LOOKUP.fix}. In CI it fails rather than skips.`);
+    const chromium = BROWSER.path();
     const file = join(scratch, 'failing.html');
     await writeFile(file, formatHtml(REPORT));
-    const page = await renderPage(LOOKUP.path, file, '', '<table>');
+    const page = await renderPage(chromium, file, '', '<table>');
     expect(page.dom).toContain('5 of 5 checks shown');
     expect(page.dom).toContain('class="crawl-graph"');
     expect(page.dom).not.toContain('<img src="https://evil.example');
@@ -169,7 +140,7 @@ describe.skipIf(SKIP_RENDER)('the HTML report in headless Chromium', () => {
   }, 120_000);
 
   it('crawlspec contract --html FILE writes the report of a real run, which opens with its table', async () => {
-    if (!LOOKUP.found) throw new Error(`Chromium not found (${LOOKUP.why}); ${LOOKUP.fix}. In CI it fails rather than skips.`);
+    const chromium = BROWSER.path();
     const file = join(scratch, 'report.html');
     const run = await runCli(['contract', '--only', 'json.malformed', '--html', file], '', 120_000);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -178,7 +149,7 @@ describe.skipIf(SKIP_RENDER)('the HTML report in headless Chromium', () => {
     expect(rows).toBeGreaterThan(100);
     expect(html).toContain('<span class="verdict conformant">conformant</span>');
     expect(html).toContain('<tr class="check" data-status="pass" data-search="json.malformed');
-    const page = await renderPage(LOOKUP.path, file, '', '<table>');
+    const page = await renderPage(chromium, file, '', '<table>');
     expect(page.dom).toContain(`${rows} of ${rows} checks shown`);
     expect(page.requests).toEqual([]);
   }, 180_000);

@@ -23,6 +23,7 @@ import { formatSummary } from '../scripts/contract/reportText.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
+import { check, report } from './support/reportFixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The schema as the package publishes it (`crawlspec/contract/report.schema.json`). */
@@ -43,42 +44,6 @@ function failure(over: Partial<Failure> = {}): Failure {
     section: SERVER_ERROR_CITATION,
     request: `curl -sS -X POST 'http://127.0.0.1:4000/v2/crawl' --data-raw '{"url":"http://127.0.0.1:4000/site","limit":1}'`,
     got: { status: 500, body: '{"success":false,"error":"Internal error"}' },
-    ...over,
-  };
-}
-
-function check(name: string, over: Partial<CheckResult> = {}): CheckResult {
-  return {
-    name,
-    level: 'interface',
-    inScope: true,
-    status: 'pass',
-    failures: [],
-    differences: [],
-    requests: 1,
-    digest: 'ab'.repeat(32),
-    durationMs: 12,
-    ...over,
-  };
-}
-
-function report(over: Partial<ContractReport> = {}): ContractReport {
-  return {
-    target: 'http://127.0.0.1:4000',
-    level: 'interface',
-    versions: ['v1', 'v2'],
-    seed: 7,
-    runs: 3,
-    maxRequests: 100,
-    checks: [check('json.malformed')],
-    notImplemented: [],
-    diagnoses: [],
-    requests: 10,
-    durationMs: 1234,
-    requestsPerSecond: 8.1,
-    unreachable: false,
-    jobs: { started: 0, cancelled: 0, notCancelled: [], mayHaveStarted: [] },
-    transport: { lost: 0, retried: 0, inconclusive: 0 },
     ...over,
   };
 }

@@ -18,20 +18,11 @@ import { operations } from '../schemas/operations.js';
 import { VERSIONS, type Version } from '../schemas/registry.js';
 import { CONTENT_SECURITY_POLICY, externalLoads, pageTitle } from '../scripts/emit/docs.js';
 import { openApiDocument } from '../scripts/emit/openapi.js';
-import { findChromium } from './support/chromium.js';
-import { renderPage, visibleText, type Rendered } from './support/renderPage.js';
+import { browserForTests, renderPage, visibleText, type Rendered } from './support/renderPage.js';
 import { pooled } from './support/pooled.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LOOKUP = findChromium();
-/** CI sets CI (GitHub Actions, GitLab, .ci/run: `true`); `CI=false` or `CI=0` is not CI. */
-const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
-/** Skip the render tests: no Chromium, and not in CI (where they must run). */
-const SKIP_RENDER = !LOOKUP.found && !IN_CI;
-const SKIP_NOTICE = LOOKUP.found
-  ? ''
-  : `NOTICE: the docs render tests of test/docs.test.ts are SKIPPED: ${LOOKUP.why}. To run them, ${LOOKUP.fix}; in CI (CI set) they fail instead.`;
-if (SKIP_RENDER) console.warn(SKIP_NOTICE);
+const BROWSER = browserForTests('the docs render tests of test/docs.test.ts');
 const KEY_SCHEMAS = ['CrawlRequest', 'BatchScrapeRequest', 'ScrapeOptions', 'JobStatusResponse', 'ErrorResponse'];
 
 const pagePath = (version: Version) => join(ROOT, 'generated', 'docs', `${version}.html`);
@@ -69,7 +60,7 @@ describe('generated/docs is self-contained', () => {
   });
 });
 
-describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () => {
+describe.skipIf(BROWSER.skip)('generated/docs renders in headless Chromium', () => {
   /** For each version: each tag's page and the schemas page, as Chromium rendered them. */
   const pages = new Map<string, Rendered>();
   const key = (version: Version, hash: string) => `${version}${hash}`;
@@ -77,10 +68,7 @@ describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () =
   let probe: Rendered | undefined;
 
   beforeAll(async () => {
-    if (!LOOKUP.found)
-      throw new Error(
-        `Chromium not found (${LOOKUP.why}): the docs render test needs it; ${LOOKUP.fix}. In CI (CI=${process.env.CI}) it fails rather than skips.`,
-      );
+    const chromium = BROWSER.path();
     const scratch = await mkdtemp(join(tmpdir(), 'crawlspec-docs-probe-'));
     try {
       const probePage = join(scratch, 'probe.html');
@@ -90,11 +78,11 @@ describe.skipIf(SKIP_RENDER)('generated/docs renders in headless Chromium', () =
       );
       const [probed, ...rendered] = await pooled(
         [
-          () => renderPage(LOOKUP.path, probePage),
+          () => renderPage(chromium, probePage),
           ...jobs.map(
             ({ version, hash }) =>
               () =>
-                renderPage(LOOKUP.path, pagePath(version), hash),
+                renderPage(chromium, pagePath(version), hash),
           ),
         ],
         3,

@@ -8,14 +8,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from './support/chromium.js';
-import { renderPage } from './support/renderPage.js';
+import { browserForTests, renderPage } from './support/renderPage.js';
 import { ROOT, runCli } from './support/runCli.js';
 
-const LOOKUP = findChromium();
-const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
-if (!LOOKUP.found && !IN_CI)
-  console.warn(`NOTICE: the render test of test/docsCommand.test.ts is SKIPPED: ${LOOKUP.why}. To run it, ${LOOKUP.fix}.`);
+const BROWSER = browserForTests('the render test of test/docsCommand.test.ts');
 
 let scratch: string;
 beforeAll(async () => {
@@ -34,10 +30,10 @@ describe('crawlspec docs', () => {
     expect((await readFile(out)).equals(await readFile(join(ROOT, 'generated', 'docs', 'v1.html')))).toBe(true);
   });
 
-  it.skipIf(!LOOKUP.found && !IN_CI)(
+  it.skipIf(BROWSER.skip)(
     "with --title and --server-url, the page shows the publisher's title with the version once, and their server",
     async () => {
-      if (!LOOKUP.found) throw new Error(`Chromium not found (${LOOKUP.why}); ${LOOKUP.fix}. In CI it fails rather than skips.`);
+      const chromium = BROWSER.path();
       const out = join(scratch, 'acme.html');
       const title = 'Acme </script><b>Crawl</b> API';
       const run = await runCli(['docs', '--title', title, '--server-url', 'https://api.acme.example/', '-o', out], '', 60_000);
@@ -46,7 +42,7 @@ describe('crawlspec docs', () => {
       expect(run.stdout).toContain(`wrote ${out}: "${title} (v2)", server https://api.acme.example`);
       const html = await readFile(out, 'utf8');
       expect(html).toContain('<title>Acme &lt;/script&gt;&lt;b&gt;Crawl&lt;/b&gt; API (v2)</title>');
-      const page = await renderPage(LOOKUP.path, out);
+      const page = await renderPage(chromium, out);
       expect(page.text).toContain(`${title} (v2)`);
       expect(page.text).not.toContain('Crawl and batch scrape API');
       expect(page.text).not.toContain('(v2) (v2)');
@@ -54,7 +50,7 @@ describe('crawlspec docs', () => {
       expect(page.text).not.toContain('{baseUrl}');
       expect(page.requests).toEqual([]);
       // Rendered by Redoc from the changed document: a section's operations are there, with the server's address.
-      const crawl = await renderPage(LOOKUP.path, out, '#/crawl');
+      const crawl = await renderPage(chromium, out, '#/crawl');
       expect(crawl.text).toContain('post /v2/crawl');
       expect(crawl.text).toContain('https://api.acme.example/v2/crawl');
       expect(crawl.requests).toEqual([]);

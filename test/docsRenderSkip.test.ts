@@ -49,7 +49,7 @@ describe.concurrent('the docs render test without Chromium', () => {
     const run = await runDocsTest({ CI: 'true' });
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(
-      /Chromium not found \(\$CHROMIUM names \S+no-such-dir\/chromium, which is not an executable file\): the docs render test needs it/,
+      /Chromium not found \(\$CHROMIUM names \S+no-such-dir\/chromium, which is not an executable file\): the docs render tests of test\/docs\.test\.ts need it/,
     );
     expect(run.output).not.toContain('NOTICE');
   });

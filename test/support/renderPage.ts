@@ -1,6 +1,6 @@
 /**
  * A page opened in headless Chromium as a reader opens it (`--dump-dom` once its scripts ran), with what it asked
- * of the network: for the tests of the HTML pages (test/docs.test.ts, test/docsCommand.test.ts). Chromium is
+ * of the network: for the tests of the HTML pages (docs, docsCommand, contractHtml). Chromium is
  * found as test/support/chromium.ts says.
  */
 import { spawn } from 'node:child_process';
@@ -8,6 +8,31 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { findChromium } from './chromium.js';
+
+/** CI sets CI (GitHub Actions, GitLab, .ci/run: `true`); `CI=false` or `CI=0` is not CI. */
+const IN_CI = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI.toLowerCase());
+
+/**
+ * Chromium for a test file that opens pages in it (`what`: its render tests, e.g. "the docs render tests of
+ * test/docs.test.ts"). Without Chromium they are skipped (`skip`), with a notice on stderr saying how to run them,
+ * so that `npm test` passes on a fresh machine; in CI they run, and `path()` fails them saying why.
+ */
+export function browserForTests(what: string): { readonly skip: boolean; path(): string } {
+  const lookup = findChromium();
+  const skip = !lookup.found && !IN_CI;
+  if (!lookup.found && skip)
+    console.warn(`NOTICE: ${what} are SKIPPED: ${lookup.why}. To run them, ${lookup.fix}; in CI (CI set) they fail instead.`);
+  return {
+    skip,
+    path: () => {
+      if (lookup.found) return lookup.path;
+      throw new Error(
+        `Chromium not found (${lookup.why}): ${what} need it; ${lookup.fix}. In CI (CI=${process.env.CI}) they fail rather than skip.`,
+      );
+    },
+  };
+}
 
 /** The text a reader sees in the Redoc part of a page (scripts, styles and markup left out). */
 export function visibleText(html: string): string {
