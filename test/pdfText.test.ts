@@ -1,10 +1,11 @@
 /**
  * A PDF's text (scripts/server/pdfText.ts), extracted in a worker thread by unpdf: the text of each page, an
  * error that says so for a file that is no PDF, and a worker given up on (terminated) past its time or when
- * its job stops. What a scrape does with it: test/scrapeOptions.test.ts.
+ * its job stops; a worker reads PDF after PDF, and is replaced after its share. What a scrape does with it:
+ * test/scrapeOptions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { pdfHtml, PdfError, pdfText } from '../scripts/server/pdfText.js';
+import { pdfHtml, PdfError, pdfReaders, pdfText, PDFS_PER_WORKER } from '../scripts/server/pdfText.js';
 import { pdfDocument } from '../scripts/site/pdfDocument.js';
 
 /** The PDF's bytes, as the extractor takes them. */
@@ -22,15 +23,31 @@ describe('the text of a PDF', () => {
     );
   });
 
-  it('is an error for a file that is no PDF, and for one its time limit or its job stops', async () => {
+  it('is an error for a file that is no PDF, and for one its time limit or its job stops; that worker is not reused', async () => {
     await expect(pdfText(Buffer.from('%PDF-1.4 and nothing else'), signal)).rejects.toThrow(/the PDF could not be read/);
-    // One millisecond: no worker has started by then.
-    const late = await pdfText(pdfBytes(['x']), signal, 1).catch((error: unknown) => error);
+    // A worker idle, ready: the one the next read takes.
+    await pdfText(pdfBytes(['x']), signal);
+    const { idle } = pdfReaders();
+    expect(idle).toBeGreaterThan(0);
+    // One millisecond for a PDF of ten thousand lines, which takes a hundred times that to read.
+    const long = pdfBytes(Array.from({ length: 10_000 }, (_, i) => `line ${i}`));
+    const late = await pdfText(long, signal, 1).catch((error: unknown) => error);
     expect(late).toBeInstanceOf(PdfError);
     expect(late).toMatchObject({ timeout: true, message: 'extracting the text of the PDF took more than 1 ms' });
+    expect(pdfReaders().idle).toBe(idle - 1);
     const controller = new AbortController();
     const stopped = pdfText(pdfBytes(['x']), controller.signal);
     controller.abort(new Error('the job stopped'));
     await expect(stopped).rejects.toThrow('the job stopped');
+    expect(pdfReaders().idle).toBeLessThan(idle);
+  });
+
+  it('is read PDF after PDF by one worker, replaced after its share', async () => {
+    const before = pdfReaders().started;
+    for (let i = 0; i < 2 * PDFS_PER_WORKER + 1; i++)
+      expect((await pdfText(pdfBytes([`PDF ${i}`]), signal)).pages[0]).toContain(`PDF ${i}`);
+    // Two shares and one more: two or three workers (one may have been idle before), not one a PDF, nor one in all.
+    expect(pdfReaders().started - before).toBeGreaterThanOrEqual(2);
+    expect(pdfReaders().started - before).toBeLessThanOrEqual(3);
   });
 });

@@ -8,11 +8,18 @@
  *
  * A worker thread, because pdf.js parses a file on the thread that asks, and a PDF, which anybody may serve,
  * can make that take as long and as much memory as its author likes (a stream that inflates a thousandfold,
- * objects that refer to each other): a worker is given at most `PDF_TIMEOUT_MS` (less when the scrape's
+ * objects that refer to each other): a worker is given at most `PDF_TIMEOUT_MS` per PDF (less when the scrape's
  * `timeout` says so) and `PDF_HEAP_MIB` of heap, and is terminated past either, so the server's own thread
  * never waits for a PDF. At most `MAX_PDF_WORKERS` run at once in the whole server, shared fairly between jobs
  * (`FetchGate`), and the text kept is at most `MAX_PDF_TEXT_CHARS` characters (the pages past it are left out,
- * and the answer says so). Each worker starts anew (about a tenth of a second): nothing of one PDF outlives it.
+ * and the answer says so).
+ *
+ * A worker reads one PDF at a time and is kept for the next: starting one (loading pdf.js) costs about a fifth
+ * of a second of CPU, as much as reading a short PDF several times over, and a batch of PDFs paid it for each.
+ * What one PDF leaves in a worker is bounded: pdf.js's document is destroyed after each; a worker is replaced
+ * after `PDFS_PER_WORKER` PDFs, or when its heap after one passes `KEEP_HEAP_MIB`; one that went past its time,
+ * whose job stopped, or that failed is terminated, never reused; one idle for `IDLE_MS` ends (and an idle one
+ * never keeps the process alive).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -21,12 +28,18 @@ import { escapeHtml } from './site.js';
 
 /** Time one PDF's text may take, in ms. */
 export const PDF_TIMEOUT_MS = 10_000;
-/** Heap of the worker that reads one PDF, in MiB. */
+/** Heap of the worker that reads PDFs, in MiB. */
 export const PDF_HEAP_MIB = 256;
 /** PDFs read at once, in the whole server. */
 export const MAX_PDF_WORKERS = 2;
 /** Characters of text kept of one PDF. */
 export const MAX_PDF_TEXT_CHARS = 5 * 1024 * 1024;
+/** PDFs one worker reads before it is replaced. */
+export const PDFS_PER_WORKER = 64;
+/** Heap a worker may hold after a PDF and still read the next, in MiB. */
+export const KEEP_HEAP_MIB = 64;
+/** How long an idle worker is kept, in ms. */
+const IDLE_MS = 5_000;
 
 export interface PdfText {
   /** The text of each page read, its lines ended by line breaks. */
@@ -51,32 +64,111 @@ export class PdfError extends Error {
 const LIBRARY = createRequire(import.meta.url).resolve('unpdf');
 
 /**
- * The worker: reads the PDF in `workerData.bytes` with unpdf's pdf.js (errors only, no eval of font programs),
- * page after page until the text passes `workerData.maxChars`, and posts `{ok, pages, numPages, cut}` or
- * `{ok: false, message}`. A string, evaluated: the same code runs from the sources and from the build.
+ * The worker: for each message `{bytes, maxChars}`, reads the PDF with unpdf's pdf.js (errors only, no eval of
+ * font programs), page after page until the text passes `maxChars`, destroys the document, and posts
+ * `{ok, pages, numPages, cut, heapMiB}` or `{ok: false, message, heapMiB}` (heapMiB: its heap after). A
+ * string, evaluated: the same code runs from the sources and from the build.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { getHeapStatistics } = require('node:v8');
 const { getDocumentProxy } = require(workerData.library);
-(async () => {
-  const pdf = await getDocumentProxy(workerData.bytes, { verbosity: 0, isEvalSupported: false });
-  const pages = [];
-  let chars = 0;
-  for (let n = 1; n <= pdf.numPages && chars <= workerData.maxChars; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\\n' : '') : '')).join('');
-    pages.push(text);
-    chars += text.length;
+const heapMiB = () => getHeapStatistics().used_heap_size / 1048576;
+async function read(bytes, maxChars) {
+  const pdf = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false });
+  try {
+    const pages = [];
+    let chars = 0;
+    for (let n = 1; n <= pdf.numPages && chars <= maxChars; n++) {
+      const content = await (await pdf.getPage(n)).getTextContent();
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\\n' : '') : '')).join('');
+      pages.push(text);
+      chars += text.length;
+    }
+    return { ok: true, pages, numPages: pdf.numPages, cut: chars > maxChars };
+  } finally {
+    await pdf.destroy();
   }
-  parentPort.postMessage({ ok: true, pages, numPages: pdf.numPages, cut: chars > workerData.maxChars });
-})().catch((error) => parentPort.postMessage({ ok: false, message: String((error && error.message) || error) }));
+}
+parentPort.on('message', ({ bytes, maxChars }) =>
+  read(bytes, maxChars)
+    .catch((error) => ({ ok: false, message: String((error && error.message) || error) }))
+    .then((answer) => parentPort.postMessage({ ...answer, heapMiB: heapMiB() })),
+);
 `;
 
+type Answer = { readonly heapMiB: number } & (
+  | { readonly ok: true; readonly pages: string[]; readonly numPages: number; readonly cut: boolean }
+  | { readonly ok: false; readonly message: string }
+);
+
+/** A worker and the PDF it reads, if any. */
+class Reader {
+  readonly worker: Worker;
+  reads = 0;
+  #pending: { resolve(answer: Answer): void; reject(error: Error): void } | undefined;
+  #idle: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(onGone: (reader: Reader) => void) {
+    this.worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { library: LIBRARY },
+      resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MIB, maxYoungGenerationSizeMb: 32 },
+    });
+    started += 1;
+    this.worker.on('message', (answer: Answer) => this.#settle((p) => p.resolve(answer)));
+    this.worker.on('error', (error) => {
+      const memory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.#settle((p) =>
+        p.reject(
+          new PdfError(
+            memory ? `reading the PDF took more than ${PDF_HEAP_MIB} MiB of memory` : `the PDF could not be read: ${error.message}`,
+          ),
+        ),
+      );
+    });
+    this.worker.on('exit', () => {
+      this.#settle((p) => p.reject(new PdfError('the PDF reader stopped before it answered')));
+      clearTimeout(this.#idle);
+      onGone(this);
+    });
+  }
+
+  #settle(how: (pending: { resolve(answer: Answer): void; reject(error: Error): void }) => void): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending !== undefined) how(pending);
+  }
+
+  /** The answer for `bytes`; the worker is busy (and keeps the process alive) until it comes. */
+  read(bytes: Uint8Array): Promise<Answer> {
+    clearTimeout(this.#idle);
+    this.worker.ref();
+    this.reads += 1;
+    return new Promise<Answer>((resolve, reject) => {
+      this.#pending = { resolve, reject };
+      this.worker.postMessage({ bytes, maxChars: MAX_PDF_TEXT_CHARS });
+    });
+  }
+
+  /** Idle: kept for `IDLE_MS`, without keeping the process alive. */
+  rest(): void {
+    this.worker.unref();
+    this.#idle = setTimeout(() => void this.worker.terminate(), IDLE_MS);
+    this.#idle.unref();
+  }
+}
+
+let started = 0;
+const idle: Reader[] = [];
+const gone = (reader: Reader): void => {
+  const at = idle.indexOf(reader);
+  if (at >= 0) idle.splice(at, 1);
+};
 const workers = new FetchGate(MAX_PDF_WORKERS, Math.max(1, MAX_PDF_WORKERS / 2));
 
-type Answer =
-  | { readonly ok: true; readonly pages: string[]; readonly numPages: number; readonly cut: boolean }
-  | { readonly ok: false; readonly message: string };
+/** Workers started so far in this process, and those idle now (what the tests see of the reuse). */
+export const pdfReaders = (): { readonly started: number; readonly idle: number } => ({ started, idle: idle.length });
 
 /**
  * The text of the PDF `bytes`, within `timeoutMs` (at most `PDF_TIMEOUT_MS`). Rejects with a `PdfError` when it
@@ -87,42 +179,45 @@ export async function pdfText(bytes: Uint8Array, signal: AbortSignal, timeoutMs 
   try {
     signal.throwIfAborted();
     const limit = Math.max(1, Math.min(timeoutMs, PDF_TIMEOUT_MS));
-    const answer = await new Promise<Answer>((resolve, reject) => {
-      const worker = new Worker(WORKER, {
-        eval: true,
-        workerData: { library: LIBRARY, bytes, maxChars: MAX_PDF_TEXT_CHARS },
-        resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MIB, maxYoungGenerationSizeMb: 32 },
-      });
-      const stop = (error: Error) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', aborted);
-        void worker.terminate();
-        reject(error);
-      };
-      const timer = setTimeout(() => stop(new PdfError(`extracting the text of the PDF took more than ${limit} ms`, true)), limit);
-      const aborted = () => stop(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-      signal.addEventListener('abort', aborted, { once: true });
-      worker.once('message', (message: Answer) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', aborted);
-        void worker.terminate();
-        resolve(message);
-      });
-      worker.once('error', (error) => {
-        const memory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        stop(
-          new PdfError(
-            memory ? `reading the PDF took more than ${PDF_HEAP_MIB} MiB of memory` : `the PDF could not be read: ${error.message}`,
-          ),
-        );
-      });
-      worker.once('exit', () => stop(new PdfError('the PDF reader stopped before it answered')));
-    });
+    const reader = idle.pop() ?? new Reader(gone);
+    let answer: Answer;
+    try {
+      answer = await withinLimit(reader.read(bytes), limit, signal);
+    } catch (error) {
+      // Past its time, its job stopped, or it failed: what it is doing is not waited for, and it is not reused.
+      void reader.worker.terminate();
+      throw error;
+    }
+    if (reader.reads < PDFS_PER_WORKER && answer.heapMiB <= KEEP_HEAP_MIB) {
+      reader.rest();
+      idle.push(reader);
+    } else void reader.worker.terminate();
     if (!answer.ok) throw new PdfError(`the PDF could not be read: ${answer.message}`);
     return { pages: answer.pages, numPages: answer.numPages, cut: answer.cut };
   } finally {
     release();
   }
+}
+
+/** `answer`, unless `limit` ms pass or `signal` aborts first. */
+function withinLimit(answer: Promise<Answer>, limit: number, signal: AbortSignal): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const settle = (how: () => void) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', aborted);
+      how();
+    };
+    const timer = setTimeout(
+      () => settle(() => reject(new PdfError(`extracting the text of the PDF took more than ${limit} ms`, true))),
+      limit,
+    );
+    const aborted = () => settle(() => reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))));
+    signal.addEventListener('abort', aborted, { once: true });
+    answer.then(
+      (value) => settle(() => resolve(value)),
+      (error: Error) => settle(() => reject(error)),
+    );
+  });
 }
 
 /** A PDF's text as HTML: each page a `<section>`, each line of it that is not blank a paragraph. */
