@@ -4,8 +4,8 @@
  * its job stops; a worker reads PDF after PDF, and is replaced after its share. What a scrape does with it:
  * test/scrapeOptions.test.ts.
  */
-import { describe, expect, it } from 'vitest';
-import { pdfHtml, PdfError, pdfReaders, pdfText, PDFS_PER_WORKER } from '../scripts/server/pdfText.js';
+import { describe, expect, it, vi } from 'vitest';
+import { IDLE_MS, pdfHtml, PdfError, pdfReaders, pdfText, PDFS_PER_WORKER } from '../scripts/server/pdfText.js';
 import { pdfDocument } from '../scripts/site/pdfDocument.js';
 
 /** The PDF's bytes, as the extractor takes them. */
@@ -49,5 +49,20 @@ describe('the text of a PDF', () => {
     // Two shares and one more: two or three workers (one may have been idle before), not one a PDF, nor one in all.
     expect(pdfReaders().started - before).toBeGreaterThanOrEqual(2);
     expect(pdfReaders().started - before).toBeLessThanOrEqual(3);
+  });
+
+  it('is never handed to a worker that is ending: one idle past its time leaves the pool as it is terminated', async () => {
+    // Each worker idle is one just used (the reads here come one after another), its idle time on the fake clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await pdfText(pdfBytes(['warm']), signal);
+      expect(pdfReaders().idle).toBe(1);
+      // The idle time passes now; the next PDF comes before the ended worker has stopped.
+      vi.advanceTimersByTime(IDLE_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(pdfReaders().idle).toBe(0);
+    expect((await pdfText(pdfBytes(['after the idle time']), signal)).pages[0]).toContain('after the idle time');
   });
 });

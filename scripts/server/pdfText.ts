@@ -39,7 +39,7 @@ export const PDFS_PER_WORKER = 64;
 /** Heap a worker may hold after a PDF and still read the next, in MiB. */
 export const KEEP_HEAP_MIB = 64;
 /** How long an idle worker is kept, in ms. */
-const IDLE_MS = 5_000;
+export const IDLE_MS = 5_000;
 
 export interface PdfText {
   /** The text of each page read, its lines ended by line breaks. */
@@ -109,7 +109,7 @@ class Reader {
   #pending: { resolve(answer: Answer): void; reject(error: Error): void } | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(onGone: (reader: Reader) => void) {
+  constructor() {
     this.worker = new Worker(WORKER, {
       eval: true,
       workerData: { library: LIBRARY },
@@ -130,7 +130,7 @@ class Reader {
     this.worker.on('exit', () => {
       this.#settle((p) => p.reject(new PdfError('the PDF reader stopped before it answered')));
       clearTimeout(this.#idle);
-      onGone(this);
+      gone(this);
     });
   }
 
@@ -151,11 +151,19 @@ class Reader {
     });
   }
 
-  /** Idle: kept for `IDLE_MS`, without keeping the process alive. */
+  /** Idle, in the pool for the next PDF: kept for `IDLE_MS`, without keeping the process alive. */
   rest(): void {
     this.worker.unref();
-    this.#idle = setTimeout(() => void this.worker.terminate(), IDLE_MS);
+    idle.push(this);
+    this.#idle = setTimeout(() => this.end(), IDLE_MS);
     this.#idle.unref();
+  }
+
+  /** Out of the pool at once (a worker being terminated is never handed a PDF), then terminated. */
+  end(): void {
+    clearTimeout(this.#idle);
+    gone(this);
+    void this.worker.terminate();
   }
 }
 
@@ -179,19 +187,17 @@ export async function pdfText(bytes: Uint8Array, signal: AbortSignal, timeoutMs 
   try {
     signal.throwIfAborted();
     const limit = Math.max(1, Math.min(timeoutMs, PDF_TIMEOUT_MS));
-    const reader = idle.pop() ?? new Reader(gone);
+    const reader = idle.pop() ?? new Reader();
     let answer: Answer;
     try {
       answer = await withinLimit(reader.read(bytes), limit, signal);
     } catch (error) {
       // Past its time, its job stopped, or it failed: what it is doing is not waited for, and it is not reused.
-      void reader.worker.terminate();
+      reader.end();
       throw error;
     }
-    if (reader.reads < PDFS_PER_WORKER && answer.heapMiB <= KEEP_HEAP_MIB) {
-      reader.rest();
-      idle.push(reader);
-    } else void reader.worker.terminate();
+    if (reader.reads < PDFS_PER_WORKER && answer.heapMiB <= KEEP_HEAP_MIB) reader.rest();
+    else reader.end();
     if (!answer.ok) throw new PdfError(`the PDF could not be read: ${answer.message}`);
     return { pages: answer.pages, numPages: answer.numPages, cut: answer.cut };
   } finally {
