@@ -5,8 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { withDefaults } from '../../schemas/defaults.js';
-import { migrateToV2 } from '../../schemas/migrate.js';
 import { parseJson } from '../../schemas/parseJson.js';
 import {
   formatIssue,
@@ -210,6 +208,9 @@ export async function defaultsCommand(args: string[]): Promise<number> {
     printProblems(schema, result.valid ? [] : result.errors, warn);
     return 1;
   }
+  // Loaded here: defaults and migration read the definitions (TypeBox, some 250 modules, 0.15 s to load), which
+  // validate does not need.
+  const { withDefaults } = await import('../../schemas/defaults.js');
   sayJson(jsonText(withDefaults(schema, parsed.value)));
   return 0;
 }
@@ -223,6 +224,7 @@ export async function migrateCommand(args: string[]): Promise<number> {
     warn(formatIssue(parsed.issue));
     return 1;
   }
+  const { migrateToV2 } = await import('../../schemas/migrate.js');
   const migrated = migrateToV2(parsed.value);
   for (const warning of migrated.warnings) warn(`warning: ${warning}`);
   if (migrated.kind === 'unknown') return 1;
