@@ -159,13 +159,20 @@ describe('against the reference server, both versions', () => {
 });
 
 describe('the same seed sends the same request bodies', () => {
-  async function digests(seed: number): Promise<Map<string, string>> {
+  /**
+   * The checks the run with another seed is compared on: a generated one, a deterministic one, a behaviour one.
+   * That run is narrowed to them, so the two that must not change also show that a check sends the same whether
+   * or not the others run.
+   */
+  const COMPARED = ['v2.crawl.start.valid', 'v2.crawl.start.fieldAlone', 'v2.crawl.behaviour.default'];
+
+  async function digests(seed: number, only?: string[]): Promise<Map<string, string>> {
     const server = await kitTarget({ token: TOKEN });
     try {
       // Each run has a target and a test site on ports of their own: the digests put the run's addresses in words.
       // Every v2 check, so that each one's bodies are shown to follow the seed; two generated requests per generated
       // check, so that the order of what fast-check draws is in the digest too.
-      const report = await runContract(server.options({ seed, versions: ['v2'], runs: 2 }));
+      const report = await runContract(server.options({ seed, versions: ['v2'], runs: 2, ...(only === undefined ? {} : { only }) }));
       expect(failing(report)).toEqual([]);
       return new Map(report.checks.map((c) => [c.name, c.digest]));
     } finally {
@@ -174,7 +181,7 @@ describe('the same seed sends the same request bodies', () => {
   }
 
   it('twice with one seed: every check the same digest; another seed: the generated checks differ', async () => {
-    const [first, again, other] = await Promise.all([digests(7), digests(7), digests(8)]);
+    const [first, again, other] = await Promise.all([digests(7), digests(7), digests(8, COMPARED)]);
     expect(again).toEqual(first);
     expect([...first.values()].every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
     expect(other.get('v2.crawl.start.valid')).not.toBe(first.get('v2.crawl.start.valid'));
