@@ -24,7 +24,10 @@ describe('the text of a PDF', () => {
   });
 
   it('is an error for a file that is no PDF, and for one its time limit or its job stops; that worker is not reused', async () => {
+    // The worker that met it is not kept (it may hold anything of it).
+    const before = pdfReaders().idle;
     await expect(pdfText(Buffer.from('%PDF-1.4 and nothing else'), signal)).rejects.toThrow(/the PDF could not be read/);
+    expect(pdfReaders().idle).toBe(Math.max(0, before - 1));
     // A worker idle, ready: the one the next read takes.
     await pdfText(pdfBytes(['x']), signal);
     const { idle } = pdfReaders();

@@ -18,8 +18,8 @@
  * of a second of CPU, as much as reading a short PDF several times over, and a batch of PDFs paid it for each.
  * What one PDF leaves in a worker is bounded: pdf.js's document is destroyed after each; a worker is replaced
  * after `PDFS_PER_WORKER` PDFs, or when its heap after one passes `KEEP_HEAP_MIB`; one that went past its time,
- * whose job stopped, or that failed is terminated, never reused; one idle for `IDLE_MS` ends (and an idle one
- * never keeps the process alive).
+ * whose job stopped, that failed, or that met a PDF pdf.js could not read is terminated, never reused; one idle
+ * for `IDLE_MS` ends (and an idle one never keeps the process alive).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -196,7 +196,8 @@ export async function pdfText(bytes: Uint8Array, signal: AbortSignal, timeoutMs 
       reader.end();
       throw error;
     }
-    if (reader.reads < PDFS_PER_WORKER && answer.heapMiB <= KEEP_HEAP_MIB) reader.rest();
+    // A PDF pdf.js could not read may have left anything behind in it: that worker is not reused either.
+    if (answer.ok && reader.reads < PDFS_PER_WORKER && answer.heapMiB <= KEEP_HEAP_MIB) reader.rest();
     else reader.end();
     if (!answer.ok) throw new PdfError(`the PDF could not be read: ${answer.message}`);
     return { pages: answer.pages, numPages: answer.numPages, cut: answer.cut };
