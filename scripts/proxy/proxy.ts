@@ -167,7 +167,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const { body } = read;
     res.once('close', () => budget.give(body.length));
     const upstream = new URL(`${prefix}${raw}`, target.origin);
-    const path = `${upstream.pathname}`;
+    const path = upstream.pathname;
     const located = operationOf(target.href, method, upstream.href);
     const token = tokenOf(req.headers);
     // An operation that takes a body is checked with whatever came, none included (an empty body is no JSON).
