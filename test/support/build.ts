@@ -23,5 +23,8 @@ export function built(source: string): string {
   return join(buildRoot(), from.replace(/\.ts$/, '.js'));
 }
 
-/** The built command, scripts/cli.ts. */
-export const builtCli = (): string => built('scripts/cli.ts');
+/** The folder of the build that holds the command bundled (test/globalSetup.ts). */
+export const COMMAND_FOLDER = 'command';
+
+/** The built command, scripts/cli.ts, bundled (test/globalSetup.ts). */
+export const builtCli = (): string => join(buildRoot(), COMMAND_FOLDER, 'cli.js');
