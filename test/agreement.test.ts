@@ -16,6 +16,7 @@ import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
+import { expectEqual, expectTrue } from './support/hotExpect.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 
@@ -30,7 +31,7 @@ for (const version of VERSIONS) {
           fc.property(arbitrary, (value) => {
             // A server sees the body after JSON: check what survives the round trip.
             const body = JSON.parse(JSON.stringify(value)) as unknown;
-            expect(decisions(checkers, body)).toEqual(everyForm(true));
+            expectEqual(decisions(checkers, body), everyForm(true));
           }),
           { numRuns },
         );
@@ -44,7 +45,7 @@ for (const version of VERSIONS) {
         fc.assert(
           fc.property(candidates, (value) => {
             const decided = decisions(checkers, value);
-            expect(new Set(Object.values(decided)).size, JSON.stringify(decided)).toBe(1);
+            expectTrue(new Set(Object.values(decided)).size === 1, () => JSON.stringify(decided));
           }),
           { numRuns },
         );

@@ -62,6 +62,7 @@ import {
 } from './support/hostileValues.js';
 import { withCpuMs } from './support/cpuTime.js';
 import { runCli, type CliRun } from './support/runCli.js';
+import { expectEqual, expectTrue } from './support/hotExpect.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const sweepRuns = Math.max(1, Math.ceil(numRuns / 4));
@@ -97,20 +98,25 @@ const RAW = [
 
 /** An issue a person can act on: where (`path` agreeing with `segments`), which rule, what, what is expected. */
 function expectClearIssue(issue: ValidationIssue): void {
-  expect(issue.path.startsWith('$'), issue.path).toBe(true);
-  expect(issue.path).toBe(jsonPath(issue.segments));
-  for (const text of [issue.rule, issue.message, issue.expected]) expect(typeof text === 'string' && text.length > 0).toBe(true);
+  expectTrue(issue.path.startsWith('$'), issue.path);
+  expectEqual(issue.path, jsonPath(issue.segments));
+  for (const text of [issue.rule, issue.message, issue.expected])
+    expectTrue(typeof text === 'string' && text.length > 0, () => `rule, message and expected of ${JSON.stringify(issue)}`);
 }
 
 /** A result, with clear issues; `readable` issues only where reading the value can throw. */
 function expectAnswer(result: ValidationResult, { readable = false } = {}): void {
   if (result.valid) {
-    expect(result).toEqual({ valid: true });
+    expectEqual(result, { valid: true });
     return;
   }
-  expect(result.errors.length).toBeGreaterThan(0);
+  expectTrue(result.errors.length > 0, 'an invalid result lists its errors');
   result.errors.forEach(expectClearIssue);
-  if (!readable) expect(result.errors.filter((issue) => issue.rule === 'readable')).toEqual([]);
+  if (!readable)
+    expectEqual(
+      result.errors.filter((issue) => issue.rule === 'readable'),
+      [],
+    );
 }
 
 /** The issues, or a failure naming the unexpected valid result. */

@@ -28,6 +28,7 @@ import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
 import { LEFT_OUT, sharedLiteral } from '../scripts/emit/reasonsData.js';
+import { expectEqual } from './support/hotExpect.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 type Modules = Readonly<Record<string, ReasonValidator>>;
@@ -132,7 +133,7 @@ describe('the reasons read from the definitions as data are the Ajv validatorsâ€
           );
           fc.assert(
             fc.property(values, (value) => {
-              expect(disagreement(version, name, value)).toEqual([]);
+              expectEqual(disagreement(version, name, value), []);
             }),
             { numRuns },
           );

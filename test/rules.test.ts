@@ -14,6 +14,7 @@ import { jsonPath } from '../schemas/issues.js';
 import type { Version } from '../schemas/registry.js';
 import { schemaNames, validate, type SchemaName } from '../schemas/validate.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
+import { expectEqual, expectTrue } from './support/hotExpect.js';
 import { RULE_CASES, type RuleCase } from '../scripts/contract/ruleCases.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
@@ -187,14 +188,14 @@ describe('partitionBatch and expectedInvalidUrls', () => {
 
 function expectUsable(result: ReturnType<typeof validate>): void {
   if (result.valid) {
-    expect(result).toEqual({ valid: true });
+    expectEqual(result, { valid: true });
     return;
   }
-  expect(result.errors.length).toBeGreaterThan(0);
+  expectTrue(result.errors.length > 0, 'an invalid result lists its errors');
   for (const issue of result.errors) {
-    expect(typeof issue.path === 'string' && issue.path.length > 0, `path of ${JSON.stringify(issue)}`).toBe(true);
-    expect(typeof issue.message === 'string' && issue.message.length > 0, `message of ${JSON.stringify(issue)}`).toBe(true);
-    expect(typeof issue.expected === 'string' && issue.expected.length > 0, `expected of ${JSON.stringify(issue)}`).toBe(true);
+    expectTrue(typeof issue.path === 'string' && issue.path.length > 0, () => `path of ${JSON.stringify(issue)}`);
+    expectTrue(typeof issue.message === 'string' && issue.message.length > 0, () => `message of ${JSON.stringify(issue)}`);
+    expectTrue(typeof issue.expected === 'string' && issue.expected.length > 0, () => `expected of ${JSON.stringify(issue)}`);
   }
 }
 
