@@ -1,5 +1,5 @@
 /**
- * Runs the `crawlspec` command for real (`node <build>/scripts/cli.js ...`, the sources compiled once for the
+ * Runs the `crawlspec` command for real (`node <build>/command/cli.js ...`, the command bundled once for the
  * test run: test/support/build.ts) as a child process, with its whole standard input given and nothing
  * inherited from the terminal, and collects what it wrote.
  */
