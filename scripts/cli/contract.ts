@@ -23,22 +23,21 @@ import {
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
- * The kit, the validators and the reference server, loaded once the options that need none of them are
- * checked: a usage error costs the command little.
+ * The kit and the validators, loaded once the options that need none of them are checked: a usage error costs
+ * the command little. The reference server (its page reading, markdown and PDF text) is loaded only for a run
+ * without --base-url, which starts it.
  */
 async function loadKit() {
-  const [validation, options, run, checkTable, app, http, site, testSite, siteData] = await Promise.all([
+  const [validation, options, run, checkTable, site, testSite, siteData] = await Promise.all([
     import('../../schemas/validate.js'),
     import('../contract/options.js'),
     import('../contract/run.js'),
     import('../contract/checkTable.js'),
-    import('../server/app.js'),
-    import('../server/http.js'),
     import('../server/site.js'),
     import('../site/server.js'),
     import('../site/testSite.js'),
   ]);
-  return { ...validation, ...options, ...run, ...checkTable, ...app, ...http, ...site, ...testSite, ...siteData };
+  return { ...validation, ...options, ...run, ...checkTable, ...site, ...testSite, ...siteData };
 }
 type Kit = Awaited<ReturnType<typeof loadKit>>;
 
@@ -363,14 +362,15 @@ export async function contractCommand(args: string[]): Promise<number> {
     let publicUrl = '';
     // The kit's test site: its names mapped to loopback, and its addresses allowed on every port (the kit picks
     // the site's port when it serves it); the server fetches from no other loopback port.
-    const app = kit.createReferenceApp({
+    const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
+    const app = createReferenceApp({
       auth,
       publicUrl: () => publicUrl,
       resolveHosts: kit.siteNamesOnLoopback(builtInSiteHost),
       allowFetchHost: kit.isSiteAddress,
       webhookSecret: builtInSecret,
     });
-    const server = await kit.listen(app);
+    const server = await listen(app);
     publicUrl = server.url;
     target = server.url;
     embedded = { close: async () => (await server.close(), app.close()) };
