@@ -144,6 +144,29 @@ describe('the packed package', () => {
     expect(stdout.split('\n')).toContain('v2/CrawlRequest');
   });
 
+  it('ships every module the bin and the exports map load, the ones loaded on demand (`import()`) included', async () => {
+    // esbuild resolves every import of a bundle, `import('...')` of a literal too, and fails naming each it cannot
+    // find: `crawlspec proxy` loaded dist/scripts/proxy/ on demand, which was not shipped, and failed so only when run.
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Manifest;
+    const entries = [...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap(targets)]
+      .filter((target) => target.endsWith('.js') && !target.includes('*'))
+      .map((target) => join(installed, target));
+    expect(entries.length).toBeGreaterThan(5);
+    const bundled = await build({
+      entryPoints: [...new Set(entries)],
+      absWorkingDir: installed,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outdir: 'bundle',
+      write: false,
+      logLevel: 'silent',
+    }).catch((error: { errors?: { text: string; location: { file: string } | null }[] }) => error);
+    const unresolved = 'errors' in bundled ? (bundled.errors ?? []).map((e) => `${e.location?.file ?? '?'}: ${e.text}`) : [];
+    expect(unresolved).toEqual([]);
+  });
+
   it('runs from an ES module: the API, TypeBox definitions, validators, JSON documents, server and kit', async () => {
     const script = `
 import assert from 'node:assert/strict';
@@ -345,14 +368,25 @@ console.log(JSON.stringify({
   };
 
   /** What the two TypeScript consumers share; each adds its module system. */
-  const CONSUMER_OPTIONS = { target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, resolveJsonModule: true, skipLibCheck: true, types: [] };
+  const CONSUMER_OPTIONS = {
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM'],
+    strict: true,
+    resolveJsonModule: true,
+    skipLibCheck: true,
+    types: [],
+  };
 
   it('a TypeScript ES module project (module nodenext): compiles with tsc and runs', async () => {
     const compilerOptions = { ...CONSUMER_OPTIONS, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' };
-    const dir = await consumer('nodenext', { type: 'module' }, {
-      'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
-      'app.ts': TYPESCRIPT_APP,
-    });
+    const dir = await consumer(
+      'nodenext',
+      { type: 'module' },
+      {
+        'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
+        'app.ts': TYPESCRIPT_APP,
+      },
+    );
     expect((await tsc(dir)).stdout).toBe('');
     const { stdout, stderr } = await sh(process.execPath, [join('out', 'app.js')], dir, 60_000);
     expect(stderr).toBe('');
@@ -361,12 +395,23 @@ console.log(JSON.stringify({
 
   it('a TypeScript project for a bundler (moduleResolution bundler): type-checks, bundles with esbuild and runs', async () => {
     const compilerOptions = { ...CONSUMER_OPTIONS, module: 'esnext', moduleResolution: 'bundler', noEmit: true };
-    const dir = await consumer('bundler', { type: 'module' }, {
-      'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
-      'app.ts': TYPESCRIPT_APP,
-    });
+    const dir = await consumer(
+      'bundler',
+      { type: 'module' },
+      {
+        'tsconfig.json': JSON.stringify({ compilerOptions, files: ['app.ts'] }),
+        'app.ts': TYPESCRIPT_APP,
+      },
+    );
     expect((await tsc(dir)).stdout).toBe('');
-    await build({ entryPoints: [join(dir, 'app.ts')], bundle: true, format: 'esm', platform: 'node', outfile: join(dir, 'app.bundle.mjs'), logLevel: 'silent' });
+    await build({
+      entryPoints: [join(dir, 'app.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: join(dir, 'app.bundle.mjs'),
+      logLevel: 'silent',
+    });
     const { stdout, stderr } = await sh(process.execPath, ['app.bundle.mjs'], dir, 60_000);
     expect(stderr).toBe('');
     checkOutput(stdout);
