@@ -119,6 +119,14 @@ describe('the static copy and the command', () => {
       const missing = await runCli(['site', 'export', dir], '', 30_000);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('site export needs --base-url');
+      // Without --external-url, the other site is the base's host under `external.`; an IP address needs it given.
+      const named = await runCli(['site', 'export', join(dir, 'named'), '--base-url', 'https://site.example:8443/'], '', 30_000);
+      expect(named.code, named.stderr).toBe(0);
+      expect(await readFile(join(dir, 'named', 'SERVING.md'), 'utf8')).toContain('--behaviour-external https://external.site.example:8443');
+      const ip = ['--base-url', 'http://127.0.0.1:8080', '--external-url', 'http://127.0.0.2:8080'];
+      const byAddress = await runCli(['site', 'export', join(dir, 'ip'), ...ip], '', 30_000);
+      expect(byAddress.code, byAddress.stderr).toBe(0);
+      expect(await readFile(join(dir, 'ip', 'SERVING.md'), 'utf8')).toContain('--behaviour-external http://127.0.0.2:8080');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

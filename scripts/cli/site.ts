@@ -8,6 +8,7 @@
  *                                                  write it as static files to deploy at those addresses
  */
 import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { exportSite } from '../site/export.js';
 import { serveSite } from '../site/server.js';
 import { parseCommand } from './args.js';
@@ -17,6 +18,21 @@ import { printable, quote } from './terminal.js';
 /** The origin of an address option, or a usage error naming it. */
 function origin(value: string | undefined, name: string): string | undefined {
   return value === undefined ? undefined : httpAddress(value, name, 'https://crawlspec-site.example.org').origin;
+}
+
+/**
+ * The other site's address when --external-url is not given: the base address's host under `external.`. An IP
+ * address takes no such label (`external.127.0.0.1` is no address), so there --external-url is needed.
+ */
+function defaultExternal(main: string): string {
+  const url = new URL(main);
+  if (isIP(url.hostname.replace(/^\[(.*)\]$/, '$1')) !== 0) {
+    throw new UsageError(
+      `--base-url ${main} is an IP address, with no host name to put the other site under (external.${url.hostname}): give --external-url, the address the other site will be served at`,
+    );
+  }
+  url.hostname = `external.${url.hostname}`;
+  return url.origin;
 }
 
 /** The addresses `name` resolves to on this machine, or why it resolves to none (`ENOTFOUND`). */
@@ -82,7 +98,7 @@ async function exportCommand(args: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; site export takes one directory`);
   const main = origin(values['base-url'], '--base-url');
   if (main === undefined) throw new UsageError('site export needs --base-url, the address the site will be served at');
-  const external = origin(values['external-url'], '--external-url') ?? `${main.replace(/\/\/([^/:]+)/, '//external.$1')}`;
+  const external = origin(values['external-url'], '--external-url') ?? defaultExternal(main);
   const subdomain = origin(values['subdomain-url'], '--subdomain-url');
   const files = await exportSite(dir, { main, external, ...(subdomain === undefined ? {} : { subdomain }) }).catch((error: unknown) => {
     throw new InputError(`cannot write the site to ${quote(dir)}: ${(error as Error).message}`);
