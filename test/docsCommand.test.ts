@@ -65,7 +65,7 @@ describe('crawlspec docs', () => {
     [['--server-url', 'api.acme.example', '-o', 'x.html'], /^crawlspec: --server-url takes an http or https address/],
     [
       ['--server-url', 'https://api.acme.example/?key=1', '-o', 'x.html'],
-      /^crawlspec: --server-url takes the service's address without a query/,
+      /^crawlspec: --server-url takes the service's base address without a query or fragment, e\.g\. https:\/\/api\.example\.com, not/,
     ],
     [[], /^crawlspec: docs needs -o FILE, the file to write the page to/],
     [['-o', '/nonexistent-dir/x.html'], /^crawlspec: -o "\/nonexistent-dir\/x.html": the directory "\/nonexistent-dir" does not exist/],

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import {
   authOption,
   hostName,
+  baseAddress,
   httpAddress,
   InputError,
   integer,
@@ -177,7 +178,7 @@ export async function contractCommand(args: string[]): Promise<number> {
   const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
   const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN'));
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined) httpAddress(baseUrl, '--base-url');
+  if (baseUrl !== undefined) baseAddress(baseUrl, '--base-url');
   if (baseUrl !== undefined && given === undefined && !values['no-auth'])
     throw new UsageError('a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication');
   const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token');

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Version } from '../../schemas/registry.js';
 import { API_TITLE } from '../../schemas/apiTitle.js';
 import { parseCommand } from './args.js';
-import { httpAddress, outputFile, UsageError } from './errors.js';
+import { baseAddress, outputFile, UsageError } from './errors.js';
 import { publishedPage } from './docsPage.js';
 import { printable, quote } from './terminal.js';
 
@@ -31,11 +31,7 @@ function titleOption(value: string | undefined): string | undefined {
 /** The service's address as the operations' paths follow it (`/v2/crawl`): no trailing slash, query or fragment. */
 function serverUrlOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const url = httpAddress(value, '--server-url', 'https://api.example.com');
-  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#'))
-    throw new UsageError(
-      `--server-url takes the service's address without a query or fragment, e.g. https://api.example.com, not ${quote(value)}`,
-    );
+  baseAddress(value, '--server-url', 'https://api.example.com');
   // Tried only where a run of slashes starts, so that the search stays linear in the address.
   return value.replace(/(?<!\/)\/+$/, '');
 }

@@ -80,7 +80,14 @@ export function integer(value: string | undefined, name: string, fallback: numbe
 /** A port number: 0 (any free port) to 65535. */
 export const port = (value: string | undefined, name = '--port'): number => integer(value, name, 0, 0, 65535);
 
-/** `value` as an http or https address (a URL object), or a usage error naming the option. */
+/** The port an address spells out, when it has one (`:8080` after the host), as digits. */
+const spelledPort = (value: string): string | undefined => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
+
+/**
+ * `value` as an http or https address (a URL object), or a usage error naming the option. An address is
+ * connected to or published: port 0 (which a client would turn into the scheme's port) and a port past 65535
+ * are refused, saying so.
+ */
 export function httpAddress(value: string, name: string, example = 'http://127.0.0.1:3002'): URL {
   let url: URL | undefined;
   try {
@@ -88,8 +95,28 @@ export function httpAddress(value: string, name: string, example = 'http://127.0
   } catch {
     // said below
   }
+  const port = spelledPort(value);
+  if (port !== undefined && (Number(port) === 0 || Number(port) > 65535))
+    throw new UsageError(`${name} ${quote(value)} has the port ${port}; expected a port from 1 to 65535, e.g. ${example}`);
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new UsageError(`${name} takes an http or https address, e.g. ${example}, not ${quote(value)}`);
+  return url;
+}
+
+/**
+ * The base address of a service (the operations' paths follow it: `/v1/crawl`, `/v2/batch/scrape`): an http or
+ * https address without a query or fragment (the paths would land in them) and not ending in a version segment
+ * (`/v1`, `/v2`: the paths carry theirs). A usage error naming the option otherwise.
+ */
+export function baseAddress(value: string, name: string, example = 'http://127.0.0.1:3002'): URL {
+  const url = httpAddress(value, name, example);
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#'))
+    throw new UsageError(`${name} takes the service's base address without a query or fragment, e.g. ${example}, not ${quote(value)}`);
+  const version = /\/(v[12])\/*$/.exec(url.pathname)?.[1];
+  if (version !== undefined)
+    throw new UsageError(
+      `${name} ${quote(value)} ends with the version segment /${version}; expected the base address without it (the paths add /v1/... and /v2/...), e.g. ${example}`,
+    );
   return url;
 }
 

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { LEVELS, decides, type Level } from '../contract/levels.js';
 import type { Violation } from '../proxy/exchangeChecks.js';
 import { parseCommand } from './args.js';
-import { httpAddress, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
+import { baseAddress, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
 
 function levelOption(value: string): Level {
@@ -38,9 +38,7 @@ export async function proxyCommand(args: string[]): Promise<number> {
   );
   if (values.target === undefined)
     throw new UsageError('proxy needs --target URL, the service to forward to, e.g. --target http://127.0.0.1:3002');
-  const target = httpAddress(values.target, '--target');
-  if (target.search !== '' || target.hash !== '')
-    throw new UsageError(`--target takes the service's base address without a query or fragment, not ${quote(values.target)}`);
+  const target = baseAddress(values.target, '--target');
   const level = levelOption(values.level);
   const port = portOption(values.port);
   const host = await listenHost(values.host);

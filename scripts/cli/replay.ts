@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseCommand } from './args.js';
 import { headersOption, LIMITS } from './contract.js';
-import { httpAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
+import { baseAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
 
 const COMMAND = 'contract replay';
@@ -40,7 +40,7 @@ export async function replayCommand(args: string[]): Promise<number> {
         ? undefined
         : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN');
   const baseUrl =
-    values['base-url'] === undefined ? undefined : httpAddress(values['base-url'], '--base-url').href.replace(/(?<!\/)\/+$/, '');
+    values['base-url'] === undefined ? undefined : baseAddress(values['base-url'], '--base-url').href.replace(/(?<!\/)\/+$/, '');
   const timeoutSeconds = values.timeout === undefined ? undefined : integer(values.timeout, '--timeout', 0, ...LIMITS.timeoutSeconds);
   const headers = headersOption(values.header ?? []);
 

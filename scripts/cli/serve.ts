@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../server/reach.js';
 import {
   authOption,
   hostName,
-  httpAddress,
+  baseAddress,
   listenError,
   listenHost,
   port as portOption,
@@ -94,7 +94,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ? undefined
       : webhookSecret(secretGiven, values['webhook-secret'] === undefined ? 'CRAWLSPEC_WEBHOOK_SECRET' : '--webhook-secret');
   const publicUrl =
-    values['public-url'] === undefined ? undefined : httpAddress(values['public-url'], '--public-url', 'https://crawlspec.example.com');
+    values['public-url'] === undefined ? undefined : baseAddress(values['public-url'], '--public-url', 'https://crawlspec.example.com');
   // Where the jobs may fetch pages from and webhooks go besides loopback (and, for fetches, loopback ports other
   // than the server's own): names (connected to only where they resolve to an address allowed on every port)
   // and addresses, on every port or on the ports named.
