@@ -425,6 +425,8 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['serve', '--public-url', 'http://127.0.0.1:3002/base?x=1'], /--public-url takes the service's base address without a query or fragment, e\.g\. https:\/\/crawlspec\.example\.com/, 'crawlspec serve --help'],
   [['proxy', '--target', 'http://127.0.0.1:3002', '--level', 'strict'], /--level takes interface or service, not "strict"$/, 'crawlspec proxy --help'],
   [['docs', '--version', 'v9', '-o', 'x.html'], /--version takes v1 or v2, not "v9"$/, 'crawlspec docs --help'],
+  [['docs', '-o', '/proc/crawlspec-page.html'], /-o "\/proc\/crawlspec-page\.html" cannot be written \((ENOENT|no permission)\); expected a file you may write$/, 'crawlspec docs --help'],
+  [['docs', '-o', 'package.json/page.html'], /-o "package\.json\/page\.html": ".*package\.json" is a file, not a directory; expected a file in a directory$/, 'crawlspec docs --help'],
   [['site', 'serve', '--bogus'], /unknown option "--bogus"; site serve takes --port <value>, --host <value>$/, 'crawlspec site serve --help'],
   [['site', 'export'], /site export needs a directory to write to/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x'], /site export needs --base-url, the address the site will be served at$/, 'crawlspec site --help'],

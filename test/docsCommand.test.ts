@@ -67,6 +67,7 @@ describe('crawlspec docs', () => {
       ['--server-url', 'https://api.acme.example/?key=1', '-o', 'x.html'],
       /^crawlspec: --server-url takes the service's base address without a query or fragment, e\.g\. https:\/\/api\.example\.com, not/,
     ],
+    [['-o', '/dev/full'], /^crawlspec: cannot write the page to "\/dev\/full" \(ENOSPC\); expected a file you may write/],
     [[], /^crawlspec: docs needs -o FILE, the file to write the page to/],
     [['-o', '/nonexistent-dir/x.html'], /^crawlspec: -o "\/nonexistent-dir\/x.html": the directory "\/nonexistent-dir" does not exist/],
   ])('%j is a usage error: exit 2, one line, nothing written', async (args, message) => {

@@ -308,4 +308,34 @@ describe('crawlspec proxy, the command', () => {
     ).toEqual([expect.objectContaining({ at: '$.scrapeOptions.timeout' })]);
     for (const text of [stdout, stderr, written]) expect(text).not.toContain(TOKEN);
   }, 60_000);
+
+  it('--json on a file that fails mid-run (/dev/full: no space): said once on stderr, the proxy goes on answering', async () => {
+    const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target.url, '--json', '/dev/full'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const said = new Promise<void>((resolve) =>
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('\n')) resolve();
+      }),
+    );
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (found) resolve(found[1]!);
+      }),
+    );
+    expect((await post(url, '/v2/crawl', JSON.stringify({ url: 5 }))).status).toBe(400);
+    await said;
+    expect((await post(url, '/v2/crawl', JSON.stringify({ url: 6 }))).status).toBe(400);
+    child.kill('SIGINT');
+    expect(await closed).toBe(0);
+    expect(stderr).toBe('crawlspec proxy: cannot write --json "/dev/full" (ENOSPC); the problems are printed here only from now on\n');
+    expect(stdout.split('\n').filter((l) => l.startsWith('✗ request POST /v2/crawl: $.url'))).toHaveLength(2);
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Version } from '../../schemas/registry.js';
 import { API_TITLE } from '../../schemas/apiTitle.js';
 import { parseCommand } from './args.js';
-import { baseAddress, outputFile, UsageError } from './errors.js';
+import { baseAddress, InputError, outputFile, UsageError } from './errors.js';
 import { publishedPage } from './docsPage.js';
 import { printable, quote } from './terminal.js';
 
@@ -54,7 +54,9 @@ export async function docsCommand(args: string[]): Promise<number> {
   if (values.output === undefined) throw new UsageError('docs needs -o FILE, the file to write the page to, e.g. -o api.html');
   const output = await outputFile(values.output, '-o', 'the page', 'api.html');
   const shipped = await readFile(createRequire(import.meta.url).resolve(`#generated/docs/${version}.html`), 'utf8');
-  await writeFile(output, publishedPage(shipped, version, { title, serverUrl }));
+  await writeFile(output, publishedPage(shipped, version, { title, serverUrl })).catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(`cannot write the page to ${quote(output)} (${error.code ?? error.message}); expected a file you may write`);
+  });
   console.log(
     printable(
       `wrote ${output}: "${title ?? API_TITLE} (${version})", server ${serverUrl ?? '{baseUrl} (default http://localhost:3002; set it with --server-url)'}`,

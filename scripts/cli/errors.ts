@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, open, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { quote } from './terminal.js';
 
@@ -179,12 +179,24 @@ export async function outputFile(file: string, option: string, what: string, exa
   if (existing?.isDirectory()) throw new UsageError(`${option} ${quote(file)} is a directory; expected a file to write ${what} to`);
   const folder = dirname(path);
   const parent = await stat(folder).catch(() => undefined);
-  if (!parent?.isDirectory())
+  if (parent === undefined)
     throw new UsageError(
       `${option} ${quote(file)}: the directory ${quote(folder)} does not exist; expected a file in an existing directory`,
     );
+  if (!parent.isDirectory())
+    throw new UsageError(`${option} ${quote(file)}: ${quote(folder)} is a file, not a directory; expected a file in a directory`);
   await access(existing ? path : folder, constants.W_OK).catch(() => {
     throw new UsageError(`${option} ${quote(file)} cannot be written (no permission); expected a file you may write`);
   });
+  // Opened for appending, as the write will open it (and removed again if this made it): some places let a process
+  // through every check above and refuse the file itself (/proc, /sys).
+  const opened = await open(path, 'a').catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    throw new UsageError(
+      `${option} ${quote(file)} cannot be written (${typeof code === 'string' ? code : String(error)}); expected a file you may write`,
+    );
+  });
+  await opened.close();
+  if (existing === undefined) await unlink(path).catch(() => undefined);
   return file;
 }

@@ -45,7 +45,16 @@ export async function proxyCommand(args: string[]): Promise<number> {
   const json =
     values.json === undefined ? undefined : await outputFile(values.json, '--json', 'the problems as JSON lines', 'problems.jsonl');
   const { startProxy } = await import('../proxy/proxy.js');
-  const lines = json === undefined ? undefined : createWriteStream(json, { flags: 'w' });
+  let lines = json === undefined ? undefined : createWriteStream(json, { flags: 'w' });
+  // A file that fails while the proxy runs (a full disk) ends the file, not the proxy: said once, the lines go on here.
+  lines?.once('error', (error: NodeJS.ErrnoException) => {
+    lines = undefined;
+    console.error(
+      printable(
+        `crawlspec proxy: cannot write --json ${quote(json ?? '')} (${error.code ?? error.message}); the problems are printed here only from now on`,
+      ),
+    );
+  });
   let found = 0;
   let deciding = 0;
   const proxy = await startProxy({
