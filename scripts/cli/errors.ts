@@ -105,10 +105,15 @@ export function httpAddress(value: string, name: string, example = 'http://127.0
 
 /**
  * The base address of a service (the operations' paths follow it: `/v1/crawl`, `/v2/batch/scrape`): an http or
- * https address without a query or fragment (the paths would land in them) and not ending in a version segment
- * (`/v1`, `/v2`: the paths carry theirs). A usage error naming the option otherwise.
+ * https address without a query or fragment (the paths would land in them), without a user name or password,
+ * and not ending in a version segment (`/v1`, `/v2`: the paths carry theirs). A usage error naming the option
+ * otherwise.
  */
 export function baseAddress(value: string, name: string, example = 'http://127.0.0.1:3002'): URL {
+  // A password in an address is printed with it, and written wherever the address goes (a report, a page): refused
+  // first, in a message that does not repeat it.
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value))
+    throw new UsageError(`${name} holds a user name or password (before the @); expected the address alone, e.g. ${example}`);
   const url = httpAddress(value, name, example);
   if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#'))
     throw new UsageError(`${name} takes the service's base address without a query or fragment, e.g. ${example}, not ${quote(value)}`);
