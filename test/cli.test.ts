@@ -432,6 +432,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['site', 'serve', '--bogus'], /unknown option "--bogus"; site serve takes --port <value>, --host <value>$/, 'crawlspec site serve --help'],
   [['site', 'export'], /site export needs a directory to write to/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x'], /site export needs --base-url, the address the site will be served at$/, 'crawlspec site --help'],
+  [['site', 'export', '', '--base-url', 'http://localhost:8080'], /site export: the directory is empty; expected a directory to write to, e\.g\. \.\/site$/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x', '--base-url', 'site.example'], /--base-url takes an http or https address, e\.g\. https:\/\/crawlspec-site\.example\.org, not "site\.example"$/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x', '--base-url', 'http://127.0.0.1:8080'], /--base-url http:\/\/127\.0\.0\.1:8080 is an IP address, with no host name to put the other site under \(external\.127\.0\.0\.1\): give --external-url, the address the other site will be served at$/, 'crawlspec site --help'],
   [['site', 'export', '/tmp/x', '--base-url', 'http://[::1]:8080'], /--base-url http:\/\/\[::1\]:8080 is an IP address, .*give --external-url/, 'crawlspec site --help'],

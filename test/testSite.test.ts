@@ -127,6 +127,10 @@ describe('the static copy and the command', () => {
       const byAddress = await runCli(['site', 'export', join(dir, 'ip'), ...ip], '', 30_000);
       expect(byAddress.code, byAddress.stderr).toBe(0);
       expect(await readFile(join(dir, 'ip', 'SERVING.md'), 'utf8')).toContain('--behaviour-external http://127.0.0.2:8080');
+      // A folder under /proc: Node's recursive mkdir never returned there; each folder is made on its own, and fails.
+      const proc = await runCli(['site', 'export', '/proc/crawlspec-site/x', '--base-url', 'https://site.example/'], '', 30_000);
+      expect(proc.code).toBe(2);
+      expect(proc.stderr).toMatch(/^crawlspec: cannot write the site to "\/proc\/crawlspec-site\/x": (ENOENT|EACCES)\b.*mkdir '\/proc\/crawlspec-site'\n$/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

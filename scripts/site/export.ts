@@ -48,11 +48,26 @@ export function siteFiles(origins: SiteOrigins): Map<string, string> {
   return files;
 }
 
+/**
+ * Makes `folder` and the folders above it that are missing, one `mkdir` each. Node 20's `mkdir(folder, { recursive:
+ * true })` never returns for a folder under /proc (it tries the parent again and again), so it is not used here.
+ */
+async function makeFolders(folder: string, made: Set<string>): Promise<void> {
+  if (made.has(folder)) return;
+  const parent = dirname(folder);
+  if (parent !== folder) await makeFolders(parent, made);
+  await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  made.add(folder);
+}
+
 /** Writes the site's files under `dir`. */
 export async function exportSite(dir: string, origins: SiteOrigins): Promise<string[]> {
   const files = siteFiles(origins);
+  const made = new Set<string>();
   for (const [path, content] of files) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await makeFolders(dirname(join(dir, path)), made);
     await writeFile(join(dir, path), content);
   }
   return [...files.keys()];
