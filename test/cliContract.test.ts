@@ -206,6 +206,13 @@ describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () =
     expect(run.stdout.trimEnd().split('\n').pop()).toBe('incomplete');
   });
 
+  it('a --report that cannot be written at the end (a full disk): the verdict is printed first, then the error, exit 2', async () => {
+    const run = await cli(['contract', '--max-requests', '0', '--runs', '1', '--report', '/dev/full']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('incomplete');
+    expect(run.stderr).toMatch(/^crawlspec: cannot write the JUnit report to "\/dev\/full": ENOSPC\b.*\n$/m);
+  });
+
   it.each([
     [403, {}],
     [429, { 'retry-after': '0' }],

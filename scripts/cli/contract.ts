@@ -391,6 +391,10 @@ export async function contractCommand(args: string[]): Promise<number> {
           throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
         throw error;
       });
+    // The verdict first: a report file that then cannot be written (a full disk) loses no result.
+    process.stdout.write(
+      values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,
+    );
     if (report !== undefined)
       await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
@@ -399,9 +403,6 @@ export async function contractCommand(args: string[]): Promise<number> {
       await writeFile(html, kit.formatHtml(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the HTML report to ${quote(html)}: ${(error as Error).message}`);
       });
-    process.stdout.write(
-      values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,
-    );
     return kit.exitCode(result);
   } finally {
     await embedded?.close();

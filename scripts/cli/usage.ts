@@ -147,7 +147,7 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --base-url), each judged as in the run: FIXED, STILL FAILING or NOT JUDGED; failures judged over a whole
   job or on the run's jobs are listed NOT REPLAYED, with the check to run again (--only NAME)
 
-exit status: 0 conformant, 1 deviations found, 2 target never reached or usage error,
+exit status: 0 conformant, 1 deviations found, 2 target never reached, usage error or a report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
              replay: 0 all fixed, 1 one still failing, 2 usage error or no recording, 3 one not judged or replayed`,
   site: `usage: crawlspec site serve [--port N] [--host NAME]
