@@ -16,7 +16,7 @@ import { escapeXml } from '../scripts/contract/junit.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/run.js';
 import { toCurl } from '../scripts/contract/curl.js';
 import { DEFAULT_OPTIONS, type ContractOptions } from '../scripts/contract/options.js';
-import { redact } from '../scripts/contract/redact.js';
+import { redact, runRedaction } from '../scripts/contract/redact.js';
 import { WRONG_TOKEN } from '../scripts/contract/checks/auth.js';
 import { fieldPlan } from '../scripts/contract/checks/fields.js';
 import { TEST_SITE_PROFILE } from '../scripts/site/testSite.js';
@@ -780,12 +780,12 @@ describe('pieces', () => {
   });
 
   it('redaction: a token in every spelling, wherever it stands; a short one only as a word of its own', () => {
-    expect(redact({ a: `x${TOKEN}y`, b: [encodeURIComponent(`${TOKEN}/`)], [TOKEN]: 1 }, TOKEN)).toEqual({
+    expect(redact({ a: `x${TOKEN}y`, b: [encodeURIComponent(`${TOKEN}/`)], [TOKEN]: 1 }, { secrets: [TOKEN] })).toEqual({
       a: 'x***y',
       b: ['***%2F'],
       '***': 1,
     });
-    expect(redact('a "quote\\"d" token', 'quote"d')).toBe('a "***" token');
+    expect(redact('a "quote\\"d" token', { secrets: ['quote"d'] })).toBe('a "***" token');
     const token = 'fc-Sec/ret+To<ken>&"9';
     const base64 = (text: string, alphabet: BufferEncoding = 'base64') => Buffer.from(text).toString(alphabet);
     const spellings = [
@@ -798,20 +798,39 @@ describe('pieces', () => {
         .replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
       token.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
     ];
-    for (const spelling of spellings) expect(redact(`<${spelling}>`, token), spelling).toBe('<***>');
+    for (const spelling of spellings) expect(redact(`<${spelling}>`, { secrets: [token] }), spelling).toBe('<***>');
     // Base64 at each alignment: only the characters the token alone determines can be recognised.
     for (const prefix of ['', 'u', 'us', 'user:']) {
       for (const alphabet of ['base64', 'base64url'] as const) {
         const encoded = base64(`${prefix}${token}!`, alphabet);
-        const cleaned = redact(encoded, token);
+        const cleaned = redact(encoded, { secrets: [token] });
         expect(cleaned, `${alphabet} after ${JSON.stringify(prefix)}`).toContain('***');
         expect(cleaned.length, 'at most 4 characters left of the encoding on either side').toBeLessThanOrEqual(
           3 + 4 + 4 + Math.ceil((prefix.length * 4) / 3),
         );
       }
     }
-    expect(redact('auth.missing: t, Bearer t', 't')).toBe('auth.missing: ***, Bearer ***');
-    expect(redact({ n: 5 }, undefined)).toEqual({ n: 5 });
+    expect(redact('auth.missing: t, Bearer t', { secrets: ['t'] })).toBe('auth.missing: ***, Bearer ***');
+    expect(redact({ n: 5 }, { secrets: [undefined] })).toEqual({ n: 5 });
+  });
+
+  it("redaction leaves the run's own addresses whole: a short secret (`1`, `127`) eats into none of them, and is cleaned elsewhere", () => {
+    const redaction = runRedaction({
+      token: '127',
+      headers: { 'X-A': '1' },
+      baseUrl: 'http://127.0.0.1:1',
+      siteUrl: 'http://127.0.0.1:4001/site',
+    });
+    const text =
+      'crawlspec contract: http://127.0.0.1:1 (v1, v2); connect ECONNREFUSED 127.0.0.1:1; page http://127.0.0.1:4001/site/a; echoed 1 and 127';
+    expect(redact(text, redaction)).toBe(
+      'crawlspec contract: http://127.0.0.1:1 (v1, v2); connect ECONNREFUSED 127.0.0.1:1; page http://127.0.0.1:4001/site/a; echoed *** and ***',
+    );
+    // Kept only where the secret lies wholly within an address: one that runs on past it is cleaned.
+    const long = runRedaction({ token: '1:1secret-and-more', baseUrl: 'http://127.0.0.1:1' });
+    expect(redact('at 127.0.0.1:1secret-and-more', long)).toBe('at 127.0.0.***');
+    // No address given: as before.
+    expect(redact('127.0.0.1:1', { secrets: ['1'] })).toBe('127.0.0.***:***');
   });
 
   it('XML escaping drops what XML cannot hold', () => {

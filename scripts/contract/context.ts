@@ -24,7 +24,7 @@ import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Undecided } from './check.js';
 import type { CrawlGraph, Failure, FailureKind } from './report.js';
-import { redactor, runSecrets } from './redact.js';
+import { redactor, runRedaction } from './redact.js';
 import type { Reserve } from './reserve.js';
 import { resend, type Transport } from './transport.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
@@ -122,7 +122,7 @@ export class Attempt {
     readonly of: AttemptOf,
     readonly env: Env,
   ) {
-    this.clean = redactor(...runSecrets(env.options));
+    this.clean = redactor(runRedaction(env.options));
   }
 
   get check(): string {

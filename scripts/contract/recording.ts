@@ -28,7 +28,7 @@ import {
 import type { Exchange, ExchangeRecord, SentRequest } from './http.js';
 import { decides } from './levels.js';
 import type { ResolvedOptions } from './options.js';
-import { redact, redactor, runSecrets } from './redact.js';
+import { redact, redactor, runRedaction, type Redaction } from './redact.js';
 import { verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
 
 /** The recording could not be written: the file's fault (a full disk, a file taken away), not the kit's. */
@@ -90,7 +90,7 @@ export class Recording {
   private readonly jobIds = new Set<string>();
   private readonly notReplayable: NotReplayable[] = [];
   /** The token and the `--header` values, cleaned from everything written. */
-  private readonly secrets: (string | undefined)[];
+  private readonly redaction: Redaction;
   private readonly clean: (text: string) => string;
   private writing: Promise<void> = Promise.resolve();
   private first = true;
@@ -101,8 +101,8 @@ export class Recording {
     private readonly file: FileHandle,
     private readonly options: ResolvedOptions,
   ) {
-    this.secrets = runSecrets(options);
-    this.clean = redactor(...this.secrets);
+    this.redaction = runRedaction(options);
+    this.clean = redactor(this.redaction);
     this.write(harHead(packageVersion()));
   }
 
@@ -190,7 +190,7 @@ export class Recording {
       ...(report === undefined ? {} : { verdict: verdict(report) }),
       notReplayable: this.notReplayable,
     };
-    this.write(harTail(redact(run, ...this.secrets)));
+    this.write(harTail(redact(run, this.redaction)));
     await this.writing;
     await this.file.close().catch((error: unknown) => (this.failure ??= (error as Error).message));
     if (this.failure !== undefined) throw new RecordingFailed(this.path, this.failure);
@@ -227,7 +227,7 @@ export class Recording {
       return harEntry(entry.record, marks.get(entry) ?? this.unmarked(entry), this.clean);
     });
     scope.entries.length = 0;
-    const text = redact(entries, ...this.secrets)
+    const text = redact(entries, this.redaction)
       .map((entry) => JSON.stringify(entry))
       .join(',\n');
     this.write(this.first ? text : `,\n${text}`);

@@ -16,6 +16,10 @@
  * as `t`) only where it stands as a word of its own, so that it does not eat into every other word, and not
  * in base64 (whose few characters would stand in any encoded text). Other spellings (every character `\u`-escaped, encodings nested otherwise) are
  * not looked for.
+ *
+ * The run's own addresses (the target's and the site's, which the user gave and which are no secret) are left
+ * whole: a short header value such as `1` made every `127.0.0.1:1` in a report `127.0.0.***:***`. A secret's
+ * spelling is kept only where it lies wholly within such an address.
  */
 export const REDACTED = '***';
 export const MIN_SUBSTRING = 8;
@@ -64,8 +68,8 @@ function base64Spellings(token: string): string[] {
   return forms;
 }
 
-/** A matcher of every spelling of `token`, longest first; null when there is nothing to clean. */
-function matcher(token: string): RegExp | null {
+/** The source of a matcher of every spelling of `token`, longest first; null when there is nothing to clean. */
+function matcherSource(token: string): string | null {
   const long = token.length >= MIN_SUBSTRING;
   const forms = [...new Set([...textSpellings(token), ...(long ? base64Spellings(token) : [])])].filter((f) => f.length > 0);
   if (forms.length === 0) return null;
@@ -74,31 +78,69 @@ function matcher(token: string): RegExp | null {
     .map(escapeRegExp)
     .join('|');
   // A short token only as a word of its own: not next to a letter, digit, `_` or `-`.
-  return new RegExp(long ? `(?:${alternatives})` : `(?<![\\w-])(?:${alternatives})(?![\\w-])`, 'giu');
+  return long ? `(?:${alternatives})` : `(?<![\\w-])(?:${alternatives})(?![\\w-])`;
+}
+
+/** What a report is cleaned of (`secrets`), and what is left whole in it (`keep`: addresses that are no secret). */
+export interface Redaction {
+  readonly secrets: readonly (string | undefined)[];
+  readonly keep?: readonly string[];
 }
 
 /** The secrets of a run: its token, the values of its `--header`s and the secret its webhook deliveries are signed with. */
-export const runSecrets = (options: {
+const runSecrets = (options: {
   readonly token: string | undefined;
   readonly headers?: Readonly<Record<string, string>>;
   readonly webhookSecret?: string | undefined;
 }): (string | undefined)[] => [options.token, ...Object.values(options.headers ?? {}), options.webhookSecret];
 
+/** The spellings of an address a report shows: as given, its origin, host (with the port) and host name. */
+function addressForms(address: string | undefined): string[] {
+  if (address === undefined) return [];
+  try {
+    const url = new URL(address);
+    return [address, url.href, url.origin, url.host, url.hostname];
+  } catch {
+    return [address];
+  }
+}
+
+/** A run's redaction: its secrets, and its target's and site's addresses left whole. */
+export const runRedaction = (options: {
+  readonly token: string | undefined;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly webhookSecret?: string | undefined;
+  readonly baseUrl?: string | undefined;
+  readonly siteUrl?: string | undefined;
+}): Redaction => ({ secrets: runSecrets(options), keep: [...addressForms(options.baseUrl), ...addressForms(options.siteUrl)] });
+
 /** `text` cleaned of every secret: a function, so that one set of matchers serves a whole report. */
-export function redactor(...secrets: (string | undefined)[]): (text: string) => string {
+export function redactor({ secrets, keep = [] }: Redaction): (text: string) => string {
   const given = [...new Set(secrets.filter((s): s is string => s !== undefined && s !== ''))];
   // The longest first: a secret that holds a shorter one is cleaned whole.
-  const patterns = given
+  const sources = given
     .sort((a, b) => b.length - a.length)
-    .map(matcher)
-    .filter((p): p is RegExp => p !== null);
-  return patterns.length === 0 ? (text) => text : (text) => patterns.reduce((out, pattern) => out.replace(pattern, REDACTED), text);
+    .map(matcherSource)
+    .filter((p): p is string => p !== null);
+  if (sources.length === 0) return (text) => text;
+  const pattern = new RegExp(sources.join('|'), 'giu');
+  const kept = [...new Set(keep.filter((k) => k !== ''))].sort((a, b) => b.length - a.length);
+  if (kept.length === 0) return (text) => text.replace(pattern, REDACTED);
+  const keptPattern = new RegExp(kept.map(escapeRegExp).join('|'), 'giu');
+  return (text) => {
+    const spans = [...text.matchAll(keptPattern)].map((m) => [m.index, m.index + m[0].length] as const);
+    if (spans.length === 0) return text.replace(pattern, REDACTED);
+    return text.replace(pattern, (match: string, ...rest: unknown[]) => {
+      const at = rest.at(-2) as number;
+      return spans.some(([start, end]) => at >= start && at + match.length <= end) ? match : REDACTED;
+    });
+  };
 }
 
 /** `value` with every spelling of each secret in its strings (and keys) replaced by `***` (arrays and plain objects copied). */
-export function redact<T>(value: T, ...secrets: (string | undefined)[]): T {
-  if (secrets.every((s) => s === undefined || s === '')) return value;
-  const clean = redactor(...secrets);
+export function redact<T>(value: T, redaction: Redaction): T {
+  if (redaction.secrets.every((s) => s === undefined || s === '')) return value;
+  const clean = redactor(redaction);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);
     if (Array.isArray(node)) return node.map(walk);

@@ -26,7 +26,7 @@ import { HttpClient, type Auth, type OutgoingRequest } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides } from './levels.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
-import { redact, runSecrets } from './redact.js';
+import { redact, runRedaction } from './redact.js';
 import type { Failure } from './report.js';
 import { failureLines } from './reportText.js';
 import { cutLines } from './cut.js';
@@ -250,7 +250,7 @@ export async function replay(recording: ReadRecording, options: ResolvedOptions)
       .filter((j) => j.state === 'notCancelled' || j.state === 'open')
       .map((j) => `${j.version} ${j.kind} ${JSON.stringify(j.id)}`),
   };
-  return redact(report, ...runSecrets(options));
+  return redact(report, runRedaction(options));
 }
 
 /** 0 every failure replayed is fixed, 1 one still fails, 3 none still fails but one was not judged or not replayed. */

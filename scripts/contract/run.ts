@@ -32,7 +32,7 @@ import { JobTracker } from './jobs.js';
 import { decides, type Level } from './levels.js';
 import { matchesGlob, resolveOptions, withSite, type ContractOptions, type ResolvedOptions } from './options.js';
 import { preflightCost, preflightSites, runPreflight } from './preflight.js';
-import { redact, runSecrets } from './redact.js';
+import { redact, runRedaction } from './redact.js';
 import { confirm } from './confirm.js';
 import { Reserve } from './reserve.js';
 import { Transport } from './transport.js';
@@ -279,7 +279,7 @@ async function runResolved(
   // Before the suite: can the target use the sites the checks rest on?
   const preflight = await runPreflight({ client, jobs, options: resolved }, sites, new RequestBudget(preflightShare));
   // Told before the checks run, cleaned of the token (an error text the target sent may hold it).
-  if (preflight.diagnoses.length > 0) observer.onDiagnoses?.(redact(preflight.diagnoses, ...runSecrets(resolved)));
+  if (preflight.diagnoses.length > 0) observer.onDiagnoses?.(redact(preflight.diagnoses, runRedaction(resolved)));
   const env: Env = {
     options: resolved,
     client,
@@ -301,7 +301,7 @@ async function runResolved(
     for (let i = next++; i < checks.length; i = next++) {
       const run = () => runCheck(checks[i]!, env, shares[i]!);
       results[i] = await (recording === undefined ? run() : recording.check(checks[i]!.name, run));
-      if (selected(checks[i]!, resolved)) observer.onCheck?.(redact(results[i]!, ...runSecrets(resolved)), (told.done += 1), told.total);
+      if (selected(checks[i]!, resolved)) observer.onCheck?.(redact(results[i]!, runRedaction(resolved)), (told.done += 1), told.total);
     }
   };
   try {
@@ -338,5 +338,5 @@ async function runResolved(
     },
     transport: { lost: client.lost, retried: env.transport.retried, inconclusive: env.transport.inconclusive },
   };
-  return redact(report, ...runSecrets(resolved));
+  return redact(report, runRedaction(resolved));
 }

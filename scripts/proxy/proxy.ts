@@ -151,7 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   /** Each problem of `found`, the request's token redacted; `refused`: the proxy answers the request itself. */
   const report = (found: readonly Violation[], token: string | undefined, refused = false): void => {
-    const clean = redactor(token);
+    const clean = redactor({ secrets: [token] });
     for (const v of found) options.onViolation({ ...v, message: clean(v.message), expected: clean(v.expected) }, refused);
   };
 
