@@ -711,8 +711,8 @@ describe.concurrent('crawlspec defaults and migrate', { timeout: TEST_TIMEOUT_MS
     const [neither, malformed] = await Promise.all([cli(['migrate'], line({ limit: 3 })), cli(['migrate'], '{')]);
     expect(neither.code).toBe(1);
     expect(neither.stdout).toBe('');
-    expect(neither.stderr).toMatch(/^warning: /m);
+    expect(neither.stderr).toBe('not migrated (the standard input): 1 problem\n  input has neither url (crawl request) nor urls (batch scrape request)\n');
     expect(malformed.code).toBe(1);
-    expect(malformed.stderr).toContain('is not valid JSON');
+    expect(malformed.stderr).toMatch(/^not migrated \(the standard input\): 1 problem\n {2}\$: is not valid JSON/);
   });
 });

@@ -220,14 +220,20 @@ export async function migrateCommand(args: string[]): Promise<number> {
   const [file, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; migrate takes at most one file`);
   const parsed = parseJson(await readInput(file));
+  // What could not be migrated at all is said as validate says a problem: what, then where and why.
+  const notMigrated = (why: string) =>
+    warn(`not migrated (${file === undefined ? 'the standard input' : quote(file)}): 1 problem\n  ${why}`);
   if (!parsed.ok) {
-    warn(formatIssue(parsed.issue));
+    notMigrated(formatIssue(parsed.issue));
     return 1;
   }
   const { migrateToV2 } = await import('../../schemas/migrate.js');
   const migrated = migrateToV2(parsed.value);
+  if (migrated.kind === 'unknown') {
+    notMigrated(migrated.warnings.join('; '));
+    return 1;
+  }
   for (const warning of migrated.warnings) warn(`warning: ${warning}`);
-  if (migrated.kind === 'unknown') return 1;
   sayJson(jsonText(migrated.request));
   const schema = migrated.kind === 'crawl' ? 'v2/CrawlRequest' : 'v2/BatchScrapeRequest';
   const result = validate(schema, migrated.request);
