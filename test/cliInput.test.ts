@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES, readLimited } from '../scripts/cli/documents.js';
+import { MAX_INPUT_BYTES, readLimited } from '../scripts/cli/input.js';
 import { builtCli } from './support/build.js';
 import { ROOT } from './support/runCli.js';
 

@@ -4,7 +4,6 @@
  * OpenAPI documents publish).
  */
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { parseJson } from '../../schemas/parseJson.js';
 import {
   formatIssue,
@@ -17,7 +16,8 @@ import {
 } from '../../schemas/validate.js';
 import { specExamples } from '../examples.js';
 import { parseCommand } from './args.js';
-import { InputError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
+import { readText } from './input.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /** A line for a person (control characters escaped), on stdout or stderr. */
@@ -26,36 +26,9 @@ const warn = (line: string) => console.error(printable(line));
 /** JSON text, on stdout: the characters a terminal acts on escaped, the document unchanged. */
 const sayJson = (json: string) => console.log(printableJson(json));
 
-/**
- * The most bytes of input a command reads: the longest string Node can hold (2^29 − 24 UTF-16 code units; UTF-8
- * of as many bytes never decodes to more). Past it, reading stops and the command exits 2: reading all of it
- * first took 1 GiB of stdin to a 2.1 GB memory peak before the same refusal (issue 22, finding 11).
- */
-export const MAX_INPUT_BYTES = 2 ** 29 - 24;
-
-class InputTooLarge extends Error {}
-
-/** All of `stream`, or an InputTooLarge error as soon as it passes `limit` bytes (the stream is then destroyed). */
-export async function readLimited(stream: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Leaving the loop (the throw) destroys the stream: nothing more is read.
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new InputTooLarge(`it holds more than ${limit} bytes, the most this command reads`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
-}
-
 async function readInput(file: string | undefined): Promise<string> {
   const stdin = file === undefined || file === '-';
-  try {
-    return (await readLimited(stdin ? process.stdin : createReadStream(file), MAX_INPUT_BYTES)).toString('utf8');
-  } catch (error) {
-    const said = error instanceof InputTooLarge ? `${error.message}; expected a smaller document` : (error as Error).message;
-    throw new InputError(`cannot read ${stdin ? 'stdin' : quote(file)}: ${said}`);
-  }
+  return readText(stdin ? process.stdin : createReadStream(file), stdin ? 'stdin' : quote(file));
 }
 
 /** Levels of nesting the printed JSON indents; indenting a body 10^4 levels deep would take 10^8 spaces. */

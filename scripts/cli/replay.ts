@@ -4,10 +4,11 @@
  * checked before anything is sent: a wrong one is a usage error, an unreadable file or one that is no recording
  * an input error (exit 2), one line each.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { parseCommand } from './args.js';
 import { headersOption, LIMITS } from './contract.js';
 import { baseAddress, InputError, integer, token as tokenOption, UsageError } from './errors.js';
+import { readText } from './input.js';
 import { printable, quote } from './terminal.js';
 
 const COMMAND = 'contract replay';
@@ -45,9 +46,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const headers = headersOption(values.header ?? []);
 
   const { formatReplay, NotARecording, readRecording, replay, replayExitCode, replayOptions } = await import('../contract/replay.js');
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    throw new InputError(`cannot read the recording ${quote(file)}: ${(error as Error).message}`);
-  });
+  const text = await readText(createReadStream(file), `the recording ${quote(file)}`);
   let recording: ReturnType<typeof readRecording>;
   try {
     recording = readRecording(text);
