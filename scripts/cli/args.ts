@@ -27,8 +27,9 @@ const spelled = (options: Options) =>
  * Usage: `const { values, positionals } = parseCommand('serve', args, { port: { type: 'string' } }, false)`.
  */
 export function parseCommand<const O extends Options>(command: string, args: string[], options: O, allowPositionals: boolean): Parsed<O> {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true; tokens: true }>>;
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals, strict: true, tokens: true });
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     if (!code?.startsWith('ERR_PARSE_ARGS')) throw error;
@@ -40,7 +41,30 @@ export function parseCommand<const O extends Options>(command: string, args: str
       throw new UsageError(`unexpected argument ${quote(option)}; ${command} takes options only`, command);
     if (message.includes('does not take an argument')) throw new UsageError(`${option} takes no value`, command);
     if (message.includes('ambiguous'))
-      throw new UsageError(`${option} needs a value, not the option that follows it (write ${option}=<value> for a value starting with -)`, command);
+      throw new UsageError(
+        `${option} needs a value, not the option that follows it (write ${option}=<value> for a value starting with -)`,
+        command,
+      );
     throw new UsageError(`${option} needs a value`, command);
   }
+  // What parseArgs lets pass: an option of one value given twice (it keeps the last, silently), and `-o=FILE`
+  // (whose value it takes to be `=FILE`).
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const spelling = `--${token.name}`;
+    if (token.rawName.length === 2 && token.value?.startsWith('=') === true)
+      throw new UsageError(
+        `${token.rawName}${token.value}: a short option takes its value after a space (${token.rawName} ${token.value.slice(1)}) or as ${spelling}${token.value}`,
+        command,
+      );
+    if (options[token.name]?.multiple === true) continue;
+    if (seen.has(token.name))
+      throw new UsageError(
+        `${spelling}${token.rawName === spelling ? '' : ` (${token.rawName})`} is given twice; expected it once`,
+        command,
+      );
+    seen.add(token.name);
+  }
+  return { values: parsed.values, positionals: parsed.positionals } as Parsed<O>;
 }
