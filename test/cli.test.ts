@@ -384,6 +384,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['contract', '--base-url', 'http://127.0.0.1:3002/api/v2/', '--no-auth'], /--base-url "http:\/\/127\.0\.0\.1:3002\/api\/v2\/" ends with the version segment \/v2; expected the base address without it \(the paths add \/v1\/\.\.\. and \/v2\/\.\.\.\), e\.g\. http:\/\/127\.0\.0\.1:3002$/, 'crawlspec contract --help'],
   [['contract', '--base-url', 'http://user:s3cret@127.0.0.1:3002', '--no-auth'], /^(?!.*s3cret).*--base-url holds a user name or password \(before the @\); expected the address alone, e\.g\. http:\/\/127\.0\.0\.1:3002$/, 'crawlspec contract --help'],
   [['docs', '--server-url', 'https://u:s3cret@api.example.com:0/?q', '-o', 'x.html'], /^(?!.*s3cret).*--server-url holds a user name or password/, 'crawlspec docs --help'],
+  [['contract', '--header', 'X-A:'], /--header "X-A:" is not Name: value; expected a header name, a colon and its value/, 'crawlspec contract --help'],
   [['contract', '--webhook-url', 'http://127.0.0.1:0/hook'], /--webhook-url "http:\/\/127\.0\.0\.1:0\/hook" has the port 0/, 'crawlspec contract --help'],
   [['contract', '--base-url', 'http://127.0.0.1:1'], /a target needs --token T \(or CRAWLSPEC_TOKEN\), or --no-auth/, 'crawlspec contract --help'],
   [['contract', '--token', ''], /--token is empty; expected the API token the target expects/, 'crawlspec contract --help'],

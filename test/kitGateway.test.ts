@@ -105,7 +105,7 @@ describe('crawlspec contract --header', () => {
     const cases: readonly (readonly [string[], string])[] = [
       [['--header', 'x'], `--header "x" is not Name: value; expected a header name, a colon and its value, e.g. --header 'X-Api-Key: KEY'`],
       [['--header', `: ${KEY}`], '--header ": ***" is not Name: value; expected a header name, a colon and its value, ...'],
-      [['--header', 'X-Api-Key:'], '--header "X-Api-Key: ***" is not Name: value; ...'],
+      [['--header', 'X-Api-Key:'], '--header "X-Api-Key:" is not Name: value; ...'],
       [
         ['--header', `Authorization: Bearer ${KEY}`],
         '--header "Authorization: ***": Authorization cannot be set: the kit sends the token there (--token); expected a header of another name',

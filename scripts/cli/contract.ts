@@ -73,7 +73,8 @@ export const LIMITS = {
  */
 export function headersOption(given: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  const masked = (text: string) => text.replace(/:.*$/s, ': ***');
+  // An empty value has nothing to hide, and *** would say there was one.
+  const masked = (text: string) => text.replace(/:(.*)$/s, (_, value: string) => (value.trim() === '' ? ':' : ': ***'));
   for (const text of given) {
     const parsed = parseHeader(text);
     if (parsed === undefined)
