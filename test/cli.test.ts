@@ -419,6 +419,8 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['site'], /site needs serve or export$/, 'crawlspec site --help'],
   [['site', 'publish'], /site takes serve or export, not "publish"$/, 'crawlspec site --help'],
   [['site', 'serve', '--port', '70000'], /--port takes a whole number from 0 to 65535, not "70000"$/, 'crawlspec site --help'],
+  [['site', 'serve', '--host', '127.0.0.1'], /--host takes a host name \(e\.g\. crawlspec\.example\.com\), not an IP address: "127\.0\.0\.1"$/, 'crawlspec site --help'],
+  [['contract', '--site-host', '10.0.0.1'], /--site-host takes a host name \(e\.g\. crawlspec\.example\.com\), not an IP address: "10\.0\.0\.1"$/, 'crawlspec contract --help'],
   [['site', 'serve', '--host', 'bad host'], /--host takes a host name \(e\.g\. crawlspec\.example\.com\), not "bad host"$/, 'crawlspec site --help'],
   [['proxy'], /proxy needs --target URL, the service to forward to, e\.g\. --target http:\/\/127\.0\.0\.1:3002$/, 'crawlspec proxy --help'],
   [['proxy', '--target', 'ftp://x.example'], /--target takes an http or https address/, 'crawlspec proxy --help'],

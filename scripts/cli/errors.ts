@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { access, constants, open, stat, unlink } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { quote } from './terminal.js';
 
@@ -125,10 +126,16 @@ export function baseAddress(value: string, name: string, example = 'http://127.0
   return url;
 }
 
-/** A DNS host name (letters, digits and hyphens in dot-separated labels), or a usage error naming the option. */
+/**
+ * A DNS host name (letters, digits and hyphens in dot-separated labels, the last not all digits), or a usage error
+ * naming the option. An IP address is no name: `sub.127.0.0.1` is no address, and a URL reads a name ending in
+ * digits as an IPv4 address.
+ */
 export function hostName(value: string, name: string): string {
   const labels = value.split('.');
   const label = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+  if (isIP(value) !== 0 || /^\d+$/.test(labels.at(-1) ?? ''))
+    throw new UsageError(`${name} takes a host name (e.g. crawlspec.example.com), not an IP address: ${quote(value)}`);
   if (value.length > 253 || labels.some((l) => !label.test(l)))
     throw new UsageError(`${name} takes a host name (e.g. crawlspec.example.com), not ${quote(value)}`);
   return value;
