@@ -69,7 +69,7 @@ function problems(stdout: string): Map<string, { message: string; expected: stri
   return found;
 }
 
-type JsonlResult = { valid: true } | { valid: false; errors: ValidationIssue[] };
+type JsonlResult = { line: number } & ({ valid: true } | { valid: false; errors: ValidationIssue[] });
 
 function jsonlResults(stdout: string): JsonlResult[] {
   return lines(stdout).map((line) => JSON.parse(line) as JsonlResult);
@@ -267,8 +267,10 @@ describe.concurrent('crawlspec validate --jsonl', { timeout: TEST_TIMEOUT_MS }, 
     const results = jsonlResults(run.stdout);
     expect(results).toHaveLength(10);
     expect(results.map((r) => r.valid)).toEqual([true, false, false, false, false, false, false, false, false, true]);
-    expect(results[0]).toEqual({ valid: true });
-    expect(results[9]).toEqual({ valid: true });
+    // Each names its line of the input: the blank ones (4, 7, 13) have none.
+    expect(results.map((r) => r.line)).toEqual([1, 2, 3, 5, 6, 8, 9, 10, 11, 12]);
+    expect(results[0]).toEqual({ line: 1, valid: true });
+    expect(results[9]).toEqual({ line: 12, valid: true });
 
     // Every error has exactly the documented shape, and each line here has exactly one problem.
     for (const result of results.slice(1, 9)) {
@@ -334,7 +336,7 @@ describe.concurrent('crawlspec validate --jsonl', { timeout: TEST_TIMEOUT_MS }, 
   it('exits 0 when every line is valid, skipping blank lines (CRLF line ends too)', async ({ expect }) => {
     const input = ['', line(BATCH), '', line({ urls: ['https://example.com/b', 'https://example.com/c'] }), '  ', ''].join('\r\n');
     const run = await cli(['validate', '--jsonl', 'v2/BatchScrapeRequest', '-'], input);
-    expect(outcome(run)).toEqual({ code: 0, signal: null, stdout: '{"valid":true}\n{"valid":true}\n', stderr: '' });
+    expect(outcome(run)).toEqual({ code: 0, signal: null, stdout: '{"line":2,"valid":true}\n{"line":4,"valid":true}\n', stderr: '' });
   });
 });
 

@@ -154,11 +154,12 @@ export async function validateCommand(args: string[]): Promise<number> {
   const text = await readInput(file);
   if (values.jsonl) {
     let allValid = true;
-    for (const line of text.split('\n')) {
+    // Each result names its line (from 1): blank lines are skipped, so the results alone would not say which.
+    for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
       const result = check(schema, line);
       allValid &&= result.valid;
-      sayJson(JSON.stringify(result));
+      sayJson(JSON.stringify({ line: index + 1, ...result }));
     }
     return allValid ? 0 : 1;
   }
