@@ -367,7 +367,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['defaults'], /defaults needs a schema name/, 'crawlspec defaults --help'],
   [['defaults', '--jsonl', 'v2/CrawlRequest'], /unknown option "--jsonl"; defaults takes no options$/, 'crawlspec defaults --help'],
   [['migrate', 'a.json', 'b.json'], /unexpected argument "b\.json"; migrate takes at most one file$/, 'crawlspec migrate --help'],
-  [['examples', 'extra'], /unexpected argument "extra"; examples takes options only$/, 'crawlspec examples --help'],
+  [['examples', 'extra'], /unexpected argument "extra"; examples takes no arguments$/, 'crawlspec examples --help'],
   [['serve', '--port', '99999'], /--port takes a whole number from 0 to 65535, not "99999"$/, 'crawlspec serve --help'],
   [['serve', '--port', 'eighty'], /--port takes a whole number from 0 to 65535, not "eighty"$/, 'crawlspec serve --help'],
   [['serve', '--port'], /--port needs a value$/, 'crawlspec serve --help'],

@@ -38,7 +38,10 @@ export function parseCommand<const O extends Options>(command: string, args: str
     const known = `${command} takes ${Object.keys(options).length === 0 ? 'no options' : spelled(options)}`;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quote(option)}; ${known}`, command);
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-      throw new UsageError(`unexpected argument ${quote(option)}; ${command} takes options only`, command);
+      throw new UsageError(
+        `unexpected argument ${quote(option)}; ${command} takes ${Object.keys(options).length === 0 ? 'no arguments' : 'options only'}`,
+        command,
+      );
     if (message.includes('does not take an argument')) throw new UsageError(`${option} takes no value`, command);
     if (message.includes('ambiguous'))
       throw new UsageError(

@@ -124,7 +124,9 @@ function schemaAndFile(command: string, positionals: string[]): { schema: Schema
   const [schema, file, ...extra] = positionals;
   if (schema === undefined) throw new UsageError(`${command} needs a schema name, e.g. v2/CrawlRequest`);
   if (extra.length > 0)
-    throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; ${command} takes a schema name and at most one file`);
+    throw new UsageError(
+      `unexpected ${extra.length === 1 ? 'argument' : 'arguments'} ${extra.map(quote).join(' ')}; ${command} takes a schema name and at most one file`,
+    );
   if (!isSchemaName(schema)) {
     const suggestions = schemaSuggestions(schema);
     const meant = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
@@ -192,7 +194,10 @@ export async function defaultsCommand(args: string[]): Promise<number> {
 export async function migrateCommand(args: string[]): Promise<number> {
   const { positionals } = parseCommand('migrate', args, {}, true);
   const [file, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; migrate takes at most one file`);
+  if (extra.length > 0)
+    throw new UsageError(
+      `unexpected ${extra.length === 1 ? 'argument' : 'arguments'} ${extra.map(quote).join(' ')}; migrate takes at most one file`,
+    );
   const parsed = parseJson(await readInput(file));
   // What could not be migrated at all is said as validate says a problem: what, then where and why.
   const notMigrated = (why: string) =>

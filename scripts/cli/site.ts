@@ -96,7 +96,10 @@ async function exportCommand(args: string[]): Promise<number> {
   const [dir, ...extra] = positionals;
   if (dir === undefined) throw new UsageError('site export needs a directory to write to, e.g. ./site');
   if (dir === '') throw new UsageError('site export: the directory is empty; expected a directory to write to, e.g. ./site');
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra.map(quote).join(' ')}; site export takes one directory`);
+  if (extra.length > 0)
+    throw new UsageError(
+      `unexpected ${extra.length === 1 ? 'argument' : 'arguments'} ${extra.map(quote).join(' ')}; site export takes one directory`,
+    );
   const main = origin(values['base-url'], '--base-url');
   if (main === undefined) throw new UsageError('site export needs --base-url, the address the site will be served at');
   const external = origin(values['external-url'], '--external-url') ?? defaultExternal(main);

@@ -32,7 +32,7 @@ ${EXIT_DOCUMENTS}`,
 
   Validate every example the OpenAPI documents publish.
 
-exit status: 0 every example valid, 1 one is not`,
+exit status: 0 every example valid, 1 one is not, 2 usage error`,
   docs: `usage: crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
 
   Write the HTML documentation page of one version (the page the package ships, Redoc, one self-contained
