@@ -65,7 +65,7 @@ describe('crawlspec docs', () => {
     [['--server-url', 'api.acme.example', '-o', 'x.html'], /^crawlspec: --server-url takes an http or https address/],
     [
       ['--server-url', 'https://api.acme.example/?key=1', '-o', 'x.html'],
-      /^crawlspec: --server-url takes the service's base address without a query or fragment, e\.g\. https:\/\/api\.example\.com, not/,
+      /^crawlspec: --server-url takes an address without a query or fragment, e\.g\. https:\/\/api\.example\.com, not/,
     ],
     [['-o', '/dev/full'], /^crawlspec: cannot write the page to "\/dev\/full" \(ENOSPC\); expected a file you may write/],
     [[], /^crawlspec: docs needs -o FILE, the file to write the page to/],

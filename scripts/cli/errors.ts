@@ -117,7 +117,7 @@ export function baseAddress(value: string, name: string, example = 'http://127.0
     throw new UsageError(`${name} holds a user name or password (before the @); expected the address alone, e.g. ${example}`);
   const url = httpAddress(value, name, example);
   if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#'))
-    throw new UsageError(`${name} takes the service's base address without a query or fragment, e.g. ${example}, not ${quote(value)}`);
+    throw new UsageError(`${name} takes an address without a query or fragment, e.g. ${example}, not ${quote(value)}`);
   const version = /\/(v[12])\/*$/.exec(url.pathname)?.[1];
   if (version !== undefined)
     throw new UsageError(

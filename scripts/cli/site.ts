@@ -12,12 +12,19 @@ import { isIP } from 'node:net';
 import { exportSite } from '../site/export.js';
 import { serveSite } from '../site/server.js';
 import { parseCommand } from './args.js';
-import { hostName, httpAddress, InputError, listenError, port as portOption, UsageError } from './errors.js';
+import { baseAddress, hostName, InputError, listenError, port as portOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
 
-/** The origin of an address option, or a usage error naming it. */
+/**
+ * The origin of an address option, or a usage error naming it: a copy of the site is served at the root of an
+ * origin, so a path, a query or a user name (which the origin would drop without a word) is refused.
+ */
 function origin(value: string | undefined, name: string): string | undefined {
-  return value === undefined ? undefined : httpAddress(value, name, 'https://crawlspec-site.example.org').origin;
+  if (value === undefined) return undefined;
+  const url = baseAddress(value, name, 'https://crawlspec-site.example.org');
+  if (url.pathname !== '/')
+    throw new UsageError(`${name} ${quote(value)} has a path; expected an origin (the site is served at its root), e.g. ${url.origin}`);
+  return url.origin;
 }
 
 /**
@@ -104,6 +111,11 @@ async function exportCommand(args: string[]): Promise<number> {
   if (main === undefined) throw new UsageError('site export needs --base-url, the address the site will be served at');
   const external = origin(values['external-url'], '--external-url') ?? defaultExternal(main);
   const subdomain = origin(values['subdomain-url'], '--subdomain-url');
+  const origins = [main, external, ...(subdomain === undefined ? [] : [subdomain])];
+  if (new Set(origins).size < origins.length)
+    throw new UsageError(
+      `site export: the sites need addresses of their own; --base-url, --external-url and --subdomain-url give ${origins.join(', ')}`,
+    );
   const files = await exportSite(dir, { main, external, ...(subdomain === undefined ? {} : { subdomain }) }).catch((error: unknown) => {
     throw new InputError(`cannot write the site to ${quote(dir)}: ${(error as Error).message}`);
   });
