@@ -417,6 +417,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['contract', '--report', '.'], /--report "\." is a directory/, 'crawlspec contract --help'],
   [['contract', '--json=1'], /--json takes no value$/, 'crawlspec contract --help'],
   [['contract', '--bogus'], /unknown option "--bogus"; contract takes --base-url <value>, --token <value>, --no-auth, /, 'crawlspec contract --help'],
+  [['contract', '--list-checks', '--json'], /--list-checks prints the table of checks as Markdown; --json does not apply to it$/, 'crawlspec contract --help'],
   [['contract', 'extra'], /unexpected argument "extra"; contract takes options only$/, 'crawlspec contract --help'],
   [['site'], /site needs serve or export$/, 'crawlspec site --help'],
   [['site', 'publish'], /site takes serve or export, not "publish"$/, 'crawlspec site --help'],

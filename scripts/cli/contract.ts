@@ -168,6 +168,7 @@ export async function contractCommand(args: string[]): Promise<number> {
   if (!Object.hasOwn({ v1: 1, v2: 1, both: 1 }, values.version))
     throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
   if (values['list-checks']) {
+    if (values.json) throw new UsageError('--list-checks prints the table of checks as Markdown; --json does not apply to it');
     process.stdout.write((await import('../contract/checkTable.js')).checkTable(versions));
     return 0;
   }
