@@ -87,8 +87,11 @@ export class JobPages {
   readonly #request: PageRequest | { readonly refused: string };
   /** What of a page is its content, when a format asked for shows it. */
   readonly #content: ContentOptions | undefined;
-  /** What tells this job's cached pages apart (`pageCache.ts`). */
-  readonly #cacheVariant: string;
+  /**
+   * What tells this job's cached pages apart (`pageCache.ts`): a digest of its options, made at its first fetch (a
+   * job cancelled before any, as most of a contract run's are, needs none).
+   */
+  #cacheVariant: string | undefined;
   #prepared = false;
   #inFlight = 0;
 
@@ -99,7 +102,6 @@ export class JobPages {
     const settings = scrapeSettings(options.version, options.scrapeOptions);
     this.#settings = settings;
     this.#request = pageRequest(settings);
-    this.#cacheVariant = cacheVariant(options.version, options.scrapeOptions);
     this.#content = (settings.formats ?? ['markdown']).some((format) => CONTENT_FORMATS.has(format)) ? settings : undefined;
     // prepare() never rejects; were it to, the job goes on with what it has rather than the process dying of it.
     void source
@@ -173,6 +175,7 @@ export class JobPages {
     const { fetcher, cache } = this.#options;
     const settings = this.#settings;
     const cached = fetcher.sourceOf(new URL(task.url)) === 'network';
+    this.#cacheVariant ??= cacheVariant(this.#options.version, this.#options.scrapeOptions);
     const key = cacheKey(task.url, this.#cacheVariant);
     // A scrape with headers or actions asks for a page of its own: it neither reads nor stores (`stores` says so for storing).
     const reads = cached && Object.keys(settings.headers).length === 0 && !settings.hasActions;
