@@ -373,7 +373,7 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = 
   [['serve', '--port'], /--port needs a value$/, 'crawlspec serve --help'],
   [['serve', '--host', 'nosuch.invalid'], /--host "nosuch\.invalid" does not resolve \(\w+\); expected an address of this machine/, 'crawlspec serve --help'],
   [['serve', '--host', ''], /--host is empty; expected an address of this machine/, 'crawlspec serve --help'],
-  [['serve', '--token', ''], /--token is empty; expected the API token/, 'crawlspec serve --help'],
+  [['serve', '--token', ''], /--token is empty; expected the token clients must send \(or --no-auth for no authentication\)$/, 'crawlspec serve --help'],
   [['serve', '--token', 'two words'], /--token holds a space, a control character or a character beyond ASCII; expected a bearer token/, 'crawlspec serve --help'],
   [['serve', '--token', 'a', '--no-auth'], /--token and --no-auth exclude each other$/, 'crawlspec serve --help'],
   [['serve', 'extra'], /unexpected argument "extra"; serve takes options only$/, 'crawlspec serve --help'],

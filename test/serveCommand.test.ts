@@ -189,7 +189,7 @@ describe('the token from CRAWLSPEC_TOKEN', () => {
     expect({ code: empty.code, stderr: empty.stderr }).toEqual({
       code: 2,
       stderr: expect.stringMatching(
-        /^crawlspec: CRAWLSPEC_TOKEN is empty; expected the API token the target expects .*\(crawlspec serve --help\)\n$/,
+        /^crawlspec: CRAWLSPEC_TOKEN is empty; expected the token clients must send \(or --no-auth for no authentication\) \(crawlspec serve --help\)\n$/,
       ),
     });
     const ignored = await serve(['--no-auth'], { CRAWLSPEC_TOKEN: 'env-token' });

@@ -29,16 +29,17 @@ export class InputError extends Error {}
 
 /**
  * `--token T` or `--no-auth` (not both); neither gives a fresh random token. `source` names where the token
- * came from, for the message when it is unusable (`--token`, or `CRAWLSPEC_TOKEN`).
+ * came from, for the message when it is unusable (`--token`, or `CRAWLSPEC_TOKEN`); `role`, what the token is for.
  */
 export function authOption(
   values: { token?: string | undefined; 'no-auth'?: boolean | undefined },
   source = '--token',
+  role?: string,
 ): { token: string } | 'none' {
   if (values['no-auth'] && values.token !== undefined) throw new UsageError('--token and --no-auth exclude each other');
   if (values['no-auth']) return 'none';
   if (values.token === undefined) return { token: `fc-${randomBytes(16).toString('hex')}` };
-  return { token: token(values.token, source) };
+  return { token: token(values.token, source, role) };
 }
 
 /**
@@ -46,11 +47,8 @@ export function authOption(
  * empty variable, and would be sent as `Bearer `), and visible ASCII only (RFC 6750's b64token is letters,
  * digits and `-._~+/=`; a space, a control character or a character beyond ASCII cannot go in the header).
  */
-export function token(value: string, source: string): string {
-  if (value === '')
-    throw new UsageError(
-      `${source} is empty; expected the API token the target expects (or --no-auth for a target without authentication)`,
-    );
+export function token(value: string, source: string, role = 'the API token the target expects'): string {
+  if (value === '') throw new UsageError(`${source} is empty; expected ${role} (or --no-auth for no authentication)`);
   if (!/^[\x21-\x7e]+$/.test(value))
     throw new UsageError(
       `${source} holds a space, a control character or a character beyond ASCII; expected a bearer token (letters, digits and -._~+/=)`,

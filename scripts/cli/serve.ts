@@ -85,8 +85,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   const host = await listenHost(values.host);
   // The token from --token, else from CRAWLSPEC_TOKEN (kept out of the process list), else a random one.
   const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
-  const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN'));
-  const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token');
+  const role = 'the token clients must send';
+  const given = values.token ?? (fromEnvironment === undefined ? undefined : tokenOption(fromEnvironment, 'CRAWLSPEC_TOKEN', role));
+  const auth = authOption({ token: given, 'no-auth': values['no-auth'] }, values.token === undefined ? 'CRAWLSPEC_TOKEN' : '--token', role);
   // Deliveries are signed with --webhook-secret, else CRAWLSPEC_WEBHOOK_SECRET (kept out of the process list), if either is given.
   const secretGiven = values['webhook-secret'] ?? process.env.CRAWLSPEC_WEBHOOK_SECRET;
   const secret =
