@@ -242,16 +242,21 @@ describe('--allow-host HOST[:PORT]', () => {
     }
   });
 
-  it.each([['127.0.0.1:0'], ['127.0.0.1:65536'], ['[10.0.0.1]:80'], ['[::1'], ['host:'], ['http://x/']])(
-    '%s: a usage error, exit 2',
-    async (value) => {
-      const run = await runCli(['serve', '--no-auth', '--allow-host', value], '', TIMEOUT_MS);
-      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: '' });
-      expect(run.stderr).toBe(
-        `crawlspec: --allow-host takes a host name or an IP address, with a port or not (e.g. intranet.example.com, 10.0.0.5 or 127.0.0.1:8080), not "${value}" (crawlspec serve --help)\n`,
-      );
-    },
-  );
+  it.each([['[10.0.0.1]:80'], ['[::1'], ['host:'], ['http://x/']])('%s: a usage error, exit 2', async (value) => {
+    const run = await runCli(['serve', '--no-auth', '--allow-host', value], '', TIMEOUT_MS);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(run.stderr).toBe(
+      `crawlspec: --allow-host takes a host name or an IP address, with a port or not (e.g. intranet.example.com, 10.0.0.5 or 127.0.0.1:8080), not "${value}" (crawlspec serve --help)\n`,
+    );
+  });
+
+  it.each([['127.0.0.1:0', '0'], ['127.0.0.1:65536', '65536']])('%s: a usage error naming the port, exit 2', async (value, port) => {
+    const run = await runCli(['serve', '--no-auth', '--allow-host', value], '', TIMEOUT_MS);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(run.stderr).toBe(
+      `crawlspec: --allow-host "${value}" has the port ${port}; expected a port from 1 to 65535, or none for every port (crawlspec serve --help)\n`,
+    );
+  });
 });
 
 describe('--public-url', () => {

@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './errors.js';
+import { closest } from './suggest.js';
 import { quote } from './terminal.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -36,7 +37,13 @@ export function parseCommand<const O extends Options>(command: string, args: str
     const named = /'([^']*)'/.exec(message)?.[1] ?? '';
     const option = named.replace(/ <value>$/, '');
     const known = `${command} takes ${Object.keys(options).length === 0 ? 'no options' : spelled(options)}`;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quote(option)}; ${known}`, command);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const meant = closest(
+        option,
+        Object.keys(options).map((name) => `--${name}`),
+      );
+      throw new UsageError(`unknown option ${quote(option)}; ${meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : known}`, command);
+    }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
       throw new UsageError(
         `unexpected argument ${quote(option)}; ${command} takes ${Object.keys(options).length === 0 ? 'no arguments' : 'options only'}`,

@@ -122,6 +122,8 @@ function siteUrlOption(kit: Kit, value: string, versions: readonly ('v1' | 'v2')
 
 export async function contractCommand(args: string[]): Promise<number> {
   if (args[0] === 'replay') return (await import('./replay.js')).replayCommand(args.slice(1));
+  if (args[0] !== undefined && !args[0].startsWith('-'))
+    throw new UsageError(`unexpected argument ${quote(args[0])}; contract takes options, or replay and a recording (contract replay FILE)`);
   const { values } = parseCommand(
     'contract',
     args,

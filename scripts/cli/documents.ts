@@ -18,6 +18,7 @@ import { specExamples } from '../examples.js';
 import { parseCommand } from './args.js';
 import { UsageError } from './errors.js';
 import { readText } from './input.js';
+import { closest } from './suggest.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /** A line for a person (control characters escaped), on stdout or stderr. */
@@ -82,20 +83,6 @@ function check(schema: SchemaName, text: string): ValidationResult {
   return parsed.ok ? validate(schema, parsed.value) : { valid: false, errors: [parsed.issue] };
 }
 
-/** The edit distance of `a` and `b` (insertions, deletions, substitutions), or `limit + 1` once it exceeds `limit`. */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...current) > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /**
  * The schema names a user who wrote `name` most likely meant: the same name in another letter case
  * (`v2/crawlrequest`), the name in each version when the version is left out (`CrawlRequest`), else the
@@ -108,15 +95,8 @@ export function schemaSuggestions(name: string): SchemaName[] {
   if (sameCase.length > 0) return sameCase;
   const anyVersion = names.filter((n) => n.slice(n.indexOf('/') + 1).toLowerCase() === wanted);
   if (anyVersion.length > 0) return anyVersion;
-  const limit = Math.min(3, Math.floor(wanted.length / 3));
-  let best = limit + 1;
-  let found: SchemaName[] = [];
-  for (const n of names) {
-    const d = distance(wanted, n.toLowerCase(), Math.min(limit, best));
-    if (d < best) [best, found] = [d, [n]];
-    else if (d === best && d <= limit) found.push(n);
-  }
-  return best <= limit ? found : [];
+  const byLowerCase = new Map(names.map((n) => [n.toLowerCase(), n]));
+  return closest(wanted, [...byLowerCase.keys()]).map((n) => byLowerCase.get(n)!);
 }
 
 /** `<schema> [file]` positionals, checked. */

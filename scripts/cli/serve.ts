@@ -33,7 +33,8 @@ function allowHost(value: string): { readonly host: string; readonly port: numbe
   if (parts === null) throw wrong();
   const [, host = '', portText] = parts;
   const port = portText === undefined ? undefined : Number(portText);
-  if (port !== undefined && !(port >= 1 && port <= 65535)) throw wrong();
+  if (port !== undefined && !(port >= 1 && port <= 65535))
+    throw new UsageError(`--allow-host ${quote(value)} has the port ${portText}; expected a port from 1 to 65535, or none for every port`);
   // In brackets, an IPv6 address only; else an IPv4 address or a name.
   if (text.startsWith('[') ? isIP(host) !== 6 : isIP(host) === 0 && !isName(host)) throw wrong();
   return { host, port };
