@@ -250,7 +250,10 @@ describe('--allow-host HOST[:PORT]', () => {
     );
   });
 
-  it.each([['127.0.0.1:0', '0'], ['127.0.0.1:65536', '65536']])('%s: a usage error naming the port, exit 2', async (value, port) => {
+  it.each([
+    ['127.0.0.1:0', '0'],
+    ['127.0.0.1:65536', '65536'],
+  ])('%s: a usage error naming the port, exit 2', async (value, port) => {
     const run = await runCli(['serve', '--no-auth', '--allow-host', value], '', TIMEOUT_MS);
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: '' });
     expect(run.stderr).toBe(
