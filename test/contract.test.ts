@@ -17,6 +17,7 @@ import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SIT
 import { toCurl } from '../scripts/contract/curl.js';
 import { DEFAULT_OPTIONS, type ContractOptions } from '../scripts/contract/options.js';
 import { redact, runRedaction } from '../scripts/contract/redact.js';
+import { withCpuMs } from './support/cpuTime.js';
 import { WRONG_TOKEN } from '../scripts/contract/checks/auth.js';
 import { fieldPlan } from '../scripts/contract/checks/fields.js';
 import { TEST_SITE_PROFILE } from '../scripts/site/testSite.js';
@@ -831,6 +832,11 @@ describe('pieces', () => {
     expect(redact('at 127.0.0.1:1secret-and-more', long)).toBe('at 127.0.0.***');
     // No address given: as before.
     expect(redact('127.0.0.1:1', { secrets: ['1'] })).toBe('127.0.0.***:***');
+    // Linear in what a target echoes: 10^5 addresses each holding the secret twice (it took their product before).
+    const echoed = 'http://127.0.0.1:1 '.repeat(100_000);
+    const [cleaned, cpuMs] = withCpuMs(() => redact(`${echoed}1`, redaction));
+    expect(cleaned).toBe(`${echoed}***`);
+    expect(cpuMs).toBeLessThan(5_000);
   });
 
   it('XML escaping drops what XML cannot hold', () => {

@@ -130,9 +130,14 @@ export function redactor({ secrets, keep = [] }: Redaction): (text: string) => s
   return (text) => {
     const spans = [...text.matchAll(keptPattern)].map((m) => [m.index, m.index + m[0].length] as const);
     if (spans.length === 0) return text.replace(pattern, REDACTED);
+    // Both come in the order of the text, and the addresses do not overlap: one pass over each, so that a target
+    // echoing an address and a secret many times costs linear work, not their product.
+    let next = 0;
     return text.replace(pattern, (match: string, ...rest: unknown[]) => {
       const at = rest.at(-2) as number;
-      return spans.some(([start, end]) => at >= start && at + match.length <= end) ? match : REDACTED;
+      while (next < spans.length && spans[next]![1] <= at) next += 1;
+      const span = spans[next];
+      return span !== undefined && span[0] <= at && at + match.length <= span[1] ? match : REDACTED;
     });
   };
 }
