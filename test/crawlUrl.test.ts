@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { parse as parseHost } from 'tldts';
 import { describe, expect, it } from 'vitest';
 import { batchUrlsUsable, partitionProblems } from '../schemas/codeRules/batchUrls.js';
-import { urlDepth, writtenPath } from '../schemas/codeRules/crawlUrl.js';
+import { urlDepth, writtenPath, writtenPathDepth } from '../schemas/codeRules/crawlUrl.js';
 import {
   clauseProblem,
   crawlUrlProblem,
@@ -357,7 +357,9 @@ describe('properties', () => {
         fc.constantFrom('', '/', '/a/b?c=d#e', '?q', '#f', '\\path', '/%zz', '/ space', '/é'),
         fc
           .tuple(
-            fc.array(fc.constantFrom('a', '.', '..', '%2e', '.%2E', 'b.c', '', '\\', 'x?y', 'z#/w'), { maxLength: 5 }),
+            fc.array(fc.constantFrom('a', '.', '..', '%2e', '.%2E', '%2E%2e', '%2e.', '%2f', '%41', '%', 'b.c', '', '\\', 'x?y', 'z#/w'), {
+              maxLength: 5,
+            }),
             fc.constantFrom('', '/'),
           )
           .map(([segments, end]) => `/${segments.join('/')}${end}`),
@@ -416,6 +418,9 @@ describe('properties', () => {
       fc.property(plainLike, (x) => {
         const path = writtenPath(x);
         if (path !== undefined) expect(slashes(path)).toBe(slashes(new URL(x).pathname));
+        // The one-pass reading finds the same depth, and refuses the same addresses.
+        const depth = writtenPathDepth(x);
+        expect(depth).toBe(path === undefined ? -1 : slashes(path) - (path.endsWith('/') ? 1 : 0));
       }),
       { numRuns: numRuns * 10 },
     );
@@ -423,6 +428,10 @@ describe('properties', () => {
     expect(writtenPath('https://example.com/a/../b')).toBeUndefined();
     expect(urlDepth('https://example.com/a/../b/c')).toBe(2);
     expect(urlDepth('https://example.com/a/%2e%2e/b')).toBe(1);
+    // A `%` that spells no dot is kept as written: the path is read without parsing.
+    expect(writtenPath('https://example.com/caf%C3%A9/%41/x%2e')).toBe('/caf%C3%A9/%41/x%2e');
+    expect(writtenPathDepth('https://example.com/caf%C3%A9/%41/x%2e')).toBe(3);
+    for (const dots of ['%2e', '%2E', '.%2e', '%2e.', '%2E%2e']) expect(writtenPathDepth(`https://example.com/a/${dots}/b`), dots).toBe(-1);
   });
 
   it('ordinary addresses take the fast path', () => {

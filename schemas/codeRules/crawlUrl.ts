@@ -52,8 +52,12 @@ function pathDepth(path: string): number {
   return path.endsWith('/') ? slashes - 1 : slashes;
 }
 
-/** A `\`, a `%` (which may spell a dot) or a `.` or `..` segment: WHATWG rewrites such a path. */
-const REWRITTEN_PATH = /[\\%]|(?:^|\/)\.\.?(?:\/|$)/;
+/**
+ * A `\` or a `.` or `..` segment, a dot written as itself or as `%2e` (`.%2E`, `%2e%2e`, ...): WHATWG rewrites such a
+ * path. Any other `%` is kept as written (WHATWG decodes nothing else, and a `%` without two hex digits after it is
+ * kept too).
+ */
+const REWRITTEN_PATH = /\\|(?:^|\/)(?:\.|%2e)(?:\.|%2e)?(?:\/|$)/i;
 
 /**
  * The path of a plain address (see crawlUrl.ts) as WHATWG reads it, without parsing the address, when WHATWG
@@ -99,12 +103,15 @@ export function writtenPathDepth(url: string): number {
       path = false;
       continue;
     }
-    // REWRITTEN_PATH: a `\`, a `%`, or a `.` or `..` segment.
-    if (c === 0x5c || c === 0x25) return -1;
+    // REWRITTEN_PATH: a `\`, or a `.` or `..` segment (a dot written as `.` or `%2e`).
+    if (c === 0x5c) return -1;
     if (c === 0x2f) {
       if (segment === 1 || segment === 2) return -1;
       slashes += 1;
       segment = 0;
+    } else if (c === 0x25 && url.charCodeAt(i + 1) === 0x32 && (url.charCodeAt(i + 2) | 0x20) === 0x65) {
+      segment = segment >= 0 ? segment + 1 : -1;
+      i += 2;
     } else segment = c === 0x2e && segment >= 0 ? segment + 1 : -1;
     last = c;
   }
