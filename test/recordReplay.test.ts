@@ -183,20 +183,25 @@ describe.concurrent('record and replay', () => {
         for (const id of started) expect(cancelled.has(id), `job ${id} not cancelled`).toBe(true);
         for (const secret of [TOKEN, GATEWAY.value]) expect(again.stdout + again.stderr).not.toContain(secret);
 
-        // Against the reference server: refused, beside a baseline start it accepts (and whose job is cancelled).
-        const from = correct.log.length;
-        const fixed = await runCli(replayArgs(file, ['--base-url', correct.url]), '', TIMEOUT_MS);
-        expect(fixed.code, fixed.stderr + fixed.stdout).toBe(0);
-        expect(fixed.stdout).toMatch(/^FIXED\s+v2\.rule\.timeout\.maximum: POST \/v2\/crawl$/m);
-        expect(fixed.stdout).toContain(`sent to ${correct.url}`);
-        expect(fixed.stdout).toMatch(
-          new RegExp(`^${failed.length} fixed, 0 still failing, 0 not judged, 0 checks not replayed: all fixed$`, 'm'),
-        );
-        const onCorrect = correct.log.slice(from).filter((e) => e.url === '/v2/crawl');
-        expect(onCorrect.some((e) => e.body.includes('300001') && e.status === 400)).toBe(true);
-        const baseline = startedAndCancelled(correct.log.slice(from));
-        expect(baseline.started.length).toBeGreaterThan(0);
-        for (const id of baseline.started) expect(baseline.cancelled.has(id), `baseline job ${id} not cancelled`).toBe(true);
+        // Against the reference server: refused, beside a baseline start it accepts (and whose job is cancelled). A
+        // server of its own: the other tests of this file run at once against `correct`, and its log would hold their jobs.
+        const reference = await kitTarget({ token: TOKEN });
+        try {
+          const fixed = await runCli(replayArgs(file, ['--base-url', reference.url]), '', TIMEOUT_MS);
+          expect(fixed.code, fixed.stderr + fixed.stdout).toBe(0);
+          expect(fixed.stdout).toMatch(/^FIXED\s+v2\.rule\.timeout\.maximum: POST \/v2\/crawl$/m);
+          expect(fixed.stdout).toContain(`sent to ${reference.url}`);
+          expect(fixed.stdout).toMatch(
+            new RegExp(`^${failed.length} fixed, 0 still failing, 0 not judged, 0 checks not replayed: all fixed$`, 'm'),
+          );
+          const onReference = reference.log.filter((e) => e.url === '/v2/crawl');
+          expect(onReference.some((e) => e.body.includes('300001') && e.status === 400)).toBe(true);
+          const baseline = startedAndCancelled(reference.log);
+          expect(baseline.started.length).toBeGreaterThan(0);
+          for (const id of baseline.started) expect(baseline.cancelled.has(id), `baseline job ${id} not cancelled`).toBe(true);
+        } finally {
+          await reference.close();
+        }
 
         // Against a target that refuses every start: its refusal shows nothing, so nothing is claimed fixed.
         const refusing = await kitTarget({ token: TOKEN, deviate: refuseStarts });
