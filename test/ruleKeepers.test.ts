@@ -20,7 +20,7 @@ import { CODE_RULES, type PlacedRule } from '../schemas/codeRules/index.js';
 import { field, isRecord, NO_PROBLEMS } from '../schemas/codeRules/codeRule.js';
 import { jsonSchemaRules } from '../schemas/codeRules/jsonSchemas.js';
 import { definitions } from '../schemas/registry.js';
-import type { SchemaName } from '../schemas/validate.js';
+import { validate, type SchemaName } from '../schemas/validate.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectors.js';
@@ -125,6 +125,36 @@ describe("the composed keepers and each rule's keeps", () => {
     const mixed = Object.assign(Object.create({ ignoreInvalidURLs: true }) as object, { urls: ['https://docs.example.com/', 'nope'] });
     expect(unsoundYes(CODE_RULES['v1/BatchScrapeRequest']!, mixed)).toEqual([]);
     expect(KEEPERS['v1/BatchScrapeRequest']!(mixed)).toBe(0);
+  });
+
+  it('a field that is not enumerable is no data: neither the composition nor the check sees it (as the fast path does not)', () => {
+    // Each case breaks its rule with every field enumerable; hiding the one named leaves nothing to find.
+    const cases: { name: SchemaName; body: Record<string, unknown>; hidden: string; rule: string }[] = [
+      { name: 'v2/ScrapeOptions', body: { waitFor: 50000, timeout: 2000 }, hidden: 'timeout', rule: 'waitForWithinTimeout' },
+      { name: 'v2/ScrapeOptions', body: { waitFor: 50000, timeout: 2000 }, hidden: 'waitFor', rule: 'waitForWithinTimeout' },
+      {
+        name: 'v1/CrawlRequest',
+        body: { url: 'https://docs.example.com/a/b/c', maxDepth: 1 },
+        hidden: 'maxDepth',
+        rule: 'urlDepthWithinMaxDepth',
+      },
+      {
+        name: 'v2/BatchScrapeRequest',
+        body: { urls: ['https://docs.example.com/', 'nope'], ignoreInvalidURLs: false },
+        hidden: 'ignoreInvalidURLs',
+        rule: 'batchUrls',
+      },
+    ];
+    for (const { name, body, hidden, rule } of cases) {
+      const shown = validate(name, body);
+      expect(shown.valid ? [] : shown.errors.map((issue) => issue.rule), `${name} ${hidden} shown`).toContain(rule);
+      const object = Object.defineProperty({ ...body }, hidden, { value: body[hidden], enumerable: false });
+      const placed = CODE_RULES[name]!;
+      expect(unsoundYes(placed, object), `${name} ${hidden} hidden`).toEqual([]);
+      const ruleOf = placed.find((p) => p.rule.id === rule)!.rule;
+      expect(ruleOf.check(object), `${name} ${hidden} hidden`).toBe(NO_PROBLEMS);
+      expect(KEEPERS[name]!(object), `${name} ${hidden} hidden`).toBe(-1);
+    }
   });
 
   it('a rule with triggers keeps every object that holds none of them (the composition does not ask it then)', () => {

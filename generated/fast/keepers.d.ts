@@ -6,6 +6,16 @@
  * CODE_RULES; `isRecord` is codeRule.ts's.
  */
 export declare function ruleKeepers(
-  placed: Readonly<Record<string, readonly { readonly rule: { keeps(object: Readonly<Record<string, unknown>>): boolean } }[]>>,
+  placed: Readonly<
+    Record<
+      string,
+      readonly {
+        readonly rule: {
+          keeps(object: Readonly<Record<string, unknown>>): boolean;
+          keepsWith?(object: Readonly<Record<string, unknown>>, ...fields: unknown[]): boolean;
+        };
+      }[]
+    >
+  >,
   isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, (x: unknown) => number>>;

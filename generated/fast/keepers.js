@@ -51,49 +51,61 @@ export function ruleKeepers(placed, isRecord) {
   return {
     "v1/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
-      let o1, o2, o3, o4, o5, o6;
-      for (const k7 in x) {
-        switch (k7.length) {
+      let o1, o2, o3, o4, o5, o6, o7, o8, o9;
+      for (const k10 in x) {
+        switch (k10.length) {
+          case 4:
+            if (k10 === "urls") {
+              o1 = x[k10];
+            }
+            break;
           case 7:
-            if (k7 === "waitFor") {
-              o1 = x[k7];
-            } else if (k7 === "actions") {
-              o2 = x[k7];
-            } else if (k7 === "extract") {
-              o4 = x[k7];
-            } else if (k7 === "webhook") {
-              o6 = x[k7];
+            if (k10 === "waitFor") {
+              o3 = x[k10];
+            } else if (k10 === "timeout") {
+              o4 = x[k10];
+            } else if (k10 === "actions") {
+              o5 = x[k10];
+            } else if (k10 === "extract") {
+              o7 = x[k10];
+            } else if (k10 === "webhook") {
+              o9 = x[k10];
             }
             break;
           case 11:
-            if (k7 === "jsonOptions") {
-              o3 = x[k7];
+            if (k10 === "jsonOptions") {
+              o6 = x[k10];
+            }
+            break;
+          case 17:
+            if (k10 === "ignoreInvalidURLs") {
+              o2 = x[k10];
             }
             break;
           case 21:
-            if (k7 === "changeTrackingOptions") {
-              o5 = x[k7];
+            if (k10 === "changeTrackingOptions") {
+              o8 = x[k10];
             }
             break;
         }
       }
-      if (!r0_0.keeps(x)) return 0;
-      if (o1 !== undefined && !r0_1.keeps(x)) return 1;
-      if ((o1 !== undefined || o2 !== undefined) && !r0_2.keeps(x)) return 2;
-      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r0_3.keeps(x)) return 3;
-      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r0_4.keeps(x)) return 4;
-      if (isRecord(o6)) {
-        let o8;
-        for (const k9 in o6) {
-          switch (k9.length) {
+      if (!r0_0.keepsWith(x, o1, o2)) return 0;
+      if (o3 !== undefined && !r0_1.keepsWith(x, o3, o4)) return 1;
+      if ((o3 !== undefined || o5 !== undefined) && !r0_2.keepsWith(x, o3, o5)) return 2;
+      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_3.keeps(x)) return 3;
+      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_4.keeps(x)) return 4;
+      if (isRecord(o9)) {
+        let o11;
+        for (const k12 in o9) {
+          switch (k12.length) {
             case 7:
-              if (k9 === "headers") {
-                o8 = o6[k9];
+              if (k12 === "headers") {
+                o11 = o9[k12];
               }
               break;
           }
         }
-        if (o8 !== undefined && !r0_5.keeps(o6)) return 5;
+        if (o11 !== undefined && !r0_5.keepsWith(o9, o11)) return 5;
       }
       return -1;
     },
@@ -115,78 +127,85 @@ export function ruleKeepers(placed, isRecord) {
     },
     "v1/CrawlRequest"(x) {
       if (!isRecord(x)) return -1;
-      let o1, o2, o3, o4, o5;
-      for (const k6 in x) {
-        switch (k6.length) {
+      let o1, o2, o3, o4, o5, o6;
+      for (const k7 in x) {
+        switch (k7.length) {
           case 3:
-            if (k6 === "url") {
-              o1 = x[k6];
+            if (k7 === "url") {
+              o1 = x[k7];
             }
             break;
           case 7:
-            if (k6 === "webhook") {
-              o5 = x[k6];
+            if (k7 === "webhook") {
+              o6 = x[k7];
+            }
+            break;
+          case 8:
+            if (k7 === "maxDepth") {
+              o2 = x[k7];
             }
             break;
           case 12:
-            if (k6 === "includePaths") {
-              o2 = x[k6];
-            } else if (k6 === "excludePaths") {
-              o3 = x[k6];
+            if (k7 === "includePaths") {
+              o3 = x[k7];
+            } else if (k7 === "excludePaths") {
+              o4 = x[k7];
             }
             break;
           case 13:
-            if (k6 === "scrapeOptions") {
-              o4 = x[k6];
+            if (k7 === "scrapeOptions") {
+              o5 = x[k7];
             }
             break;
         }
       }
-      if (o1 !== undefined && !r2_0.keeps(x)) return 0;
-      if (o1 !== undefined && !r2_1.keeps(x)) return 1;
-      if ((o2 !== undefined || o3 !== undefined) && !r2_2.keeps(x)) return 2;
-      if (isRecord(o4)) {
-        let o7, o8, o9, o10, o11;
-        for (const k12 in o4) {
-          switch (k12.length) {
-            case 7:
-              if (k12 === "waitFor") {
-                o7 = o4[k12];
-              } else if (k12 === "actions") {
-                o8 = o4[k12];
-              } else if (k12 === "extract") {
-                o10 = o4[k12];
-              }
-              break;
-            case 11:
-              if (k12 === "jsonOptions") {
-                o9 = o4[k12];
-              }
-              break;
-            case 21:
-              if (k12 === "changeTrackingOptions") {
-                o11 = o4[k12];
-              }
-              break;
-          }
-        }
-        if (o7 !== undefined && !r2_3.keeps(o4)) return 3;
-        if ((o7 !== undefined || o8 !== undefined) && !r2_4.keeps(o4)) return 4;
-        if ((o9 !== undefined || o10 !== undefined || o11 !== undefined) && !r2_5.keeps(o4)) return 5;
-        if ((o9 !== undefined || o10 !== undefined || o11 !== undefined) && !r2_6.keeps(o4)) return 6;
-      }
+      if (o1 !== undefined && !r2_0.keepsWith(x, o1)) return 0;
+      if (o1 !== undefined && !r2_1.keepsWith(x, o1, o2)) return 1;
+      if ((o3 !== undefined || o4 !== undefined) && !r2_2.keepsWith(x, o3, o4)) return 2;
       if (isRecord(o5)) {
-        let o13;
+        let o8, o9, o10, o11, o12, o13;
         for (const k14 in o5) {
           switch (k14.length) {
             case 7:
-              if (k14 === "headers") {
+              if (k14 === "waitFor") {
+                o8 = o5[k14];
+              } else if (k14 === "timeout") {
+                o9 = o5[k14];
+              } else if (k14 === "actions") {
+                o10 = o5[k14];
+              } else if (k14 === "extract") {
+                o12 = o5[k14];
+              }
+              break;
+            case 11:
+              if (k14 === "jsonOptions") {
+                o11 = o5[k14];
+              }
+              break;
+            case 21:
+              if (k14 === "changeTrackingOptions") {
                 o13 = o5[k14];
               }
               break;
           }
         }
-        if (o13 !== undefined && !r2_7.keeps(o5)) return 7;
+        if (o8 !== undefined && !r2_3.keepsWith(o5, o8, o9)) return 3;
+        if ((o8 !== undefined || o10 !== undefined) && !r2_4.keepsWith(o5, o8, o10)) return 4;
+        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_5.keeps(o5)) return 5;
+        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_6.keeps(o5)) return 6;
+      }
+      if (isRecord(o6)) {
+        let o15;
+        for (const k16 in o6) {
+          switch (k16.length) {
+            case 7:
+              if (k16 === "headers") {
+                o15 = o6[k16];
+              }
+              break;
+          }
+        }
+        if (o15 !== undefined && !r2_7.keepsWith(o6, o15)) return 7;
       }
       return -1;
     },
@@ -208,34 +227,36 @@ export function ruleKeepers(placed, isRecord) {
     },
     "v1/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      let o1, o2, o3, o4, o5;
-      for (const k6 in x) {
-        switch (k6.length) {
+      let o1, o2, o3, o4, o5, o6;
+      for (const k7 in x) {
+        switch (k7.length) {
           case 7:
-            if (k6 === "waitFor") {
-              o1 = x[k6];
-            } else if (k6 === "actions") {
-              o2 = x[k6];
-            } else if (k6 === "extract") {
-              o4 = x[k6];
+            if (k7 === "waitFor") {
+              o1 = x[k7];
+            } else if (k7 === "timeout") {
+              o2 = x[k7];
+            } else if (k7 === "actions") {
+              o3 = x[k7];
+            } else if (k7 === "extract") {
+              o5 = x[k7];
             }
             break;
           case 11:
-            if (k6 === "jsonOptions") {
-              o3 = x[k6];
+            if (k7 === "jsonOptions") {
+              o4 = x[k7];
             }
             break;
           case 21:
-            if (k6 === "changeTrackingOptions") {
-              o5 = x[k6];
+            if (k7 === "changeTrackingOptions") {
+              o6 = x[k7];
             }
             break;
         }
       }
-      if (o1 !== undefined && !r4_0.keeps(x)) return 0;
-      if ((o1 !== undefined || o2 !== undefined) && !r4_1.keeps(x)) return 1;
-      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r4_2.keeps(x)) return 2;
-      if ((o3 !== undefined || o4 !== undefined || o5 !== undefined) && !r4_3.keeps(x)) return 3;
+      if (o1 !== undefined && !r4_0.keepsWith(x, o1, o2)) return 0;
+      if ((o1 !== undefined || o3 !== undefined) && !r4_1.keepsWith(x, o1, o3)) return 1;
+      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_2.keeps(x)) return 2;
+      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_3.keeps(x)) return 3;
       return -1;
     },
     "v1/Webhook"(x) {
@@ -250,7 +271,7 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r5_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r5_0.keepsWith(x, o1)) return 0;
       return -1;
     },
     "v1/WebhookObject"(x) {
@@ -265,43 +286,55 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r6_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r6_0.keepsWith(x, o1)) return 0;
       return -1;
     },
     "v2/BatchScrapeRequest"(x) {
       if (!isRecord(x)) return -1;
-      let o1, o2, o3, o4;
-      for (const k5 in x) {
-        switch (k5.length) {
+      let o1, o2, o3, o4, o5, o6, o7;
+      for (const k8 in x) {
+        switch (k8.length) {
+          case 4:
+            if (k8 === "urls") {
+              o1 = x[k8];
+            }
+            break;
           case 7:
-            if (k5 === "waitFor") {
-              o1 = x[k5];
-            } else if (k5 === "actions") {
-              o2 = x[k5];
-            } else if (k5 === "formats") {
-              o3 = x[k5];
-            } else if (k5 === "webhook") {
-              o4 = x[k5];
+            if (k8 === "waitFor") {
+              o3 = x[k8];
+            } else if (k8 === "timeout") {
+              o4 = x[k8];
+            } else if (k8 === "actions") {
+              o5 = x[k8];
+            } else if (k8 === "formats") {
+              o6 = x[k8];
+            } else if (k8 === "webhook") {
+              o7 = x[k8];
+            }
+            break;
+          case 17:
+            if (k8 === "ignoreInvalidURLs") {
+              o2 = x[k8];
             }
             break;
         }
       }
-      if (!r7_0.keeps(x)) return 0;
-      if (o1 !== undefined && !r7_1.keeps(x)) return 1;
-      if (o2 !== undefined && !r7_2.keeps(x)) return 2;
-      if (o3 !== undefined && !r7_3.keeps(x)) return 3;
-      if (isRecord(o4)) {
-        let o6;
-        for (const k7 in o4) {
-          switch (k7.length) {
+      if (!r7_0.keepsWith(x, o1, o2)) return 0;
+      if (o3 !== undefined && !r7_1.keepsWith(x, o3, o4)) return 1;
+      if (o5 !== undefined && !r7_2.keepsWith(x, o3, o5)) return 2;
+      if (o6 !== undefined && !r7_3.keeps(x)) return 3;
+      if (isRecord(o7)) {
+        let o9;
+        for (const k10 in o7) {
+          switch (k10.length) {
             case 7:
-              if (k7 === "headers") {
-                o6 = o4[k7];
+              if (k10 === "headers") {
+                o9 = o7[k10];
               }
               break;
           }
         }
-        if (o6 !== undefined && !r7_4.keeps(o4)) return 4;
+        if (o9 !== undefined && !r7_4.keepsWith(o7, o9)) return 4;
       }
       return -1;
     },
@@ -349,39 +382,41 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r9_0.keeps(x)) return 0;
-      if ((o2 !== undefined || o3 !== undefined) && !r9_1.keeps(x)) return 1;
+      if (o1 !== undefined && !r9_0.keepsWith(x, o1)) return 0;
+      if ((o2 !== undefined || o3 !== undefined) && !r9_1.keepsWith(x, o2, o3)) return 1;
       if (isRecord(o4)) {
-        let o7, o8, o9;
-        for (const k10 in o4) {
-          switch (k10.length) {
+        let o7, o8, o9, o10;
+        for (const k11 in o4) {
+          switch (k11.length) {
             case 7:
-              if (k10 === "waitFor") {
-                o7 = o4[k10];
-              } else if (k10 === "actions") {
-                o8 = o4[k10];
-              } else if (k10 === "formats") {
-                o9 = o4[k10];
+              if (k11 === "waitFor") {
+                o7 = o4[k11];
+              } else if (k11 === "timeout") {
+                o8 = o4[k11];
+              } else if (k11 === "actions") {
+                o9 = o4[k11];
+              } else if (k11 === "formats") {
+                o10 = o4[k11];
               }
               break;
           }
         }
-        if (o7 !== undefined && !r9_2.keeps(o4)) return 2;
-        if (o8 !== undefined && !r9_3.keeps(o4)) return 3;
-        if (o9 !== undefined && !r9_4.keeps(o4)) return 4;
+        if (o7 !== undefined && !r9_2.keepsWith(o4, o7, o8)) return 2;
+        if (o9 !== undefined && !r9_3.keepsWith(o4, o7, o9)) return 3;
+        if (o10 !== undefined && !r9_4.keeps(o4)) return 4;
       }
       if (isRecord(o5)) {
-        let o11;
-        for (const k12 in o5) {
-          switch (k12.length) {
+        let o12;
+        for (const k13 in o5) {
+          switch (k13.length) {
             case 7:
-              if (k12 === "headers") {
-                o11 = o5[k12];
+              if (k13 === "headers") {
+                o12 = o5[k13];
               }
               break;
           }
         }
-        if (o11 !== undefined && !r9_5.keeps(o5)) return 5;
+        if (o12 !== undefined && !r9_5.keepsWith(o5, o12)) return 5;
       }
       return -1;
     },
@@ -402,23 +437,25 @@ export function ruleKeepers(placed, isRecord) {
     },
     "v2/ScrapeOptions"(x) {
       if (!isRecord(x)) return -1;
-      let o1, o2, o3;
-      for (const k4 in x) {
-        switch (k4.length) {
+      let o1, o2, o3, o4;
+      for (const k5 in x) {
+        switch (k5.length) {
           case 7:
-            if (k4 === "waitFor") {
-              o1 = x[k4];
-            } else if (k4 === "actions") {
-              o2 = x[k4];
-            } else if (k4 === "formats") {
-              o3 = x[k4];
+            if (k5 === "waitFor") {
+              o1 = x[k5];
+            } else if (k5 === "timeout") {
+              o2 = x[k5];
+            } else if (k5 === "actions") {
+              o3 = x[k5];
+            } else if (k5 === "formats") {
+              o4 = x[k5];
             }
             break;
         }
       }
-      if (o1 !== undefined && !r11_0.keeps(x)) return 0;
-      if (o2 !== undefined && !r11_1.keeps(x)) return 1;
-      if (o3 !== undefined && !r11_2.keeps(x)) return 2;
+      if (o1 !== undefined && !r11_0.keepsWith(x, o1, o2)) return 0;
+      if (o3 !== undefined && !r11_1.keepsWith(x, o1, o3)) return 1;
+      if (o4 !== undefined && !r11_2.keeps(x)) return 2;
       return -1;
     },
     "v2/Webhook"(x) {
@@ -433,7 +470,7 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r12_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r12_0.keepsWith(x, o1)) return 0;
       return -1;
     },
     "v2/WebhookObject"(x) {
@@ -448,7 +485,7 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r13_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r13_0.keepsWith(x, o1)) return 0;
       return -1;
     },
   };

@@ -18,18 +18,22 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
       if (urls !== undefined && allPlain(urls)) return NO_PROBLEMS;
       return partitionProblems(version, request);
     },
-    keeps(request) {
-      // Plain reads (see CodeRule.keeps): `check` reads own fields only, and where `urls` is inherited it finds
-      // nothing, whatever this answers. An absent `ignoreInvalidURLs` means the default, so one the plain read finds
-      // counts only when it is the request's own.
-      const urls = denseArray(request.urls);
-      if (urls === undefined) return false;
-      const ignoring = request.ignoreInvalidURLs === undefined ? ignoringByDefault : ignoresInvalidUrls(version, request);
-      // Ignoring invalid entries, a batch is refused only when none is valid (partitionBatch): one plain entry
-      // settles it, and which others are invalid is for the answer's invalidURLs, not for validation.
-      return ignoring ? urls.length === 0 || somePlain(urls) : allPlain(urls);
-    },
+    keeps: (request) => kept(request, request.urls, request.ignoreInvalidURLs),
+    reads: ['urls', 'ignoreInvalidURLs'],
+    keepsWith: kept,
   };
+
+  function kept(request: Readonly<Record<string, unknown>>, given: unknown, ignoreInvalid: unknown): boolean {
+    // Plain reads (see CodeRule.keeps): `check` reads own fields only, and where `urls` is inherited it finds
+    // nothing, whatever this answers. An absent `ignoreInvalidURLs` means the default, so one the plain read finds
+    // counts only when it is the request's own (ignoresInvalidUrls reads it as `check` does).
+    const urls = denseArray(given);
+    if (urls === undefined) return false;
+    const ignoring = ignoreInvalid === undefined ? ignoringByDefault : ignoresInvalidUrls(version, request);
+    // Ignoring invalid entries, a batch is refused only when none is valid (partitionBatch): one plain entry
+    // settles it, and which others are invalid is for the answer's invalidURLs, not for validation.
+    return ignoring ? urls.length === 0 || somePlain(urls) : allPlain(urls);
+  }
 }
 
 /** The rule's problems as the batch partition judges every entry, without the plain-address shortcut. */

@@ -16,12 +16,13 @@ export const crawlUrlValid: CodeRule = {
     if (problem === undefined) return NO_PROBLEMS;
     return [{ at: ['url'], message: problem, ...(isUnparseableUrl(url as string) ? { source: 'interface §2.1' as const } : {}) }];
   },
-  keeps(request) {
-    // A plain address is valid (crawlUrlProblem asks the same first); anything else is for `check`.
-    const url = request.url;
-    return typeof url !== 'string' || scannedOriginEnd(url) >= 0;
-  },
+  keeps: (request) => crawlUrlKept(request.url),
+  reads: ['url'],
+  keepsWith: (_request, url) => crawlUrlKept(url),
 };
+
+/** A plain address is valid (crawlUrlProblem asks the same first); anything else is for `check`. */
+const crawlUrlKept = (url: unknown): boolean => typeof url !== 'string' || scannedOriginEnd(url) >= 0;
 
 /**
  * `plainOriginEnd` of the last address the crawl URL rule's cheap answer scanned (`scannedOriginEnd`), for the depth
@@ -140,16 +141,19 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
         ? [{ at: ['url'], message: 'URL depth exceeds the specified maxDepth' }]
         : NO_PROBLEMS;
     },
-    keeps(request) {
-      const url = request.url;
-      if (typeof url !== 'string') return true;
-      const depth = writtenPathDepth(url);
-      if (depth < 0) return false;
-      // A plain read: an absent `maxDepth` means the default, so a number read counts only when it is the request's
-      // own, which is asked only when the depth is within the number but not within the default.
-      const given = request.maxDepth;
-      if (typeof given !== 'number') return !(depth > defaultMaxDepth);
-      return !(depth > given) && (!(depth > defaultMaxDepth) || Object.hasOwn(request, 'maxDepth'));
-    },
+    keeps: (request) => depthKept(request, request.url, request.maxDepth),
+    reads: ['url', 'maxDepth'],
+    keepsWith: depthKept,
   };
+
+  function depthKept(request: Readonly<Record<string, unknown>>, url: unknown, given: unknown): boolean {
+    if (typeof url !== 'string') return true;
+    const depth = writtenPathDepth(url);
+    if (depth < 0) return false;
+    // A plain read: an absent `maxDepth` means the default, so a number read counts only when it is the request's
+    // own (enumerable, as `check` reads it), which is asked only when the depth is within the number but not within
+    // the default.
+    if (typeof given !== 'number') return !(depth > defaultMaxDepth);
+    return !(depth > given) && (!(depth > defaultMaxDepth) || Object.prototype.propertyIsEnumerable.call(request, 'maxDepth'));
+  }
 }

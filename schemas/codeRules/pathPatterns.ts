@@ -184,11 +184,15 @@ export const pathPatternsCompile: CodeRule = {
     return problems ?? NO_PROBLEMS;
   },
   keeps(request) {
-    // As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit).
-    const include = request.includePaths;
-    const exclude = request.excludePaths;
-    const characters = knownCharacters(include) + knownCharacters(exclude);
-    const count = (Array.isArray(include) ? include.length : 0) + (Array.isArray(exclude) ? exclude.length : 0);
-    return characters >= 0 && count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
+    return patternsKept(request.includePaths, request.excludePaths);
   },
+  reads: PATTERN_FIELDS,
+  keepsWith: (_request, include, exclude) => patternsKept(include, exclude),
 };
+
+/** As `check`, over the same fields and bounds, but every pattern must be one accepted before (a cache hit). */
+function patternsKept(include: unknown, exclude: unknown): boolean {
+  const characters = knownCharacters(include) + knownCharacters(exclude);
+  const count = (Array.isArray(include) ? include.length : 0) + (Array.isArray(exclude) ? exclude.length : 0);
+  return characters >= 0 && count <= PATH_PATTERNS_COMBINED && characters <= PATH_PATTERN_CHARACTERS_COMBINED;
+}

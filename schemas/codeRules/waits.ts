@@ -21,6 +21,8 @@ export const waitForWithinTimeout: CodeRule = {
       ? NO_PROBLEMS
       : [{ at: ['waitFor'], message: 'waitFor must not exceed half of timeout' }],
   keeps: (options) => waitForKept(options.waitFor, options.timeout),
+  reads: ['waitFor', 'timeout'],
+  keepsWith: (_options, waitFor, timeout) => waitForKept(waitFor, timeout),
 };
 
 function waitForKept(waitFor: unknown, timeout: unknown): boolean {
@@ -58,6 +60,8 @@ export function totalWaitWithinLimit(version: 'v1' | 'v2'): CodeRule {
     check: (options) =>
       kept(field(options, 'waitFor'), field(options, 'actions')) ? NO_PROBLEMS : [{ at: ['actions'], message: TOTAL_WAIT_MESSAGE }],
     keeps: (options) => kept(options.waitFor, options.actions),
+    reads: ['waitFor', 'actions'],
+    keepsWith: (_options, waitFor, actions) => kept(waitFor, actions),
   };
   function kept(waitFor: unknown, actions: unknown): boolean {
     const total = waitActionsTotal(actions) + (version === 'v1' && typeof waitFor === 'number' ? waitFor : 0);

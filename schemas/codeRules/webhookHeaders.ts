@@ -28,12 +28,15 @@ export const webhookSignatureHeader: CodeRule = {
     }
     return problems ?? NO_PROBLEMS;
   },
-  keeps(webhook) {
-    // As `check`, over the names where they stand (`for...in` and an own-property test: no array of names).
-    const headers = webhook.headers;
-    if (!isRecord(headers)) return true;
-    for (const name in headers)
-      if (Object.prototype.hasOwnProperty.call(headers, name) && name.length === LOWER.length && name.toLowerCase() === LOWER) return false;
-    return true;
-  },
+  keeps: (webhook) => headersKept(webhook.headers),
+  reads: ['headers'],
+  keepsWith: (_webhook, headers) => headersKept(headers),
 };
+
+/** As `check`, over the names where they stand (`for...in` and an own-property test: no array of names). */
+function headersKept(headers: unknown): boolean {
+  if (!isRecord(headers)) return true;
+  for (const name in headers)
+    if (Object.prototype.hasOwnProperty.call(headers, name) && name.length === LOWER.length && name.toLowerCase() === LOWER) return false;
+  return true;
+}

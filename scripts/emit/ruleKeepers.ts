@@ -1,8 +1,8 @@
 /**
  * The rules written as code, composed per definition (`generated/fast/keepers.js`): for each definition that has
  * such rules, one function that asks every rule's `keeps` at its place, in the order of the definition's list,
- * reading the fields each place of the body needs in one walk over its keys (and asking a rule with `triggers` only
- * when one of them is there), and
+ * reading the fields each place of the body needs in one walk over its keys (asking a rule with `triggers` only
+ * when one of them is there, and handing a rule with `reads` the fields it reads), and
  * answers the index of the first rule whose cheap answer is no (-1 when the body keeps them all). `validate()` asks it of every body the fast path accepts; only when it names a rule
  * are the rules checked, from that one on (those before it kept).
  *
@@ -21,7 +21,13 @@ export const RULE_KEEPERS_FILE = 'keepers.js';
 
 /** The rules placed at one object of the body, and the objects inside it that have rules, by field. */
 interface Place {
-  readonly rules: { readonly variable: string; readonly index: number; readonly triggers: readonly string[] | undefined }[];
+  readonly rules: {
+    readonly variable: string;
+    readonly index: number;
+    readonly triggers: readonly string[] | undefined;
+    /** The fields its `keepsWith` is given (CodeRule.reads), when it has one. */
+    readonly reads: readonly string[] | undefined;
+  }[];
   readonly inner: Map<string, Place>;
 }
 
@@ -33,7 +39,9 @@ const newPlace = (): Place => ({ rules: [], inner: new Map() });
  * why), each into a local; a field the walk does not meet is absent.
  */
 function placeCode(place: Place, variable: string, indent: string, counter: { next: number }): string[] {
-  const needed = [...new Set([...place.rules.flatMap(({ triggers }) => triggers ?? []), ...place.inner.keys()])];
+  const needed = [
+    ...new Set([...place.rules.flatMap(({ triggers, reads }) => [...(triggers ?? []), ...(reads ?? [])]), ...place.inner.keys()]),
+  ];
   const locals = new Map(needed.map((name) => [name, `o${counter.next++}`]));
   const lines: string[] = [];
   if (needed.length > 0) {
@@ -46,11 +54,16 @@ function placeCode(place: Place, variable: string, indent: string, counter: { ne
       `${indent}}`,
     );
   }
-  for (const { variable: rule, index, triggers } of place.rules) {
-    // A rule with triggers is asked only when the object holds one of them.
+  for (const { variable: rule, index, triggers, reads } of place.rules) {
+    // A rule with triggers is asked only when the object holds one of them; one with `reads` is given those fields
+    // as the walk read them (CodeRule.reads says why).
     const held = (triggers ?? []).map((name) => `${locals.get(name)!} !== undefined`);
     const guard = held.length === 0 ? '' : `${held.length === 1 ? held[0] : `(${held.join(' || ')})`} && `;
-    lines.push(`${indent}if (${guard}!${rule}.keeps(${variable})) return ${index};`);
+    const ask =
+      reads === undefined
+        ? `${rule}.keeps(${variable})`
+        : `${rule}.keepsWith(${[variable, ...reads.map((name) => locals.get(name)!)].join(', ')})`;
+    lines.push(`${indent}if (${guard}!${ask}) return ${index};`);
   }
   for (const [key, inner] of place.inner) {
     const name = locals.get(key)!;
@@ -83,7 +96,9 @@ export function ruleKeepersModule(): { js: string; dts: string } {
         if (!place.inner.has(key)) place.inner.set(key, newPlace());
         place = place.inner.get(key)!;
       }
-      place.rules.push({ variable, index: i, triggers: rule.triggers });
+      if ((rule.reads === undefined) !== (rule.keepsWith === undefined))
+        throw new Error(`${name}: rule ${rule.id} has one of reads and keepsWith without the other`);
+      place.rules.push({ variable, index: i, triggers: rule.triggers, reads: rule.reads });
     });
     functions.push(
       `    ${JSON.stringify(name)}(x) {`,
@@ -116,7 +131,17 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     header,
     ...doc,
     'export declare function ruleKeepers(',
-    '  placed: Readonly<Record<string, readonly { readonly rule: { keeps(object: Readonly<Record<string, unknown>>): boolean } }[]>>,',
+    '  placed: Readonly<',
+    '    Record<',
+    '      string,',
+    '      readonly {',
+    '        readonly rule: {',
+    '          keeps(object: Readonly<Record<string, unknown>>): boolean;',
+    '          keepsWith?(object: Readonly<Record<string, unknown>>, ...fields: unknown[]): boolean;',
+    '        };',
+    '      }[]',
+    '    >',
+    '  >,',
     '  isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,',
     '): Readonly<Record<string, (x: unknown) => number>>;',
     '',
