@@ -92,8 +92,8 @@ export function ruleKeepers(placed, isRecord) {
       if (!r0_0.keepsWith(x, o1, o2)) return 0;
       if (o3 !== undefined && !r0_1.keepsWith(x, o3, o4)) return 1;
       if ((o3 !== undefined || o5 !== undefined) && !r0_2.keepsWith(x, o3, o5)) return 2;
-      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_3.keeps(x)) return 3;
-      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_4.keeps(x)) return 4;
+      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_3.keepsWith(x, o6, o7, o8)) return 3;
+      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_4.keepsWith(x, o6, o7, o8)) return 4;
       if (isRecord(o9)) {
         let o11;
         for (const k12 in o9) {
@@ -121,8 +121,8 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r1_0.keeps(x)) return 0;
-      if (o1 !== undefined && !r1_1.keeps(x)) return 1;
+      if (o1 !== undefined && !r1_0.keepsWith(x, o1)) return 0;
+      if (o1 !== undefined && !r1_1.keepsWith(x, o1)) return 1;
       return -1;
     },
     "v1/CrawlRequest"(x) {
@@ -191,8 +191,8 @@ export function ruleKeepers(placed, isRecord) {
         }
         if (o8 !== undefined && !r2_3.keepsWith(o5, o8, o9)) return 3;
         if ((o8 !== undefined || o10 !== undefined) && !r2_4.keepsWith(o5, o8, o10)) return 4;
-        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_5.keeps(o5)) return 5;
-        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_6.keeps(o5)) return 6;
+        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_5.keepsWith(o5, o11, o12, o13)) return 5;
+        if ((o11 !== undefined || o12 !== undefined || o13 !== undefined) && !r2_6.keepsWith(o5, o11, o12, o13)) return 6;
       }
       if (isRecord(o6)) {
         let o15;
@@ -221,8 +221,8 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r3_0.keeps(x)) return 0;
-      if (o1 !== undefined && !r3_1.keeps(x)) return 1;
+      if (o1 !== undefined && !r3_0.keepsWith(x, o1)) return 0;
+      if (o1 !== undefined && !r3_1.keepsWith(x, o1)) return 1;
       return -1;
     },
     "v1/ScrapeOptions"(x) {
@@ -255,8 +255,8 @@ export function ruleKeepers(placed, isRecord) {
       }
       if (o1 !== undefined && !r4_0.keepsWith(x, o1, o2)) return 0;
       if ((o1 !== undefined || o3 !== undefined) && !r4_1.keepsWith(x, o1, o3)) return 1;
-      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_2.keeps(x)) return 2;
-      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_3.keeps(x)) return 3;
+      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_2.keepsWith(x, o4, o5, o6)) return 2;
+      if ((o4 !== undefined || o5 !== undefined || o6 !== undefined) && !r4_3.keepsWith(x, o4, o5, o6)) return 3;
       return -1;
     },
     "v1/Webhook"(x) {
@@ -322,7 +322,7 @@ export function ruleKeepers(placed, isRecord) {
       if (!r7_0.keepsWith(x, o1, o2)) return 0;
       if (o3 !== undefined && !r7_1.keepsWith(x, o3, o4)) return 1;
       if (o5 !== undefined && !r7_2.keepsWith(x, o3, o5)) return 2;
-      if (o6 !== undefined && !r7_3.keeps(x)) return 3;
+      if (o6 !== undefined && !r7_3.keepsWith(x, o6)) return 3;
       if (isRecord(o7)) {
         let o9;
         for (const k10 in o7) {
@@ -350,7 +350,7 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r8_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r8_0.keepsWith(x, o1)) return 0;
       return -1;
     },
     "v2/CrawlRequest"(x) {
@@ -403,7 +403,7 @@ export function ruleKeepers(placed, isRecord) {
         }
         if (o7 !== undefined && !r9_2.keepsWith(o4, o7, o8)) return 2;
         if (o9 !== undefined && !r9_3.keepsWith(o4, o7, o9)) return 3;
-        if (o10 !== undefined && !r9_4.keeps(o4)) return 4;
+        if (o10 !== undefined && !r9_4.keepsWith(o4, o10)) return 4;
       }
       if (isRecord(o5)) {
         let o12;
@@ -432,7 +432,7 @@ export function ruleKeepers(placed, isRecord) {
             break;
         }
       }
-      if (o1 !== undefined && !r10_0.keeps(x)) return 0;
+      if (o1 !== undefined && !r10_0.keepsWith(x, o1)) return 0;
       return -1;
     },
     "v2/ScrapeOptions"(x) {
@@ -455,7 +455,7 @@ export function ruleKeepers(placed, isRecord) {
       }
       if (o1 !== undefined && !r11_0.keepsWith(x, o1, o2)) return 0;
       if (o3 !== undefined && !r11_1.keepsWith(x, o1, o3)) return 1;
-      if (o4 !== undefined && !r11_2.keeps(x)) return 2;
+      if (o4 !== undefined && !r11_2.keepsWith(x, o4)) return 2;
       return -1;
     },
     "v2/Webhook"(x) {

@@ -379,16 +379,12 @@ function schemasOf(version: Version, options: Readonly<Record<string, unknown>>)
 }
 
 /**
- * Whether `kept` says yes of every schema a set of scrape options gives (as `schemasOf` finds them, without
+ * Whether `kept` says yes of every schema v2 scrape options' `formats` gives (as `schemasOf` finds them, without
  * gathering them).
  */
-function everySchema(version: Version, options: Readonly<Record<string, unknown>>, kept: (schema: unknown) => boolean): boolean {
+function formatsKept(given: unknown, kept: (schema: unknown) => boolean): boolean {
   // Plain reads (see CodeRule.keeps): a schema inherited from a prototype is one more to keep, never one less.
-  if (version === 'v1') {
-    const { jsonOptions, extract, changeTrackingOptions } = options;
-    return keptIn(jsonOptions, kept) && keptIn(extract, kept) && keptIn(changeTrackingOptions, kept);
-  }
-  const formats = denseArray(options.formats);
+  const formats = denseArray(given);
   if (formats === undefined) return true;
   for (let i = 0; i < formats.length; i++) {
     const format = formats[i];
@@ -442,11 +438,33 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
   };
   const rule = (kind: 'compile' | 'freeForm', id: string, description: string): CodeRule => {
     // Which schemas, and which cheap answer, are chosen here once: `keeps` then reads no key that varies by rule.
+    // The fields are `fields` (CodeRule.reads): a holder's `schema`; v1 options' three holders; v2 options' `formats`.
     const keptSchema = kept[kind];
-    const keptSchemas =
-      place === 'options'
-        ? (object: Readonly<Record<string, unknown>>) => everySchema(version, object, keptSchema)
-        : (object: Readonly<Record<string, unknown>>) => keptSchema(object.schema);
+    const keptFields: (first: unknown, second?: unknown, third?: unknown) => boolean =
+      place === 'holder'
+        ? keptSchema
+        : version === 'v1'
+          ? (jsonOptions, extract, changeTrackingOptions) =>
+              keptIn(jsonOptions, keptSchema) && keptIn(extract, keptSchema) && keptIn(changeTrackingOptions, keptSchema)
+          : (formats) => formatsKept(formats, keptSchema);
+    // What the compile answer recognises is for v1's free-form answer, asked next (see `recognised`).
+    const before =
+      kind === 'freeForm' && version === 'v1' ? take : kind === 'compile' ? () => (recognisedSpent = nothingSpent()) : undefined;
+    const keepsWith =
+      before === undefined
+        ? (_object: unknown, first: unknown, second?: unknown, third?: unknown) => keptFields(first, second, third)
+        : (_object: unknown, first: unknown, second?: unknown, third?: unknown) => {
+            before();
+            return keptFields(first, second, third);
+          };
+    // Plain reads (see CodeRule.keeps), the fields in the order of `fields`.
+    const keeps =
+      place === 'holder'
+        ? (object: Readonly<Record<string, unknown>>) => keepsWith(object, object.schema)
+        : version === 'v1'
+          ? (object: Readonly<Record<string, unknown>>) =>
+              keepsWith(object, object.jsonOptions, object.extract, object.changeTrackingOptions)
+          : (object: Readonly<Record<string, unknown>>) => keepsWith(object, object.formats);
     return {
       id,
       source: 'service',
@@ -464,18 +482,9 @@ export function jsonSchemaRules(version: Version, place: 'options' | 'holder'): 
       },
       // Bodies without a schema (nearly all) keep it for sure; a schema keeps it when a walk that allocates nothing
       // finds no free-form object, or (compiling) when it is one that compiled before.
-      keeps:
-        kind === 'freeForm' && version === 'v1'
-          ? (object) => {
-              take();
-              return keptSchemas(object);
-            }
-          : kind === 'compile'
-            ? (object) => {
-                recognisedSpent = nothingSpent();
-                return keptSchemas(object);
-              }
-            : keptSchemas,
+      keeps,
+      reads: fields,
+      keepsWith,
     };
   };
   const freeForm = rule(
