@@ -7,9 +7,6 @@
  *   validate('v2/CrawlRequest', body)        → { valid: true } | { valid: false, errors: ValidationIssue[] }
  *   partitionBatch('v2', batchBody)          → what a batch with invalid URLs becomes
  *   validationErrorBody('v2', result.errors) → the 400 body the service answers with
- *   scrapeExpectation(page, { version, options }) → what a scrape of a page (a ScrapePageModel) must and must
- *                                              not return, per field, at each level (docs/scrape-behaviour.md)
- *   judgeScrapeRecord(expectation, record)   → each of those held against the record a scrape returned
  *
  * What it loads: the generated fast path (a decision function per definition), the rules written as code and,
  * on first use, the precompiled validators that say why a body is refused (only a refused body needs them:
@@ -27,8 +24,9 @@
  * Other entry points: `crawlspec/validators/v1` and `/v2` (the precompiled validators, one named export per
  * definition, stopping at the first problem; `/v1/all-errors` and `/v2/all-errors` gather every problem),
  * `crawlspec/types/v1` and `/v2` (the generated types), `crawlspec/schemas/<v>/<Name>.json`,
- * `crawlspec/openapi/<file>`, `crawlspec/contract` (the contract kit), `crawlspec/server` and
- * `crawlspec/server/http` (the reference server).
+ * `crawlspec/openapi/<file>`, `crawlspec/scrape` (what a scrape of a page must return, and the judge of a record:
+ * scrape/index.ts), `crawlspec/contract` (the contract kit), `crawlspec/server` and `crawlspec/server/http` (the
+ * reference server).
  */
 export { VERSIONS, type Version } from './versions.js';
 export {
@@ -57,24 +55,3 @@ export { crawlUrlProblem, isCrawlUrl, normalizeCrawlUrl } from './shared/crawlUr
 export { operations, type OperationSpec, type ParameterName, type ResponseSpec } from './operations.js';
 export { ANNOTATION_KEYWORDS, DEFAULT_SOURCE, DEFAULT_UNLESS, EXTENSION, EXTENSION_VALUES, RULES, SOURCE } from './annotations.js';
 export type { Validator } from '#generated/validators/v1.js';
-export {
-  echoLine,
-  fetchCountLine,
-  type ScrapeDynamic,
-  type ScrapeElement,
-  type ScrapeImage,
-  type ScrapePageModel,
-  type ScrapeRegion,
-  type ScrapeText,
-} from './scrape/page.js';
-export { scrapeExpectation, type EarlierScrape, type ScrapeRequest } from './scrape/oracle.js';
-export type {
-  NotJudged,
-  ScrapeCitation,
-  ScrapeConstraint,
-  ScrapeConstraintKind,
-  ScrapeExpectation,
-  ScrapeLevel,
-} from './scrape/constraint.js';
-export type { ScrapeSettings } from './scrape/settings.js';
-export { fetchCountOf, judgeScrapeRecord, type ScrapeFinding, type ScrapeOutcome } from './scrape/judge.js';

@@ -176,6 +176,9 @@ import { validate, partitionBatch, validationErrorBody, schemaNames } from 'craw
 import * as typebox from 'crawlspec/typebox';
 // The TypeBox definitions and what needs them are at crawlspec/typebox (the main entry loads no TypeBox).
 import { withDefaults, migrateToV2, v2 } from 'crawlspec/typebox';
+import * as api from 'crawlspec';
+// What a scrape must return, and its judge, at crawlspec/scrape (a server validating requests does not load them).
+import { scrapeExpectation, judgeScrapeRecord } from 'crawlspec/scrape';
 import { CrawlRequest } from 'crawlspec/validators/v2';
 import { CrawlRequest as CrawlRequestAllErrors } from 'crawlspec/validators/v2/all-errors';
 import * as v1Validators from 'crawlspec/validators/v1';
@@ -213,6 +216,7 @@ console.log(JSON.stringify({
   migrated: migrateToV2({ url: 'https://example.com', ignoreSitemap: true }).request,
   batch: partitionBatch('v2', { urls: ['https://example.com', 'not a url'] }).outcome,
   typeboxIsApi: typebox.v2 === v2 && typebox.validate === validate,
+  scrape: [typeof scrapeExpectation, typeof judgeScrapeRecord, 'scrapeExpectation' in api],
   typeboxCheck: [Value.Check(v2.CrawlRequest, { url: 'https://example.com' }), Value.Check(v2.CrawlRequest, body)],
   validator: [CrawlRequest({ url: 'https://example.com' }), CrawlRequest(body), CrawlRequest.errors?.[0]?.instancePath],
   v1Validators: Object.keys(v1Validators).includes('BatchScrapeRequest'),
@@ -234,6 +238,7 @@ console.log(JSON.stringify({
       migrated: { url: 'https://example.com', sitemap: 'skip' },
       batch: 'accepted',
       typeboxIsApi: true,
+      scrape: ['function', 'function', false],
       typeboxCheck: [true, false],
       validator: [true, false, '/limit'],
       v1Validators: true,
