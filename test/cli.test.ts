@@ -684,6 +684,11 @@ describe.concurrent('crawlspec validate --list and --help', { timeout: TEST_TIME
       expect(usage).toContain('usage:');
       expect(usage).toContain('crawlspec validate --list');
     }
+    // Every command's help ends with its exit statuses, 4 (a bug of crawlspec) among them, as the whole usage does.
+    for (const usage of [USAGE, ...Object.values(COMMAND_USAGE)]) {
+      expect(usage).toMatch(/^exit status: 0 .*(\n {13}.*)*\n {13}4 the command failed: a bug of crawlspec \(the message says so\)$/m);
+      expect(usage.endsWith('4 the command failed: a bug of crawlspec (the message says so)'), usage).toBe(true);
+    }
   });
 });
 

@@ -5,7 +5,14 @@
 
 const EXIT_DOCUMENTS = `exit status: 0 valid, 1 invalid, 2 usage error or unreadable input`;
 
-export const COMMAND_USAGE = {
+/** The exit status every command may end with, beside its own (the top-level usage lists it too). */
+const EXIT_BUG = '             4 the command failed: a bug of crawlspec (the message says so)';
+
+/** Each text with EXIT_BUG below its exit statuses, which end it. */
+const withBugExit = <T extends Record<string, string>>(texts: T): { readonly [K in keyof T]: string } =>
+  Object.fromEntries(Object.entries(texts).map(([name, text]) => [name, `${text}\n${EXIT_BUG}`])) as { readonly [K in keyof T]: string };
+
+export const COMMAND_USAGE = withBugExit({
   validate: `usage: crawlspec validate [--jsonl] <schema> [file]
        crawlspec validate --list
 
@@ -170,7 +177,7 @@ exit status: 0 done (serve: stopped by Ctrl-C), 2 usage error or the port cannot
              other machines: a warning says so)
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
-} as const;
+} as const);
 
 export type CommandName = keyof typeof COMMAND_USAGE;
 
