@@ -99,7 +99,7 @@ describe('site serve --host NAME: a warning when the names it prints do not reso
       await siteNameWarning('site.test', table({ 'site.test': ['127.0.0.1'], 'sub.site.test': ['::1', '127.0.0.1'] })),
     ).toBeUndefined();
     expect(await siteNameWarning('site.test', table({ 'site.test': ['127.0.0.1'] }))).toBe(
-      'crawlspec site serve: warning: sub.site.test does not resolve (ENOTFOUND): the addresses printed below reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 site.test sub.site.test" to /etc/hosts',
+      'crawlspec site serve: warning: sub.site.test does not resolve (ENOTFOUND): the addresses printed above reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 site.test sub.site.test" to /etc/hosts',
     );
     expect(await siteNameWarning('site.test', table({ 'site.test': ['::1'], 'sub.site.test': ['192.0.2.7'] }))).toMatch(
       /^crawlspec site serve: warning: site\.test resolves to ::1, not 127\.0\.0\.1; sub\.site\.test resolves to 192\.0\.2\.7, not 127\.0\.0\.1: /,

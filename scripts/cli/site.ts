@@ -65,7 +65,7 @@ export async function siteNameWarning(host: string, resolve: Resolver = systemRe
     else if (!found.includes('127.0.0.1')) problems.push(`${name} resolves to ${found.join(', ')}, not 127.0.0.1`);
   }
   if (problems.length === 0) return undefined;
-  return `crawlspec site serve: warning: ${problems.join('; ')}: the addresses printed below reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 ${names.join(' ')}" to /etc/hosts`;
+  return `crawlspec site serve: warning: ${problems.join('; ')}: the addresses printed above reach this site only from a crawler that maps the names to 127.0.0.1 itself (crawlspec serve does, for the kit); for others, add "127.0.0.1 ${names.join(' ')}" to /etc/hosts`;
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -81,13 +81,14 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  const warning = host === undefined ? undefined : await siteNameWarning(host);
-  if (warning !== undefined) console.error(printable(warning));
   console.log(
     printable(
       `test site serving ${main}/ (other site ${external}/${subdomain === undefined ? '' : `, subdomain ${subdomain}/`}); Ctrl-C stops it`,
     ),
   );
+  // After the addresses, which it is about (a Ctrl-C while the names are looked up still lets it be said).
+  const warning = host === undefined ? undefined : await siteNameWarning(host);
+  if (warning !== undefined) console.error(printable(warning));
   await stopped;
   await site.close();
   return 0;
