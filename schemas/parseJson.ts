@@ -7,8 +7,9 @@ export type ParsedJson = { readonly ok: true; readonly value: unknown } | { read
 
 /** Parses `text`; a leading byte order mark, which editors on some systems write, is ignored. */
 export function parseJson(text: string): ParsedJson {
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
-    return { ok: true, value: JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown };
+    return { ok: true, value: JSON.parse(json) as unknown };
   } catch (error) {
     return {
       ok: false,
@@ -16,11 +17,30 @@ export function parseJson(text: string): ParsedJson {
         path: '$',
         segments: [],
         rule: 'json',
-        message: `is not valid JSON (${(error as Error).message})`,
+        message: `is not valid JSON (${withLineAndColumn((error as Error).message, json)})`,
         // Interface §4: every endpoint takes `Content-Type: application/json`.
         expected: 'a JSON document [interface §4]',
         source: 'interface §4',
       },
     };
   }
+}
+
+/**
+ * V8's message names where the text stops being JSON as an offset from its start ("at position 1234"), which a
+ * reader of a document of many lines cannot find: the line and column (from 1, in UTF-16 code units as the
+ * offset is) are added. One pass up to the offset.
+ */
+function withLineAndColumn(message: string, json: string): string {
+  const at = /\bat position (\d+)/.exec(message);
+  if (at === null) return message;
+  const offset = Number(at[1]);
+  if (offset > json.length) return message;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = json.indexOf('\n'); i !== -1 && i < offset; i = json.indexOf('\n', i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  return `${message} (line ${line}, column ${offset - lineStart + 1})`;
 }

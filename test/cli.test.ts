@@ -237,6 +237,13 @@ describe.concurrent('crawlspec validate: invalid bodies', { timeout: TEST_TIMEOU
     expect(rest).toEqual([]);
   });
 
+  it('says where malformed JSON stops being JSON by line and column, not only by offset', async ({ expect }) => {
+    // The closing brace after a trailing comma: line 3, column 3, offset 36 of the text.
+    const run = await cli(['validate', 'v2/CrawlRequest', await tempFile('{\n  "url": "https://example.com",\n  }\n')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^ {2}\$: is not valid JSON \(.* at position 36 \(line 3, column 3\)\)\. Expected/m);
+  });
+
   it('reports empty input as not valid JSON (exit 1)', async ({ expect }) => {
     const run = await cli(['validate', 'v1/BatchScrapeRequest'], '');
     expect(outcome(run)).toMatchObject({ code: 1, signal: null, stderr: '' });
