@@ -214,6 +214,16 @@ describe.concurrent('record and replay', () => {
         } finally {
           await refusing.close();
         }
+
+        // Against an address nothing listens on: the target was never reached (exit 2, as for a run), nothing judged.
+        const closed = createServer();
+        await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+        const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+        await new Promise<void>((resolve) => closed.close(() => resolve()));
+        const unreached = await runCli(replayArgs(file, ['--base-url', nowhere]), '', TIMEOUT_MS);
+        expect(unreached.code, unreached.stderr + unreached.stdout).toBe(2);
+        expect(unreached.stdout).toMatch(/: target never reached \(.*ECONNREFUSED.*\): nothing was judged again$/m);
+        expect(unreached.stdout).not.toMatch(/^(FIXED|STILL FAILING)/m);
       } finally {
         await broken.close();
       }

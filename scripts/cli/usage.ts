@@ -156,7 +156,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
 
 exit status: 0 conformant, 1 deviations found, 2 target never reached, usage error or a report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
-             replay: 0 all fixed, 1 one still failing, 2 usage error or no recording, 3 one not judged or replayed`,
+             replay: 0 all fixed, 1 one still failing, 2 usage error, no recording or target never reached,
+                     3 one not judged or replayed`,
   site: `usage: crawlspec site serve [--port N] [--host NAME]
        crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]
 

@@ -135,6 +135,8 @@ export interface ReplayReport {
   readonly notReplayed: readonly NotReplayable[];
   /** Jobs a replayed start started that could not be cancelled. */
   readonly notCancelled: readonly string[];
+  /** Why the target could not be reached, when a request found it so and none got an answer (exit 2, as a run's). */
+  readonly unreachable?: string;
 }
 
 /** The request of `entry` again, sent to `baseUrl` instead of the recorded target; undefined when it was not on it. */
@@ -249,12 +251,17 @@ export async function replay(recording: ReadRecording, options: ResolvedOptions)
     notCancelled: jobs.all
       .filter((j) => j.state === 'notCancelled' || j.state === 'open')
       .map((j) => `${j.version} ${j.kind} ${JSON.stringify(j.id)}`),
+    ...(client.unreachable !== undefined && client.answered === 0 ? { unreachable: client.unreachable } : {}),
   };
   return redact(report, runRedaction(options));
 }
 
-/** 0 every failure replayed is fixed, 1 one still fails, 3 none still fails but one was not judged or not replayed. */
-export function replayExitCode(report: ReplayReport): 0 | 1 | 3 {
+/**
+ * 0 every failure replayed is fixed, 1 one still fails, 2 the target was never reached (as for a run), 3 none still
+ * fails but one was not judged or not replayed.
+ */
+export function replayExitCode(report: ReplayReport): 0 | 1 | 2 | 3 {
+  if (report.unreachable !== undefined) return 2;
   if (report.exchanges.some((e) => e.state === 'still failing')) return 1;
   return report.exchanges.some((e) => e.state === 'not judged') || report.notReplayed.length > 0 ? 3 : 0;
 }
@@ -293,7 +300,12 @@ export function formatReplay(report: ReplayReport, file: string): string {
   if (report.notCancelled.length > 0)
     lines.push(`jobs a replayed start started and the replay could not cancel: ${report.notCancelled.join(', ')}`);
   const count = (state: ReplayState) => report.exchanges.filter((e) => e.state === state).length;
-  const outcome = { 0: 'all fixed', 1: 'still failing', 3: 'incomplete: not everything was judged again' }[replayExitCode(report)];
+  const outcome = {
+    0: 'all fixed',
+    1: 'still failing',
+    2: `target never reached (${report.unreachable ?? ''}): nothing was judged again`,
+    3: 'incomplete: not everything was judged again',
+  }[replayExitCode(report)];
   lines.push(
     `${count('fixed')} fixed, ${count('still failing')} still failing, ${count('not judged')} not judged, ` +
       `${report.notReplayed.length} check${report.notReplayed.length === 1 ? '' : 's'} not replayed: ${outcome}`,
