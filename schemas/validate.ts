@@ -28,7 +28,7 @@ import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
 import { fastPath, reasonData, validators as loadValidators } from '#generated/load/validators.js';
-import { ruleKeepers } from '#generated/fast/keepers.js';
+import { ruleKeepers, ruleKeepersAfterFastPath } from '#generated/fast/keepers.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
@@ -80,13 +80,21 @@ interface Entry {
   readonly rules: readonly PlacedRule[];
   /**
    * Cheaply (no allocation), the index of the first rule whose `keeps` says no, or -1 when the body keeps every
-   * rule (checking them would then find nothing).
+   * rule (checking them would then find nothing). Asked only right after `decide` said yes of the same data: for
+   * a request definition it reads the fields at the top of the body that `decide` kept as it walked them
+   * (generated/fast/keepers.js, `captured`; a getter of the body that validates another body of the same kind while
+   * it is read leaves what the outer walk kept incomplete, which is not plain data: docs/hardening.md).
    */
   readonly keeps: (data: unknown) => number;
 }
 
 /** The rules of each definition composed by the generator (generated/fast/keepers.js): each place read once. */
 const KEEPERS = ruleKeepers(CODE_RULES, isRecord);
+/**
+ * The same for the request definitions, asked right after their fast path said yes: the fields at the top of the body
+ * are the ones that walk kept, not read by a second walk over its keys.
+ */
+const KEEPERS_AFTER_FAST_PATH = ruleKeepersAfterFastPath(CODE_RULES, isRecord);
 const keepsAll = () => -1;
 
 /** The Ajv validators of a definition, which say why a body breaks the schema. */
@@ -112,7 +120,8 @@ const ENTRIES: ReadonlyMap<string, Entry> = new Map(
     return names.map((definition) => {
       const name = `${version}/${definition}` as SchemaName;
       const rules = CODE_RULES[name] ?? [];
-      return [name, { version, definition, decide: decisions?.[definition] ?? undecided, rules, keeps: KEEPERS[name] ?? keepsAll }];
+      const keeps = (decisions === undefined ? undefined : KEEPERS_AFTER_FAST_PATH[name]) ?? KEEPERS[name] ?? keepsAll;
+      return [name, { version, definition, decide: decisions?.[definition] ?? undecided, rules, keeps }];
     });
   }),
 );

@@ -15,7 +15,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ruleKeepers } from '../generated/fast/keepers.js';
+import { ruleKeepers, ruleKeepersAfterFastPath } from '../generated/fast/keepers.js';
+import * as v1FastPath from '../generated/fast/v1.js';
+import * as v2FastPath from '../generated/fast/v2.js';
+import { CAPTURED } from '../scripts/emit/ruleKeepers.js';
 import { CODE_RULES, type PlacedRule } from '../schemas/codeRules/index.js';
 import { field, isRecord, NO_PROBLEMS } from '../schemas/codeRules/codeRule.js';
 import { jsonSchemaRules } from '../schemas/codeRules/jsonSchemas.js';
@@ -27,6 +30,8 @@ import type { VectorGroup } from '../scripts/emit/vectors.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const KEEPERS = ruleKeepers(CODE_RULES, isRecord);
+const KEEPERS_AFTER = ruleKeepersAfterFastPath(CODE_RULES, isRecord);
+const FAST_PATHS = { v1: v1FastPath, v2: v2FastPath } as unknown as Record<'v1' | 'v2', Record<string, (x: unknown) => boolean>>;
 
 /** The object a placed rule looks at, if the body has one there. */
 function placeOf(body: unknown, at: readonly (string | number)[]): Readonly<Record<string, unknown>> | undefined {
@@ -75,6 +80,23 @@ describe("the composed keepers and each rule's keeps", () => {
         { numRuns },
       );
     });
+
+    if (CAPTURED.includes(name))
+      it(`${name}: right after the fast path said yes, the composition reading what it kept answers as the one that walks`, () => {
+        const fastPath = FAST_PATHS[version][definition]!;
+        let accepted = 0;
+        fc.assert(
+          fc.property(bodies, bodies, (before, body) => {
+            // What the fast path kept of another body just before must not be taken for this one's.
+            fastPath(before);
+            if (!fastPath(body)) return;
+            accepted += 1;
+            expect(KEEPERS_AFTER[name]!(body)).toBe(KEEPERS[name]!(body));
+          }),
+          { numRuns: numRuns * 2 },
+        );
+        expect(accepted).toBeGreaterThan(numRuns / 4);
+      });
   }
 
   it('fields a body only inherits (a polluted or custom prototype): a yes, of a rule or of the composition, is never contradicted by check', () => {

@@ -2,6 +2,9 @@
 
 import formats from "../validators/formats.js";
 import { isPlainUri } from "./plainUri.js";
+import { captured } from "./keepers.js";
+const capturedBatchScrapeRequest = captured["v1/BatchScrapeRequest"];
+const capturedCrawlRequest = captured["v1/CrawlRequest"];
 const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
 const format3 = (s) => isPlainUri(s) || formats.fullFormats.uri(s);
@@ -517,12 +520,14 @@ function isActiveCrawlsResponse(x) {
 }
 function isBatchScrapeRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  capturedBatchScrapeRequest["urls"] = capturedBatchScrapeRequest["ignoreInvalidURLs"] = capturedBatchScrapeRequest["waitFor"] = capturedBatchScrapeRequest["timeout"] = capturedBatchScrapeRequest["actions"] = capturedBatchScrapeRequest["jsonOptions"] = capturedBatchScrapeRequest["extract"] = capturedBatchScrapeRequest["changeTrackingOptions"] = capturedBatchScrapeRequest["webhook"] = undefined;
   let r3 = 0;
   for (const k1 in x) {
     const v2 = x[k1];
     switch (k1.length) {
       case 4:
         if (k1 === "urls") {
+          capturedBatchScrapeRequest["urls"] = v2;
           if (v2 !== undefined) {
             r3++;
             if (!(Array.isArray(v2))) return false;
@@ -565,6 +570,7 @@ function isBatchScrapeRequest(x) {
         break;
       case 7:
         if (k1 === "webhook") {
+          capturedBatchScrapeRequest["webhook"] = v2;
           if (v2 !== undefined) {
             if (!isWebhook(v2)) return false;
           }
@@ -586,6 +592,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "waitFor") {
+          capturedBatchScrapeRequest["waitFor"] = v2;
           if (v2 !== undefined) {
             if (!(Number.isInteger(v2))) return false;
             if (!(v2 >= 0)) return false;
@@ -593,6 +600,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "timeout") {
+          capturedBatchScrapeRequest["timeout"] = v2;
           if (v2 !== undefined) {
             if (!(Number.isInteger(v2))) return false;
             if (!(v2 >= 1000)) return false;
@@ -604,11 +612,13 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "extract") {
+          capturedBatchScrapeRequest["extract"] = v2;
           if (v2 !== undefined) {
             if (!isJsonOptions(v2)) return false;
           }
           continue;
         } else if (k1 === "actions") {
+          capturedBatchScrapeRequest["actions"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 50) return false;
@@ -677,6 +687,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "jsonOptions") {
+          capturedBatchScrapeRequest["jsonOptions"] = v2;
           if (v2 !== undefined) {
             if (!isJsonOptions(v2)) return false;
           }
@@ -723,6 +734,7 @@ function isBatchScrapeRequest(x) {
         break;
       case 17:
         if (k1 === "ignoreInvalidURLs") {
+          capturedBatchScrapeRequest["ignoreInvalidURLs"] = v2;
           if (v2 !== undefined) {
             if (!(typeof v2 === "boolean")) return false;
           }
@@ -760,6 +772,7 @@ function isBatchScrapeRequest(x) {
         break;
       case 21:
         if (k1 === "changeTrackingOptions") {
+          capturedBatchScrapeRequest["changeTrackingOptions"] = v2;
           if (v2 !== undefined) {
             if (!isChangeTrackingOptions(v2)) return false;
           }
@@ -1021,12 +1034,14 @@ function isClickAction(x) {
 }
 function isCrawlRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  capturedCrawlRequest["url"] = capturedCrawlRequest["maxDepth"] = capturedCrawlRequest["includePaths"] = capturedCrawlRequest["excludePaths"] = capturedCrawlRequest["scrapeOptions"] = capturedCrawlRequest["webhook"] = undefined;
   let r3 = 0;
   for (const k1 in x) {
     const v2 = x[k1];
     switch (k1.length) {
       case 3:
         if (k1 === "url") {
+          capturedCrawlRequest["url"] = v2;
           if (v2 !== undefined) {
             r3++;
             if (!isUrl(v2)) return false;
@@ -1059,6 +1074,7 @@ function isCrawlRequest(x) {
         break;
       case 7:
         if (k1 === "webhook") {
+          capturedCrawlRequest["webhook"] = v2;
           if (v2 !== undefined) {
             if (!isWebhook(v2)) return false;
           }
@@ -1067,6 +1083,7 @@ function isCrawlRequest(x) {
         break;
       case 8:
         if (k1 === "maxDepth") {
+          capturedCrawlRequest["maxDepth"] = v2;
           if (v2 !== undefined) {
             if (!(Number.isInteger(v2))) return false;
           }
@@ -1083,6 +1100,7 @@ function isCrawlRequest(x) {
         break;
       case 12:
         if (k1 === "excludePaths") {
+          capturedCrawlRequest["excludePaths"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 1000) return false;
@@ -1094,6 +1112,7 @@ function isCrawlRequest(x) {
           }
           continue;
         } else if (k1 === "includePaths") {
+          capturedCrawlRequest["includePaths"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 1000) return false;
@@ -1113,6 +1132,7 @@ function isCrawlRequest(x) {
           }
           continue;
         } else if (k1 === "scrapeOptions") {
+          capturedCrawlRequest["scrapeOptions"] = v2;
           if (v2 !== undefined) {
             if (!isScrapeOptions(v2)) return false;
           }

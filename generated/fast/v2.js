@@ -2,6 +2,9 @@
 
 import formats from "../validators/formats.js";
 import { isPlainUri } from "./plainUri.js";
+import { captured } from "./keepers.js";
+const capturedBatchScrapeRequest = captured["v2/BatchScrapeRequest"];
+const capturedCrawlRequest = captured["v2/CrawlRequest"];
 const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
 const format3 = (s) => isPlainUri(s) || formats.fullFormats.uri(s);
@@ -508,12 +511,14 @@ function isAttributesFormat(x) {
 }
 function isBatchScrapeRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  capturedBatchScrapeRequest["urls"] = capturedBatchScrapeRequest["ignoreInvalidURLs"] = capturedBatchScrapeRequest["waitFor"] = capturedBatchScrapeRequest["timeout"] = capturedBatchScrapeRequest["actions"] = capturedBatchScrapeRequest["formats"] = capturedBatchScrapeRequest["webhook"] = undefined;
   let r3 = 0;
   for (const k1 in x) {
     const v2 = x[k1];
     switch (k1.length) {
       case 4:
         if (k1 === "urls") {
+          capturedBatchScrapeRequest["urls"] = v2;
           if (v2 !== undefined) {
             r3++;
             if (!(Array.isArray(v2))) return false;
@@ -562,11 +567,13 @@ function isBatchScrapeRequest(x) {
         break;
       case 7:
         if (k1 === "webhook") {
+          capturedBatchScrapeRequest["webhook"] = v2;
           if (v2 !== undefined) {
             if (!isWebhook(v2)) return false;
           }
           continue;
         } else if (k1 === "formats") {
+          capturedBatchScrapeRequest["formats"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             for (let i34 = 0; i34 < v2.length; i34++) {
@@ -583,6 +590,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "waitFor") {
+          capturedBatchScrapeRequest["waitFor"] = v2;
           if (v2 !== undefined) {
             if (!(Number.isInteger(v2))) return false;
             if (!(v2 >= 0)) return false;
@@ -590,6 +598,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "timeout") {
+          capturedBatchScrapeRequest["timeout"] = v2;
           if (v2 !== undefined) {
             if (!(Number.isInteger(v2))) return false;
             if (!(v2 >= 1000)) return false;
@@ -611,6 +620,7 @@ function isBatchScrapeRequest(x) {
           }
           continue;
         } else if (k1 === "actions") {
+          capturedBatchScrapeRequest["actions"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 50) return false;
@@ -773,6 +783,7 @@ function isBatchScrapeRequest(x) {
         break;
       case 17:
         if (k1 === "ignoreInvalidURLs") {
+          capturedBatchScrapeRequest["ignoreInvalidURLs"] = v2;
           if (v2 !== undefined) {
             if (!(typeof v2 === "boolean")) return false;
           }
@@ -1142,12 +1153,14 @@ function isCrawlParamsPreviewResponse(x) {
 }
 function isCrawlRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  capturedCrawlRequest["url"] = capturedCrawlRequest["includePaths"] = capturedCrawlRequest["excludePaths"] = capturedCrawlRequest["scrapeOptions"] = capturedCrawlRequest["webhook"] = undefined;
   let r3 = 0;
   for (const k1 in x) {
     const v2 = x[k1];
     switch (k1.length) {
       case 3:
         if (k1 === "url") {
+          capturedCrawlRequest["url"] = v2;
           if (v2 !== undefined) {
             r3++;
             if (!isUrl(v2)) return false;
@@ -1186,6 +1199,7 @@ function isCrawlRequest(x) {
         break;
       case 7:
         if (k1 === "webhook") {
+          capturedCrawlRequest["webhook"] = v2;
           if (v2 !== undefined) {
             if (!isWebhook(v2)) return false;
           }
@@ -1208,6 +1222,7 @@ function isCrawlRequest(x) {
         break;
       case 12:
         if (k1 === "excludePaths") {
+          capturedCrawlRequest["excludePaths"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 1000) return false;
@@ -1219,6 +1234,7 @@ function isCrawlRequest(x) {
           }
           continue;
         } else if (k1 === "includePaths") {
+          capturedCrawlRequest["includePaths"] = v2;
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 1000) return false;
@@ -1233,6 +1249,7 @@ function isCrawlRequest(x) {
         break;
       case 13:
         if (k1 === "scrapeOptions") {
+          capturedCrawlRequest["scrapeOptions"] = v2;
           if (v2 !== undefined) {
             if (!isScrapeOptions(v2)) return false;
           }

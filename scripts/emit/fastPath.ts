@@ -29,6 +29,7 @@ import { emitDefinitions } from './definitions.js';
 import { FORMATS_SPECIFIER } from './formatsModule.js';
 import { keyDispatch } from './keyDispatch.js';
 import { PLAIN_URI_FILE } from './plainUri.js';
+import { capturedFields, RULE_KEEPERS_FILE } from './ruleKeepers.js';
 import type { JsonSchema } from './jsonSchema.js';
 
 // CommonJS module: the default import is its `module.exports`.
@@ -136,12 +137,30 @@ class Writer {
   private readonly patterns = new Map<string, string>();
   private readonly formats = new Map<string, string>();
 
-  constructor(private readonly defs: ReadonlyMap<string, JsonSchema>) {}
+  /**
+   * While the function of a definition in `captures` is written: where its walk over the body's keys keeps the
+   * fields the rules' composition reads (ruleKeepers.ts, CAPTURED), until the walk at the top of the body takes it.
+   */
+  private capture: { readonly target: string; readonly fields: readonly string[] } | undefined;
+
+  constructor(
+    private readonly defs: ReadonlyMap<string, JsonSchema>,
+    private readonly captures: ReadonlyMap<string, readonly string[]>,
+  ) {}
 
   /** The function deciding the named definition. */
   definition(name: string): string {
+    const fields = this.captures.get(name);
+    this.capture = fields === undefined ? undefined : { target: captureTarget(name), fields };
     const body = this.statements(this.defs.get(name)!, 'x', new Scope());
+    if (this.capture !== undefined)
+      throw new Error(`fast path: ${name} keeps fields for the rules, so it must be an object walked at the top`);
     return [`function ${functionName(name)}(x) {`, ...indent(body), '  return true;', '}'].join('\n');
+  }
+
+  /** The module constants naming where each captured definition keeps its fields (in keepers.js's `captured`). */
+  captureTargets(version: Version): string[] {
+    return [...this.captures.keys()].map((name) => `const ${captureTarget(name)} = captured[${literal(`${version}/${name}`)}];`);
   }
 
   /** Constants the functions use: patterns and formats. */
@@ -305,20 +324,28 @@ class Writer {
     const key = scope.fresh('k');
     const value = scope.fresh('v');
     const present = scope.fresh('r');
+    // The walk at the top of a captured definition keeps the fields the rules read (the first object walked is it).
+    const capture = v === 'x' ? this.capture : undefined;
+    this.capture = v === 'x' ? undefined : this.capture;
     const other = additional === undefined || additional === true ? [] : this.statements(additional, value, scope);
     // What each key the walk meets asks: its checks, then `continue` for a key `additionalProperties` knows.
     const cases = new Map<string, Lines>();
+    const kept = (name: string): Lines => (capture?.fields.includes(name) ? [`${capture.target}[${literal(name)}] = ${value};`] : []);
     for (const [name, subschemas] of checks) {
       const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
       const counted = required.has(name) ? [`${present}++;`, ...lines] : lines;
       const known = Object.hasOwn(properties, name);
       // A key no check asks about and `additionalProperties` knows needs no case: the walk passes over it.
-      if (counted.length === 0 && (!known || other.length === 0)) continue;
+      if (counted.length === 0 && kept(name).length === 0 && (!known || other.length === 0)) continue;
       const body = counted.length === 0 ? [] : [`if (${value} !== undefined) {`, ...indent(counted), '}'];
-      cases.set(name, [...body, known ? 'continue;' : 'break;']);
+      cases.set(name, [...kept(name), ...body, known ? 'continue;' : 'break;']);
     }
+    // A field the rules read that no check names (the object is open to it): a case that only keeps it.
+    for (const name of capture?.fields ?? []) if (!cases.has(name)) cases.set(name, [...kept(name), 'break;']);
     if (cases.size === 0 && other.length === 0) return [];
     return [
+      // Nothing kept from the body before: a field the walk does not meet is absent.
+      ...(capture === undefined ? [] : [`${capture.fields.map((name) => `${capture.target}[${literal(name)}]`).join(' = ')} = undefined;`]),
       ...(required.size > 0 ? [`let ${present} = 0;`] : []),
       `for (const ${key} in ${v}) {`,
       ...indent([`const ${value} = ${v}[${key}];`, ...keyDispatch(key, cases), ...other]),
@@ -415,6 +442,7 @@ function count(value: unknown): number {
 }
 
 const functionName = (definition: string) => `is${definition}`;
+const captureTarget = (definition: string) => `captured${definition}`;
 
 /** The file name, in `generated/fast/`, of a version's fast path. */
 export const fastPathFile = (version: Version) => `${version}.js`;
@@ -422,10 +450,15 @@ export const fastPathFile = (version: Version) => `${version}.js`;
 /** A version's fast path, as an ES module and its declarations. */
 export function fastPathModule(version: Version): { js: string; dts: string } {
   const defs = new Map([...emitDefinitions(version, (name) => `#/$defs/${name}`)].map(([name, d]) => [name, d.schema]));
-  const writer = new Writer(defs);
+  const captures = new Map(
+    [...capturedFields()]
+      .filter(([name]) => name.startsWith(`${version}/`))
+      .map(([name, fields]) => [name.slice(version.length + 1), fields]),
+  );
+  const writer = new Writer(defs, captures);
   const functions = [...defs.keys()].map((name) => writer.definition(name));
   const header = `// Generated by scripts/generate.ts from schemas/${version}: do not edit.\n`;
-  const constants = writer.constants();
+  const constants = [...writer.captureTargets(version), ...writer.constants()];
   const js = [
     header,
     // The formats module is ajv-formats rewrapped as ESM: its default export is the library's `module.exports`.
@@ -433,6 +466,8 @@ export function fastPathModule(version: Version): { js: string; dts: string } {
       ? [`import formats from ${literal(`../validators/${FORMATS_SPECIFIER.slice(2)}`)};`]
       : []),
     ...(constants.some((c) => c.includes('isPlainUri')) ? [`import { isPlainUri } from ${literal(`./${PLAIN_URI_FILE}`)};`] : []),
+    // Where the request definitions keep the fields the rules read (see ruleKeepers.ts, CAPTURED).
+    ...(captures.size > 0 ? [`import { captured } from ${literal(`./${RULE_KEEPERS_FILE}`)};`] : []),
     ...constants,
     '',
     ...writer.helperFunctions(),
