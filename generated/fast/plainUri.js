@@ -33,7 +33,16 @@ export function isPlainUri(s) {
       if (part === 3) return false;
       part = 3;
     } else if (c === 63 && part === 1) part = 2;
-    else if (c >= 128 || (URI_CHARACTERS[c] & (part === 1 ? 1 : 2)) === 0) return false;
+    else if (c === 37) {
+      // A percent escape: two hex digits, either case.
+      if (!isHexDigit(s.charCodeAt(i + 1)) || !isHexDigit(s.charCodeAt(i + 2))) return false;
+      i += 2;
+    } else if (c >= 128 || (URI_CHARACTERS[c] & (part === 1 ? 1 : 2)) === 0) return false;
   }
   return true;
+}
+
+function isHexDigit(c) {
+  const lower = c | 32;
+  return (c >= 48 && c <= 57) || (lower >= 97 && lower <= 102);
 }

@@ -9,9 +9,11 @@
  *   - `http:` or `https:`, any letter case: a scheme (`[a-z][a-z0-9+\-.]*:`);
  *   - `//` and a host of one or more ASCII letters, digits, `.` and `-`: the authority's reg-name
  *     (`[a-z0-9\-._~!$&'()*+,;=]*`), without user info or port;
- *   - then path segments, each a `/` and characters of `pchar` (`[a-z0-9\-._~!$&'()*+,;=:@]`);
- *   - then an optional query, `?` and characters of `pchar`, `/` or `?`; then an optional fragment, `#` and the same.
- * Percent escapes, ports, user info, IP literals and anything else go to the regular expression, and so does an
+ *   - then path segments, each a `/` and characters of `pchar` (`[a-z0-9\-._~!$&'()*+,;=:@]`) or percent escapes
+ *     (`%[0-9a-f]{2}`);
+ *   - then an optional query, `?` and characters of `pchar`, `/`, `?` or percent escapes; then an optional fragment,
+ *     `#` and the same.
+ * Ports, user info, IP literals and anything else go to the regular expression, and so does an
  * address longer than PLAIN_URI_MAX_LENGTH: the regular expression overflows the engine's stack on one of some
  * millions of characters (validate() then says the body cannot be checked), and the pass must not decide
  * otherwise.
@@ -67,7 +69,16 @@ export function isPlainUri(s) {
       if (part === 3) return false;
       part = 3;
     } else if (c === 63 && part === 1) part = 2;
-    else if (c >= 128 || (URI_CHARACTERS[c] & (part === 1 ? 1 : 2)) === 0) return false;
+    else if (c === 37) {
+      // A percent escape: two hex digits, either case.
+      if (!isHexDigit(s.charCodeAt(i + 1)) || !isHexDigit(s.charCodeAt(i + 2))) return false;
+      i += 2;
+    } else if (c >= 128 || (URI_CHARACTERS[c] & (part === 1 ? 1 : 2)) === 0) return false;
   }
   return true;
+}
+
+function isHexDigit(c) {
+  const lower = c | 32;
+  return (c >= 48 && c <= 57) || (lower >= 97 && lower <= 102);
 }`;
