@@ -28,7 +28,7 @@ import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
 import { fastPath, reasonData, validators as loadValidators } from '#generated/load/validators.js';
-import { ruleKeepers, ruleKeepersAfterFastPath } from '#generated/fast/keepers.js';
+import { captured, ruleKeepers } from '#generated/fast/keepers.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
@@ -90,11 +90,16 @@ interface Entry {
 
 /** The rules of each definition composed by the generator (generated/fast/keepers.js): each place read once. */
 const KEEPERS = ruleKeepers(CODE_RULES, isRecord);
+
 /**
- * The same for the request definitions, asked right after their fast path said yes: the fields at the top of the body
- * are the ones that walk kept, not read by a second walk over its keys.
+ * The composition of `name` asked right after its fast path said yes: a request definition's reads the fields at
+ * the top of the body that the fast path kept as it walked them (`captured`), not by a second walk over its keys.
  */
-const KEEPERS_AFTER_FAST_PATH = ruleKeepersAfterFastPath(CODE_RULES, isRecord);
+function keepsAfterFastPath(name: string): ((data: unknown) => number) | undefined {
+  const keeps = KEEPERS[name];
+  const kept = captured[name];
+  return keeps === undefined || kept === undefined ? keeps : (data) => keeps(data, kept);
+}
 const keepsAll = () => -1;
 
 /** The Ajv validators of a definition, which say why a body breaks the schema. */
@@ -120,7 +125,7 @@ const ENTRIES: ReadonlyMap<string, Entry> = new Map(
     return names.map((definition) => {
       const name = `${version}/${definition}` as SchemaName;
       const rules = CODE_RULES[name] ?? [];
-      const keeps = (decisions === undefined ? undefined : KEEPERS_AFTER_FAST_PATH[name]) ?? KEEPERS[name] ?? keepsAll;
+      const keeps = (decisions === undefined ? KEEPERS[name] : keepsAfterFastPath(name)) ?? keepsAll;
       return [name, { version, definition, decide: decisions?.[definition] ?? undecided, rules, keeps }];
     });
   }),

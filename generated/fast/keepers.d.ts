@@ -9,7 +9,8 @@ export declare const captured: Readonly<Record<string, Record<string, unknown>>>
 /**
  * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at
  * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is
- * CODE_RULES; `isRecord` is codeRule.ts's.
+ * CODE_RULES; `isRecord` is codeRule.ts's. A request definition's takes `captured[name]` as a second argument
+ * right after its fast path said yes of `x`: the fields at the top of the body are then read there, not by a walk.
  */
 export declare function ruleKeepers(
   placed: Readonly<
@@ -24,23 +25,4 @@ export declare function ruleKeepers(
     >
   >,
   isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,
-): Readonly<Record<string, (x: unknown) => number>>;
-
-/**
- * The same answers for the request definitions, to be asked only right after the definition's fast path said yes
- * of `x`: the fields at the top of the body are read from `captured` rather than by a second walk.
- */
-export declare function ruleKeepersAfterFastPath(
-  placed: Readonly<
-    Record<
-      string,
-      readonly {
-        readonly rule: {
-          keeps(object: Readonly<Record<string, unknown>>): boolean;
-          keepsWith?(object: Readonly<Record<string, unknown>>, ...fields: unknown[]): boolean;
-        };
-      }[]
-    >
-  >,
-  isRecord: (value: unknown) => value is Readonly<Record<string, unknown>>,
-): Readonly<Record<string, (x: unknown) => number>>;
+): Readonly<Record<string, (x: unknown, captured?: Readonly<Record<string, unknown>>) => number>>;

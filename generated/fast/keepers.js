@@ -14,7 +14,8 @@ export const captured = {
 /**
  * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at
  * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is
- * CODE_RULES; `isRecord` is codeRule.ts's.
+ * CODE_RULES; `isRecord` is codeRule.ts's. A request definition's takes `captured[name]` as a second argument
+ * right after its fast path said yes of `x`: the fields at the top of the body are then read there, not by a walk.
  */
 export function ruleKeepers(placed, isRecord) {
   const r0_0 = placed["v1/BatchScrapeRequest"][0].rule; // batchUrls
@@ -60,44 +61,56 @@ export function ruleKeepers(placed, isRecord) {
   const r12_0 = placed["v2/Webhook"][0].rule; // webhookSignatureHeader
   const r13_0 = placed["v2/WebhookObject"][0].rule; // webhookSignatureHeader
   return {
-    "v1/BatchScrapeRequest"(x) {
+    "v1/BatchScrapeRequest"(x, c) {
       if (!isRecord(x)) return -1;
       let o1, o2, o3, o4, o5, o6, o7, o8, o9;
-      for (const k10 in x) {
-        switch (k10.length) {
-          case 4:
-            if (k10 === "urls") {
-              o1 = x[k10];
-            }
-            break;
-          case 7:
-            if (k10 === "waitFor") {
-              o3 = x[k10];
-            } else if (k10 === "timeout") {
-              o4 = x[k10];
-            } else if (k10 === "actions") {
-              o5 = x[k10];
-            } else if (k10 === "extract") {
-              o7 = x[k10];
-            } else if (k10 === "webhook") {
-              o9 = x[k10];
-            }
-            break;
-          case 11:
-            if (k10 === "jsonOptions") {
-              o6 = x[k10];
-            }
-            break;
-          case 17:
-            if (k10 === "ignoreInvalidURLs") {
-              o2 = x[k10];
-            }
-            break;
-          case 21:
-            if (k10 === "changeTrackingOptions") {
-              o8 = x[k10];
-            }
-            break;
+      if (c !== undefined) {
+        o1 = c["urls"];
+        o2 = c["ignoreInvalidURLs"];
+        o3 = c["waitFor"];
+        o4 = c["timeout"];
+        o5 = c["actions"];
+        o6 = c["jsonOptions"];
+        o7 = c["extract"];
+        o8 = c["changeTrackingOptions"];
+        o9 = c["webhook"];
+      } else {
+        for (const k10 in x) {
+          switch (k10.length) {
+            case 4:
+              if (k10 === "urls") {
+                o1 = x[k10];
+              }
+              break;
+            case 7:
+              if (k10 === "waitFor") {
+                o3 = x[k10];
+              } else if (k10 === "timeout") {
+                o4 = x[k10];
+              } else if (k10 === "actions") {
+                o5 = x[k10];
+              } else if (k10 === "extract") {
+                o7 = x[k10];
+              } else if (k10 === "webhook") {
+                o9 = x[k10];
+              }
+              break;
+            case 11:
+              if (k10 === "jsonOptions") {
+                o6 = x[k10];
+              }
+              break;
+            case 17:
+              if (k10 === "ignoreInvalidURLs") {
+                o2 = x[k10];
+              }
+              break;
+            case 21:
+              if (k10 === "changeTrackingOptions") {
+                o8 = x[k10];
+              }
+              break;
+          }
         }
       }
       if (!r0_0.keepsWith(x, o1, o2)) return 0;
@@ -136,38 +149,47 @@ export function ruleKeepers(placed, isRecord) {
       if (o1 !== undefined && !r1_1.keepsWith(x, o1)) return 1;
       return -1;
     },
-    "v1/CrawlRequest"(x) {
+    "v1/CrawlRequest"(x, c) {
       if (!isRecord(x)) return -1;
       let o1, o2, o3, o4, o5, o6;
-      for (const k7 in x) {
-        switch (k7.length) {
-          case 3:
-            if (k7 === "url") {
-              o1 = x[k7];
-            }
-            break;
-          case 7:
-            if (k7 === "webhook") {
-              o6 = x[k7];
-            }
-            break;
-          case 8:
-            if (k7 === "maxDepth") {
-              o2 = x[k7];
-            }
-            break;
-          case 12:
-            if (k7 === "includePaths") {
-              o3 = x[k7];
-            } else if (k7 === "excludePaths") {
-              o4 = x[k7];
-            }
-            break;
-          case 13:
-            if (k7 === "scrapeOptions") {
-              o5 = x[k7];
-            }
-            break;
+      if (c !== undefined) {
+        o1 = c["url"];
+        o2 = c["maxDepth"];
+        o3 = c["includePaths"];
+        o4 = c["excludePaths"];
+        o5 = c["scrapeOptions"];
+        o6 = c["webhook"];
+      } else {
+        for (const k7 in x) {
+          switch (k7.length) {
+            case 3:
+              if (k7 === "url") {
+                o1 = x[k7];
+              }
+              break;
+            case 7:
+              if (k7 === "webhook") {
+                o6 = x[k7];
+              }
+              break;
+            case 8:
+              if (k7 === "maxDepth") {
+                o2 = x[k7];
+              }
+              break;
+            case 12:
+              if (k7 === "includePaths") {
+                o3 = x[k7];
+              } else if (k7 === "excludePaths") {
+                o4 = x[k7];
+              }
+              break;
+            case 13:
+              if (k7 === "scrapeOptions") {
+                o5 = x[k7];
+              }
+              break;
+          }
         }
       }
       if (o1 !== undefined && !r2_0.keepsWith(x, o1)) return 0;
@@ -300,34 +322,44 @@ export function ruleKeepers(placed, isRecord) {
       if (o1 !== undefined && !r6_0.keepsWith(x, o1)) return 0;
       return -1;
     },
-    "v2/BatchScrapeRequest"(x) {
+    "v2/BatchScrapeRequest"(x, c) {
       if (!isRecord(x)) return -1;
       let o1, o2, o3, o4, o5, o6, o7;
-      for (const k8 in x) {
-        switch (k8.length) {
-          case 4:
-            if (k8 === "urls") {
-              o1 = x[k8];
-            }
-            break;
-          case 7:
-            if (k8 === "waitFor") {
-              o3 = x[k8];
-            } else if (k8 === "timeout") {
-              o4 = x[k8];
-            } else if (k8 === "actions") {
-              o5 = x[k8];
-            } else if (k8 === "formats") {
-              o6 = x[k8];
-            } else if (k8 === "webhook") {
-              o7 = x[k8];
-            }
-            break;
-          case 17:
-            if (k8 === "ignoreInvalidURLs") {
-              o2 = x[k8];
-            }
-            break;
+      if (c !== undefined) {
+        o1 = c["urls"];
+        o2 = c["ignoreInvalidURLs"];
+        o3 = c["waitFor"];
+        o4 = c["timeout"];
+        o5 = c["actions"];
+        o6 = c["formats"];
+        o7 = c["webhook"];
+      } else {
+        for (const k8 in x) {
+          switch (k8.length) {
+            case 4:
+              if (k8 === "urls") {
+                o1 = x[k8];
+              }
+              break;
+            case 7:
+              if (k8 === "waitFor") {
+                o3 = x[k8];
+              } else if (k8 === "timeout") {
+                o4 = x[k8];
+              } else if (k8 === "actions") {
+                o5 = x[k8];
+              } else if (k8 === "formats") {
+                o6 = x[k8];
+              } else if (k8 === "webhook") {
+                o7 = x[k8];
+              }
+              break;
+            case 17:
+              if (k8 === "ignoreInvalidURLs") {
+                o2 = x[k8];
+              }
+              break;
+          }
         }
       }
       if (!r7_0.keepsWith(x, o1, o2)) return 0;
@@ -364,33 +396,41 @@ export function ruleKeepers(placed, isRecord) {
       if (o1 !== undefined && !r8_0.keepsWith(x, o1)) return 0;
       return -1;
     },
-    "v2/CrawlRequest"(x) {
+    "v2/CrawlRequest"(x, c) {
       if (!isRecord(x)) return -1;
       let o1, o2, o3, o4, o5;
-      for (const k6 in x) {
-        switch (k6.length) {
-          case 3:
-            if (k6 === "url") {
-              o1 = x[k6];
-            }
-            break;
-          case 7:
-            if (k6 === "webhook") {
-              o5 = x[k6];
-            }
-            break;
-          case 12:
-            if (k6 === "includePaths") {
-              o2 = x[k6];
-            } else if (k6 === "excludePaths") {
-              o3 = x[k6];
-            }
-            break;
-          case 13:
-            if (k6 === "scrapeOptions") {
-              o4 = x[k6];
-            }
-            break;
+      if (c !== undefined) {
+        o1 = c["url"];
+        o2 = c["includePaths"];
+        o3 = c["excludePaths"];
+        o4 = c["scrapeOptions"];
+        o5 = c["webhook"];
+      } else {
+        for (const k6 in x) {
+          switch (k6.length) {
+            case 3:
+              if (k6 === "url") {
+                o1 = x[k6];
+              }
+              break;
+            case 7:
+              if (k6 === "webhook") {
+                o5 = x[k6];
+              }
+              break;
+            case 12:
+              if (k6 === "includePaths") {
+                o2 = x[k6];
+              } else if (k6 === "excludePaths") {
+                o3 = x[k6];
+              }
+              break;
+            case 13:
+              if (k6 === "scrapeOptions") {
+                o4 = x[k6];
+              }
+              break;
+          }
         }
       }
       if (o1 !== undefined && !r9_0.keepsWith(x, o1)) return 0;
@@ -497,192 +537,6 @@ export function ruleKeepers(placed, isRecord) {
         }
       }
       if (o1 !== undefined && !r13_0.keepsWith(x, o1)) return 0;
-      return -1;
-    },
-  };
-}
-
-/**
- * The same answers for the request definitions, to be asked only right after the definition's fast path said yes
- * of `x`: the fields at the top of the body are read from `captured` rather than by a second walk.
- */
-export function ruleKeepersAfterFastPath(placed, isRecord) {
-  const r0_0 = placed["v1/BatchScrapeRequest"][0].rule; // batchUrls
-  const r0_1 = placed["v1/BatchScrapeRequest"][1].rule; // waitForWithinTimeout
-  const r0_2 = placed["v1/BatchScrapeRequest"][2].rule; // totalWaitWithinLimit
-  const r0_3 = placed["v1/BatchScrapeRequest"][3].rule; // jsonSchemaCompiles
-  const r0_4 = placed["v1/BatchScrapeRequest"][4].rule; // jsonSchemaNotFreeForm
-  const r0_5 = placed["v1/BatchScrapeRequest"][5].rule; // webhookSignatureHeader at webhook
-  const r1_0 = placed["v1/ChangeTrackingOptions"][0].rule; // jsonSchemaCompiles
-  const r1_1 = placed["v1/ChangeTrackingOptions"][1].rule; // jsonSchemaNotFreeForm
-  const r2_0 = placed["v1/CrawlRequest"][0].rule; // crawlUrl
-  const r2_1 = placed["v1/CrawlRequest"][1].rule; // urlDepthWithinMaxDepth
-  const r2_2 = placed["v1/CrawlRequest"][2].rule; // pathPatternsCompile
-  const r2_3 = placed["v1/CrawlRequest"][3].rule; // waitForWithinTimeout at scrapeOptions
-  const r2_4 = placed["v1/CrawlRequest"][4].rule; // totalWaitWithinLimit at scrapeOptions
-  const r2_5 = placed["v1/CrawlRequest"][5].rule; // jsonSchemaCompiles at scrapeOptions
-  const r2_6 = placed["v1/CrawlRequest"][6].rule; // jsonSchemaNotFreeForm at scrapeOptions
-  const r2_7 = placed["v1/CrawlRequest"][7].rule; // webhookSignatureHeader at webhook
-  const r3_0 = placed["v1/JsonOptions"][0].rule; // jsonSchemaCompiles
-  const r3_1 = placed["v1/JsonOptions"][1].rule; // jsonSchemaNotFreeForm
-  const r4_0 = placed["v1/ScrapeOptions"][0].rule; // waitForWithinTimeout
-  const r4_1 = placed["v1/ScrapeOptions"][1].rule; // totalWaitWithinLimit
-  const r4_2 = placed["v1/ScrapeOptions"][2].rule; // jsonSchemaCompiles
-  const r4_3 = placed["v1/ScrapeOptions"][3].rule; // jsonSchemaNotFreeForm
-  const r5_0 = placed["v1/Webhook"][0].rule; // webhookSignatureHeader
-  const r6_0 = placed["v1/WebhookObject"][0].rule; // webhookSignatureHeader
-  const r7_0 = placed["v2/BatchScrapeRequest"][0].rule; // batchUrls
-  const r7_1 = placed["v2/BatchScrapeRequest"][1].rule; // waitForWithinTimeout
-  const r7_2 = placed["v2/BatchScrapeRequest"][2].rule; // totalWaitWithinLimit
-  const r7_3 = placed["v2/BatchScrapeRequest"][3].rule; // jsonSchemaNotFreeForm
-  const r7_4 = placed["v2/BatchScrapeRequest"][4].rule; // webhookSignatureHeader at webhook
-  const r8_0 = placed["v2/ChangeTrackingFormat"][0].rule; // jsonSchemaNotFreeForm
-  const r9_0 = placed["v2/CrawlRequest"][0].rule; // crawlUrl
-  const r9_1 = placed["v2/CrawlRequest"][1].rule; // pathPatternsCompile
-  const r9_2 = placed["v2/CrawlRequest"][2].rule; // waitForWithinTimeout at scrapeOptions
-  const r9_3 = placed["v2/CrawlRequest"][3].rule; // totalWaitWithinLimit at scrapeOptions
-  const r9_4 = placed["v2/CrawlRequest"][4].rule; // jsonSchemaNotFreeForm at scrapeOptions
-  const r9_5 = placed["v2/CrawlRequest"][5].rule; // webhookSignatureHeader at webhook
-  const r10_0 = placed["v2/JsonFormat"][0].rule; // jsonSchemaNotFreeForm
-  const r11_0 = placed["v2/ScrapeOptions"][0].rule; // waitForWithinTimeout
-  const r11_1 = placed["v2/ScrapeOptions"][1].rule; // totalWaitWithinLimit
-  const r11_2 = placed["v2/ScrapeOptions"][2].rule; // jsonSchemaNotFreeForm
-  const r12_0 = placed["v2/Webhook"][0].rule; // webhookSignatureHeader
-  const r13_0 = placed["v2/WebhookObject"][0].rule; // webhookSignatureHeader
-  return {
-    "v1/BatchScrapeRequest"(x) {
-      const o1 = captured["v1/BatchScrapeRequest"]["urls"], o2 = captured["v1/BatchScrapeRequest"]["ignoreInvalidURLs"], o3 = captured["v1/BatchScrapeRequest"]["waitFor"], o4 = captured["v1/BatchScrapeRequest"]["timeout"], o5 = captured["v1/BatchScrapeRequest"]["actions"], o6 = captured["v1/BatchScrapeRequest"]["jsonOptions"], o7 = captured["v1/BatchScrapeRequest"]["extract"], o8 = captured["v1/BatchScrapeRequest"]["changeTrackingOptions"], o9 = captured["v1/BatchScrapeRequest"]["webhook"];
-      if (!r0_0.keepsWith(x, o1, o2)) return 0;
-      if (o3 !== undefined && !r0_1.keepsWith(x, o3, o4)) return 1;
-      if ((o3 !== undefined || o5 !== undefined) && !r0_2.keepsWith(x, o3, o5)) return 2;
-      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_3.keepsWith(x, o6, o7, o8)) return 3;
-      if ((o6 !== undefined || o7 !== undefined || o8 !== undefined) && !r0_4.keepsWith(x, o6, o7, o8)) return 4;
-      if (isRecord(o9)) {
-        let o10;
-        for (const k11 in o9) {
-          switch (k11.length) {
-            case 7:
-              if (k11 === "headers") {
-                o10 = o9[k11];
-              }
-              break;
-          }
-        }
-        if (o10 !== undefined && !r0_5.keepsWith(o9, o10)) return 5;
-      }
-      return -1;
-    },
-    "v1/CrawlRequest"(x) {
-      const o1 = captured["v1/CrawlRequest"]["url"], o2 = captured["v1/CrawlRequest"]["maxDepth"], o3 = captured["v1/CrawlRequest"]["includePaths"], o4 = captured["v1/CrawlRequest"]["excludePaths"], o5 = captured["v1/CrawlRequest"]["scrapeOptions"], o6 = captured["v1/CrawlRequest"]["webhook"];
-      if (o1 !== undefined && !r2_0.keepsWith(x, o1)) return 0;
-      if (o1 !== undefined && !r2_1.keepsWith(x, o1, o2)) return 1;
-      if ((o3 !== undefined || o4 !== undefined) && !r2_2.keepsWith(x, o3, o4)) return 2;
-      if (isRecord(o5)) {
-        let o7, o8, o9, o10, o11, o12;
-        for (const k13 in o5) {
-          switch (k13.length) {
-            case 7:
-              if (k13 === "waitFor") {
-                o7 = o5[k13];
-              } else if (k13 === "timeout") {
-                o8 = o5[k13];
-              } else if (k13 === "actions") {
-                o9 = o5[k13];
-              } else if (k13 === "extract") {
-                o11 = o5[k13];
-              }
-              break;
-            case 11:
-              if (k13 === "jsonOptions") {
-                o10 = o5[k13];
-              }
-              break;
-            case 21:
-              if (k13 === "changeTrackingOptions") {
-                o12 = o5[k13];
-              }
-              break;
-          }
-        }
-        if (o7 !== undefined && !r2_3.keepsWith(o5, o7, o8)) return 3;
-        if ((o7 !== undefined || o9 !== undefined) && !r2_4.keepsWith(o5, o7, o9)) return 4;
-        if ((o10 !== undefined || o11 !== undefined || o12 !== undefined) && !r2_5.keepsWith(o5, o10, o11, o12)) return 5;
-        if ((o10 !== undefined || o11 !== undefined || o12 !== undefined) && !r2_6.keepsWith(o5, o10, o11, o12)) return 6;
-      }
-      if (isRecord(o6)) {
-        let o14;
-        for (const k15 in o6) {
-          switch (k15.length) {
-            case 7:
-              if (k15 === "headers") {
-                o14 = o6[k15];
-              }
-              break;
-          }
-        }
-        if (o14 !== undefined && !r2_7.keepsWith(o6, o14)) return 7;
-      }
-      return -1;
-    },
-    "v2/BatchScrapeRequest"(x) {
-      const o1 = captured["v2/BatchScrapeRequest"]["urls"], o2 = captured["v2/BatchScrapeRequest"]["ignoreInvalidURLs"], o3 = captured["v2/BatchScrapeRequest"]["waitFor"], o4 = captured["v2/BatchScrapeRequest"]["timeout"], o5 = captured["v2/BatchScrapeRequest"]["actions"], o6 = captured["v2/BatchScrapeRequest"]["formats"], o7 = captured["v2/BatchScrapeRequest"]["webhook"];
-      if (!r7_0.keepsWith(x, o1, o2)) return 0;
-      if (o3 !== undefined && !r7_1.keepsWith(x, o3, o4)) return 1;
-      if (o5 !== undefined && !r7_2.keepsWith(x, o3, o5)) return 2;
-      if (o6 !== undefined && !r7_3.keepsWith(x, o6)) return 3;
-      if (isRecord(o7)) {
-        let o8;
-        for (const k9 in o7) {
-          switch (k9.length) {
-            case 7:
-              if (k9 === "headers") {
-                o8 = o7[k9];
-              }
-              break;
-          }
-        }
-        if (o8 !== undefined && !r7_4.keepsWith(o7, o8)) return 4;
-      }
-      return -1;
-    },
-    "v2/CrawlRequest"(x) {
-      const o1 = captured["v2/CrawlRequest"]["url"], o2 = captured["v2/CrawlRequest"]["includePaths"], o3 = captured["v2/CrawlRequest"]["excludePaths"], o4 = captured["v2/CrawlRequest"]["scrapeOptions"], o5 = captured["v2/CrawlRequest"]["webhook"];
-      if (o1 !== undefined && !r9_0.keepsWith(x, o1)) return 0;
-      if ((o2 !== undefined || o3 !== undefined) && !r9_1.keepsWith(x, o2, o3)) return 1;
-      if (isRecord(o4)) {
-        let o6, o7, o8, o9;
-        for (const k10 in o4) {
-          switch (k10.length) {
-            case 7:
-              if (k10 === "waitFor") {
-                o6 = o4[k10];
-              } else if (k10 === "timeout") {
-                o7 = o4[k10];
-              } else if (k10 === "actions") {
-                o8 = o4[k10];
-              } else if (k10 === "formats") {
-                o9 = o4[k10];
-              }
-              break;
-          }
-        }
-        if (o6 !== undefined && !r9_2.keepsWith(o4, o6, o7)) return 2;
-        if (o8 !== undefined && !r9_3.keepsWith(o4, o6, o8)) return 3;
-        if (o9 !== undefined && !r9_4.keepsWith(o4, o9)) return 4;
-      }
-      if (isRecord(o5)) {
-        let o11;
-        for (const k12 in o5) {
-          switch (k12.length) {
-            case 7:
-              if (k12 === "headers") {
-                o11 = o5[k12];
-              }
-              break;
-          }
-        }
-        if (o11 !== undefined && !r9_5.keepsWith(o5, o11)) return 5;
-      }
       return -1;
     },
   };

@@ -42,9 +42,10 @@ const neededFields = (place: Place): string[] => [
 /**
  * The definitions whose fast path (fastPath.ts) keeps the fields the composition reads at the top of a body, as its
  * own walk over the body's keys meets them, in `captured[name]` of this module: the composition asked right after
- * the fast path said yes (`ruleKeepersAfterFastPath`) then reads them there instead of walking the keys a second
- * time. The request bodies: what a server validates, and whose keys are the most. On the bench's mixed stream the
- * second walk over them was some 0.04x parse of `validate()`'s 0.35x.
+ * the fast path said yes, given that record, then reads them there instead of walking the keys a second time. The
+ * request bodies: what a server validates, and whose keys are the most (the bench's mixed stream, a fresh process,
+ * alternated: `validate()` 0.40-0.41x parse with the second walk, 0.35-0.40x without). Only the top of the body: a
+ * nested definition's function may run more than once in one body, and what it kept would be the last one's.
  */
 export const CAPTURED: readonly SchemaName[] = ['v1/BatchScrapeRequest', 'v1/CrawlRequest', 'v2/BatchScrapeRequest', 'v2/CrawlRequest'];
 
@@ -81,17 +82,23 @@ function placeCode(place: Place, variable: string, indent: string, counter: { ne
   const needed = neededFields(place);
   const locals = new Map(needed.map((name) => [name, `o${counter.next++}`]));
   const lines: string[] = [];
-  if (captured !== undefined) {
-    // The fast path's walk over this object read them just before (CAPTURED): no second walk.
-    lines.push(`${indent}const ${needed.map((name) => `${locals.get(name)!} = ${captured}[${JSON.stringify(name)}]`).join(', ')};`);
-  } else if (needed.length > 0) {
+  if (needed.length > 0) {
     const key = `k${counter.next++}`;
     const cases = new Map(needed.map((name) => [name, [`${locals.get(name)!} = ${variable}[${key}];`]]));
+    const walk = [`for (const ${key} in ${variable}) {`, ...keyDispatch(key, cases).map((line) => `  ${line}`), '}'];
     lines.push(
       `${indent}let ${[...locals.values()].join(', ')};`,
-      `${indent}for (const ${key} in ${variable}) {`,
-      ...keyDispatch(key, cases).map((line) => `${indent}  ${line}`),
-      `${indent}}`,
+      ...(captured === undefined
+        ? walk
+        : [
+            // What the fast path's walk over this object kept just before (CAPTURED), when given: no second walk.
+            `if (${captured} !== undefined) {`,
+            ...needed.map((name) => `  ${locals.get(name)!} = ${captured}[${JSON.stringify(name)}];`),
+            `} else {`,
+            ...walk.map((line) => `  ${line}`),
+            '}',
+          ]
+      ).map((line) => `${indent}${line}`),
     );
   }
   for (const { variable: rule, index, triggers, reads } of place.rules) {
@@ -115,7 +122,6 @@ function placeCode(place: Place, variable: string, indent: string, counter: { ne
 export function ruleKeepersModule(): { js: string; dts: string } {
   const bindings: string[] = [];
   const functions: string[] = [];
-  const afterFastPath: string[] = [];
   for (const name of NAMES) {
     const placed: readonly PlacedRule[] = CODE_RULES[name] ?? [];
     // The code asks place by place: it asks in the list's order only if each place's rules are listed together.
@@ -132,20 +138,14 @@ export function ruleKeepersModule(): { js: string; dts: string } {
         throw new Error(`${name}: rule ${rule.id} has one of reads and keepsWith without the other`);
     });
     const root = placesOf(name);
+    const kept = CAPTURED.includes(name) ? 'c' : undefined;
     functions.push(
-      `    ${JSON.stringify(name)}(x) {`,
+      `    ${JSON.stringify(name)}(${kept === undefined ? 'x' : `x, ${kept}`}) {`,
       '      if (!isRecord(x)) return -1;',
-      ...placeCode(root, 'x', '      ', { next: 1 }),
+      ...placeCode(root, 'x', '      ', { next: 1 }, kept),
       '      return -1;',
       '    },',
     );
-    if (CAPTURED.includes(name))
-      afterFastPath.push(
-        `    ${JSON.stringify(name)}(x) {`,
-        ...placeCode(root, 'x', '      ', { next: 1 }, `captured[${JSON.stringify(name)}]`),
-        '      return -1;',
-        '    },',
-      );
   }
   const captured = [...capturedFields()].map(
     ([name, fields]) => `  ${JSON.stringify(name)}: { ${fields.map((field) => `${JSON.stringify(field)}: undefined`).join(', ')} },`,
@@ -155,19 +155,14 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     '/**',
     ' * Per definition that has rules written as code, the index in its list of the first rule whose `keeps` says no at',
     ' * its place, or -1 when `x` keeps every one (a place that is not an object has nothing to keep). `placed` is',
-    " * CODE_RULES; `isRecord` is codeRule.ts's.",
+    " * CODE_RULES; `isRecord` is codeRule.ts's. A request definition's takes `captured[name]` as a second argument",
+    ' * right after its fast path said yes of `x`: the fields at the top of the body are then read there, not by a walk.',
     ' */',
   ];
   const capturedDoc = [
     '/**',
     " * Per request definition, the fields at the top of the body the composition reads, as the definition's fast path",
     " * (generated/fast/<version>.js) met them in its walk over the body's keys (undefined: the body has no such key).",
-    ' */',
-  ];
-  const afterDoc = [
-    '/**',
-    " * The same answers for the request definitions, to be asked only right after the definition's fast path said yes",
-    ' * of `x`: the fields at the top of the body are read from `captured` rather than by a second walk.',
     ' */',
   ];
   const js = [
@@ -182,14 +177,6 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     ...bindings,
     '  return {',
     ...functions,
-    '  };',
-    '}',
-    '',
-    ...afterDoc,
-    'export function ruleKeepersAfterFastPath(placed, isRecord) {',
-    ...bindings,
-    '  return {',
-    ...afterFastPath,
     '  };',
     '}',
     '',
@@ -216,12 +203,7 @@ export function ruleKeepersModule(): { js: string; dts: string } {
     ...doc,
     'export declare function ruleKeepers(',
     ...placedType,
-    '): Readonly<Record<string, (x: unknown) => number>>;',
-    '',
-    ...afterDoc,
-    'export declare function ruleKeepersAfterFastPath(',
-    ...placedType,
-    '): Readonly<Record<string, (x: unknown) => number>>;',
+    '): Readonly<Record<string, (x: unknown, captured?: Readonly<Record<string, unknown>>) => number>>;',
     '',
   ].join('\n');
   return { js, dts };
