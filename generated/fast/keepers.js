@@ -74,6 +74,7 @@ export function ruleKeepers(placed, isRecord) {
         o7 = c["extract"];
         o8 = c["changeTrackingOptions"];
         o9 = c["webhook"];
+        c["urls"] = c["ignoreInvalidURLs"] = c["waitFor"] = c["timeout"] = c["actions"] = c["jsonOptions"] = c["extract"] = c["changeTrackingOptions"] = c["webhook"] = undefined;
       } else {
         for (const k10 in x) {
           switch (k10.length) {
@@ -159,6 +160,7 @@ export function ruleKeepers(placed, isRecord) {
         o4 = c["excludePaths"];
         o5 = c["scrapeOptions"];
         o6 = c["webhook"];
+        c["url"] = c["maxDepth"] = c["includePaths"] = c["excludePaths"] = c["scrapeOptions"] = c["webhook"] = undefined;
       } else {
         for (const k7 in x) {
           switch (k7.length) {
@@ -333,6 +335,7 @@ export function ruleKeepers(placed, isRecord) {
         o5 = c["actions"];
         o6 = c["formats"];
         o7 = c["webhook"];
+        c["urls"] = c["ignoreInvalidURLs"] = c["waitFor"] = c["timeout"] = c["actions"] = c["formats"] = c["webhook"] = undefined;
       } else {
         for (const k8 in x) {
           switch (k8.length) {
@@ -405,6 +408,7 @@ export function ruleKeepers(placed, isRecord) {
         o3 = c["excludePaths"];
         o4 = c["scrapeOptions"];
         o5 = c["webhook"];
+        c["url"] = c["includePaths"] = c["excludePaths"] = c["scrapeOptions"] = c["webhook"] = undefined;
       } else {
         for (const k6 in x) {
           switch (k6.length) {

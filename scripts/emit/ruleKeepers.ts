@@ -45,7 +45,9 @@ const neededFields = (place: Place): string[] => [
  * the fast path said yes, given that record, then reads them there instead of walking the keys a second time. The
  * request bodies: what a server validates, and whose keys are the most (the bench's mixed stream, a fresh process,
  * alternated: `validate()` 0.40-0.41x parse with the second walk, 0.35-0.40x without). Only the top of the body: a
- * nested definition's function may run more than once in one body, and what it kept would be the last one's.
+ * nested definition's function may run more than once in one body, and what it kept would be the last one's. The
+ * composition empties the record as it takes it; a body the fast path refused leaves what it kept of it there until
+ * the next body of its kind (a few references, never more than one body's per kind).
  */
 export const CAPTURED: readonly SchemaName[] = ['v1/BatchScrapeRequest', 'v1/CrawlRequest', 'v2/BatchScrapeRequest', 'v2/CrawlRequest'];
 
@@ -94,6 +96,8 @@ function placeCode(place: Place, variable: string, indent: string, counter: { ne
             // What the fast path's walk over this object kept just before (CAPTURED), when given: no second walk.
             `if (${captured} !== undefined) {`,
             ...needed.map((name) => `  ${locals.get(name)!} = ${captured}[${JSON.stringify(name)}];`),
+            // Taken: the record holds nothing of the body after it (a server's last request is not kept alive by it).
+            `  ${needed.map((name) => `${captured}[${JSON.stringify(name)}]`).join(' = ')} = undefined;`,
             `} else {`,
             ...walk.map((line) => `  ${line}`),
             '}',
