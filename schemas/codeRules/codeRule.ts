@@ -69,12 +69,13 @@ export const isRecord = (value: unknown): value is Readonly<Record<string, unkno
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * An own enumerable property of a parsed body (never one inherited from Object.prototype). A property that is not
- * enumerable is no data (JSON.stringify leaves it out), and the fast path and the rules' composed cheap answers,
- * which walk an object's keys with `for...in`, never see it: the rules do not either.
+ * An own property of a parsed body (never one inherited from Object.prototype). Enumerable or not, as the Ajv
+ * validators read a body: `check` runs where they decide (a body the fast path refused), and beside them it must see
+ * what they see. Where the fast path decides, a property that is not enumerable is not looked at, by the schema or by
+ * the composed cheap answers, which walk an object's keys with `for...in` (docs/hardening.md).
  */
 export const field = (object: Readonly<Record<string, unknown>>, key: string): unknown =>
-  Object.prototype.propertyIsEnumerable.call(object, key) ? object[key] : undefined;
+  Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 
 /** Arrays up to this long are read index by index whatever they hold; a longer one only when it has no holes. */
 export const LONG_ARRAY = 65_536;

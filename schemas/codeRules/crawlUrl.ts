@@ -151,9 +151,8 @@ export function urlDepthWithinMaxDepth(defaultMaxDepth: number): CodeRule {
     const depth = writtenPathDepth(url);
     if (depth < 0) return false;
     // A plain read: an absent `maxDepth` means the default, so a number read counts only when it is the request's
-    // own (enumerable, as `check` reads it), which is asked only when the depth is within the number but not within
-    // the default.
+    // own, which is asked only when the depth is within the number but not within the default.
     if (typeof given !== 'number') return !(depth > defaultMaxDepth);
-    return !(depth > given) && (!(depth > defaultMaxDepth) || Object.prototype.propertyIsEnumerable.call(request, 'maxDepth'));
+    return !(depth > given) && (!(depth > defaultMaxDepth) || Object.hasOwn(request, 'maxDepth'));
   }
 }
