@@ -242,6 +242,20 @@ describe.concurrent('crawlspec validate: invalid bodies', { timeout: TEST_TIMEOU
     const run = await cli(['validate', 'v2/CrawlRequest', await tempFile('{\n  "url": "https://example.com",\n  }\n')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^ {2}\$: is not valid JSON \(.* at position 36 \(line 3, column 3\)\)\. Expected/m);
+    const [crlf, quoted, single] = await Promise.all([
+      // Windows line ends: the same place.
+      cli(['validate', 'v2/CrawlRequest', await tempFile('{\r\n  "url": "https://example.com",\r\n  }\r\n')]),
+      // V8 gives no place for an unexpected token, only a quote of the text: none is made up from what the text says,
+      // and the quoted line break shows as \n, so the problem stays on one line.
+      cli(['validate', 'v2/CrawlRequest', await tempFile('{"at position 9":\nx}')]),
+      cli(['validate', 'v2/CrawlRequest', await tempFile('{"url" 1}')]),
+    ]);
+    expect(crlf.stdout).toMatch(/ at position 38 \(line 3, column 3\)\)\. Expected/);
+    expect(lines(quoted.stdout)).toHaveLength(2);
+    expect(quoted.stdout).toContain('\\n');
+    expect(quoted.stdout).not.toMatch(/\(line \d/);
+    // One line of text: its position is its column already.
+    expect(single.stdout).toMatch(/ at position 7\)\. Expected/);
   });
 
   it('reports empty input as not valid JSON (exit 1)', async ({ expect }) => {
