@@ -200,7 +200,11 @@ class Writer {
       const one = values.length === 0 ? '' : ` && (${values.map((value) => `${v} === ${primitive(value)}`).join(' || ')})`;
       return `(${typeTest(schema.type, v)}${one})`;
     }
+    // A helper's body is its own function: the walk at the top of a captured definition is not in it.
+    const capture = this.capture;
+    this.capture = undefined;
     const body = this.statements(schema, 'x', new Scope());
+    this.capture = capture;
     const code = [...indent(body), '  return true;', '}'].join('\n');
     let name = this.helpers.get(code);
     if (name === undefined) {
@@ -324,9 +328,10 @@ class Writer {
     const key = scope.fresh('k');
     const value = scope.fresh('v');
     const present = scope.fresh('r');
-    // The walk at the top of a captured definition keeps the fields the rules read (the first object walked is it).
+    // The walk at the top of a captured definition (its object is `x`; a helper's body is written without the capture)
+    // keeps the fields the rules read.
     const capture = v === 'x' ? this.capture : undefined;
-    this.capture = v === 'x' ? undefined : this.capture;
+    if (capture !== undefined) this.capture = undefined;
     const other = additional === undefined || additional === true ? [] : this.statements(additional, value, scope);
     // What each key the walk meets asks: its checks, then `continue` for a key `additionalProperties` knows.
     const cases = new Map<string, Lines>();
@@ -335,10 +340,11 @@ class Writer {
       const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
       const counted = required.has(name) ? [`${present}++;`, ...lines] : lines;
       const known = Object.hasOwn(properties, name);
+      const keeps = kept(name);
       // A key no check asks about and `additionalProperties` knows needs no case: the walk passes over it.
-      if (counted.length === 0 && kept(name).length === 0 && (!known || other.length === 0)) continue;
+      if (counted.length === 0 && keeps.length === 0 && (!known || other.length === 0)) continue;
       const body = counted.length === 0 ? [] : [`if (${value} !== undefined) {`, ...indent(counted), '}'];
-      cases.set(name, [...kept(name), ...body, known ? 'continue;' : 'break;']);
+      cases.set(name, [...keeps, ...body, known ? 'continue;' : 'break;']);
     }
     // A field the rules read that no check names (the object is open to it): a case that only keeps it.
     for (const name of capture?.fields ?? []) if (!cases.has(name)) cases.set(name, [...kept(name), 'break;']);
