@@ -67,13 +67,12 @@ export async function deoptCounts(stream: readonly BenchBody[], passes: number):
   }
 }
 
-/** The child: validates the stream in STREAM.json, PASSES times. */
+/** The child: parses and validates the stream in STREAM.json, PASSES times. */
 async function child(file: string, passes: number): Promise<void> {
   const stream = JSON.parse(await readFile(file, 'utf8')) as Pick<BenchBody, 'schema' | 'text'>[];
-  const values = stream.map((body) => JSON.parse(body.text) as unknown);
   let valid = 0;
-  for (let pass = 0; pass < passes; pass++)
-    for (let i = 0; i < stream.length; i++) if (validate(stream[i]!.schema, values[i]).valid) valid += 1;
+  // As mixedStream.ts measures it: each body parsed, then validated at once.
+  for (let pass = 0; pass < passes; pass++) for (const body of stream) if (validate(body.schema, JSON.parse(body.text)).valid) valid += 1;
   if (valid !== passes * stream.length) throw new Error(`bench deopts: ${passes * stream.length - valid} bodies of the stream refused`);
 }
 
