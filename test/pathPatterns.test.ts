@@ -97,6 +97,17 @@ describe('path patterns', () => {
     }
   });
 
+  it('long patterns kept under one key (same length, same characters where the key reads them) keep their own verdicts', () => {
+    // The key of a text past 64 characters reads 8 of them, at 0, 14, 28, ... 99 here: position 5 is not one.
+    const at5 = (c: string) => `${'a'.repeat(5)}${c}${'a'.repeat(94)}`;
+    const [refused, accepted] = [at5('('), at5('b')];
+    for (let round = 0; round < 3; round++) {
+      expect(patternProblem(refused)).toBe(freshProblem(refused));
+      expect(patternProblem(accepted)).toBeUndefined();
+    }
+    expect(freshProblem(refused)).toBeDefined();
+  });
+
   it('the generated patterns include refused ones, so the property above is not vacuous', () => {
     const refused = fc.sample(regexLike.filter(compiles), { numRuns: 2000, seed: 1 }).filter((p) => parsedUnsupported(p) !== undefined);
     expect(refused.length).toBeGreaterThan(20);

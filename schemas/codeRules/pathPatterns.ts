@@ -11,6 +11,7 @@
  */
 import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from '../shared/pathPatternBounds.js';
 import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
+import { VerdictCache } from './verdictCache.js';
 
 /**
  * Verdicts on patterns seen before (`null`: accepted). Clients send the same few patterns with every crawl,
@@ -18,11 +19,10 @@ import { field, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.
  * RegExp object). Every pattern the schema allows is kept (up to PATH_PATTERN_MAX_LENGTH characters: a long
  * pattern costs the most to compile, and a client that sends one sends it again), and the cache is emptied
  * when it holds CACHED_PATTERNS, so hostile patterns cost memory of a fixed size at most (some 4 MB of text).
- * A plain Map and not an LRU library: which entries survive matters little when the common patterns come
- * straight back.
+ * Emptied rather than an LRU: which entries survive matters little when the common patterns come straight back.
  */
-const verdicts = new Map<string, string | null>();
 const CACHED_PATTERNS = 1024;
+const verdicts = new VerdictCache<string | null>(CACHED_PATTERNS);
 const CACHED_LENGTH = PATH_PATTERN_MAX_LENGTH;
 
 /** Why `pattern` is not accepted, or undefined. */
@@ -30,10 +30,7 @@ export function patternProblem(pattern: string): string | undefined {
   const known = verdicts.get(pattern);
   if (known !== undefined) return known ?? undefined;
   const verdict = compileProblem(pattern);
-  if (pattern.length <= CACHED_LENGTH) {
-    if (verdicts.size >= CACHED_PATTERNS) verdicts.clear();
-    verdicts.set(pattern, verdict ?? null);
-  }
+  if (pattern.length <= CACHED_LENGTH) verdicts.set(pattern, verdict ?? null);
   return verdict;
 }
 
