@@ -57,41 +57,6 @@ function s4(x) {
   return true;
 }
 function s5(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 7:
-        if (k1 === "formats") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            let n9 = 0;
-            for (let i10 = 0; i10 < v2.length; i10++) {
-              if ((typeof v2[i10] === "string" && (v2[i10] === "json"))) {
-                if (++n9 >= 1) break;
-              }
-            }
-            if (n9 < 1) return false;
-          }
-          continue;
-        }
-        break;
-      case 11:
-        if (k1 === "jsonOptions") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
-  return true;
-}
-function s6(x) {
   if (!(Array.isArray(x))) return false;
   let n6 = 0;
   for (let i7 = 0; i7 < x.length; i7++) {
@@ -102,64 +67,15 @@ function s6(x) {
   if (n6 < 1) return false;
   return true;
 }
+function s6(x) {
+  if (s5(x)) return false;
+  return true;
+}
 function s7(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 7:
-        if (k1 === "formats") {
-          if (v2 !== undefined) {
-            if (s6(v2)) return false;
-          }
-          continue;
-        }
-        break;
-      case 11:
-        if (k1 === "jsonOptions") {
-          if (v2 !== undefined) {
-            if (true) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
+  if (true) return false;
   return true;
 }
 function s8(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 7:
-        if (k1 === "formats") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            let n9 = 0;
-            for (let i10 = 0; i10 < v2.length; i10++) {
-              if ((typeof v2[i10] === "string" && (v2[i10] === "extract"))) {
-                if (++n9 >= 1) break;
-              }
-            }
-            if (n9 < 1) return false;
-          }
-          continue;
-        } else if (k1 === "extract") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
-  return true;
-}
-function s9(x) {
   if (!(Array.isArray(x))) return false;
   let n6 = 0;
   for (let i7 = 0; i7 < x.length; i7++) {
@@ -170,29 +86,11 @@ function s9(x) {
   if (n6 < 1) return false;
   return true;
 }
-function s10(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 7:
-        if (k1 === "formats") {
-          if (v2 !== undefined) {
-            if (s9(v2)) return false;
-          }
-          continue;
-        } else if (k1 === "extract") {
-          if (v2 !== undefined) {
-            if (true) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
+function s9(x) {
+  if (s8(x)) return false;
   return true;
 }
-function s11(x) {
+function s10(x) {
   if (!(Array.isArray(x))) return false;
   for (let i2 = 0; i2 < x.length; i2++) {
     const v1 = x[i2];
@@ -200,85 +98,7 @@ function s11(x) {
   }
   return true;
 }
-function s12(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  return true;
-}
-function s13(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  if (s12(x)) return false;
-  return true;
-}
-function s14(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  return true;
-}
-function s15(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  if (s14(x)) return false;
-  return true;
-}
-function s16(x) {
+function s11(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -521,260 +341,264 @@ function isActiveCrawlsResponse(x) {
 function isBatchScrapeRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   capturedBatchScrapeRequest["urls"] = capturedBatchScrapeRequest["ignoreInvalidURLs"] = capturedBatchScrapeRequest["waitFor"] = capturedBatchScrapeRequest["timeout"] = capturedBatchScrapeRequest["actions"] = capturedBatchScrapeRequest["jsonOptions"] = capturedBatchScrapeRequest["extract"] = capturedBatchScrapeRequest["changeTrackingOptions"] = capturedBatchScrapeRequest["webhook"] = undefined;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
+  let r6 = 0;
+  let p1, p2, p3;
+  for (const k4 in x) {
+    const v5 = x[k4];
+    switch (k4.length) {
       case 4:
-        if (k1 === "urls") {
-          capturedBatchScrapeRequest["urls"] = v2;
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            if (v2.length < 1) return false;
-            for (let i5 = 0; i5 < v2.length; i5++) {
-              const v4 = v2[i5];
-              if (!isUrl(v4)) return false;
+        if (k4 === "urls") {
+          capturedBatchScrapeRequest["urls"] = v5;
+          if (v5 !== undefined) {
+            r6++;
+            if (!(Array.isArray(v5))) return false;
+            if (v5.length < 1) return false;
+            for (let i8 = 0; i8 < v5.length; i8++) {
+              const v7 = v5[i8];
+              if (!isUrl(v7)) return false;
             }
           }
           continue;
         }
         break;
       case 5:
-        if (k1 === "proxy") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+        if (k4 === "proxy") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
+            if (!(v5 === "basic" || v5 === "stealth" || v5 === "auto" || v5 === "enhanced")) return false;
           }
           continue;
         }
         break;
       case 6:
-        if (k1 === "origin") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
+        if (k4 === "origin") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
           }
           continue;
-        } else if (k1 === "maxAge") {
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 0)) return false;
+        } else if (k4 === "maxAge") {
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 0)) return false;
           }
           continue;
-        } else if (k1 === "mobile") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "mobile") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 7:
-        if (k1 === "webhook") {
-          capturedBatchScrapeRequest["webhook"] = v2;
-          if (v2 !== undefined) {
-            if (!isWebhook(v2)) return false;
+        if (k4 === "webhook") {
+          capturedBatchScrapeRequest["webhook"] = v5;
+          if (v5 !== undefined) {
+            if (!isWebhook(v5)) return false;
           }
           continue;
-        } else if (k1 === "formats") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i34 = 0; i34 < v2.length; i34++) {
-              const v33 = v2[i34];
-              if (!isFormat(v33)) return false;
+        } else if (k4 === "formats") {
+          p1 = v5;
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i37 = 0; i37 < v5.length; i37++) {
+              const v36 = v5[i37];
+              if (!isFormat(v36)) return false;
             }
-            if (!(s2(v2) || s3(v2))) return false;
-            if (s4(v2)) return false;
+            if (!(s2(v5) || s3(v5))) return false;
+            if (s4(v5)) return false;
           }
           continue;
-        } else if (k1 === "headers") {
-          if (v2 !== undefined) {
-            if (!isStringMap(v2)) return false;
+        } else if (k4 === "headers") {
+          if (v5 !== undefined) {
+            if (!isStringMap(v5)) return false;
           }
           continue;
-        } else if (k1 === "waitFor") {
-          capturedBatchScrapeRequest["waitFor"] = v2;
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 0)) return false;
-            if (!(v2 <= 60000)) return false;
+        } else if (k4 === "waitFor") {
+          capturedBatchScrapeRequest["waitFor"] = v5;
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 0)) return false;
+            if (!(v5 <= 60000)) return false;
           }
           continue;
-        } else if (k1 === "timeout") {
-          capturedBatchScrapeRequest["timeout"] = v2;
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 1000)) return false;
+        } else if (k4 === "timeout") {
+          capturedBatchScrapeRequest["timeout"] = v5;
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 1000)) return false;
           }
           continue;
-        } else if (k1 === "useMock") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
+        } else if (k4 === "useMock") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
           }
           continue;
-        } else if (k1 === "extract") {
-          capturedBatchScrapeRequest["extract"] = v2;
-          if (v2 !== undefined) {
-            if (!isJsonOptions(v2)) return false;
+        } else if (k4 === "extract") {
+          capturedBatchScrapeRequest["extract"] = v5;
+          p3 = v5;
+          if (v5 !== undefined) {
+            if (!isJsonOptions(v5)) return false;
           }
           continue;
-        } else if (k1 === "actions") {
-          capturedBatchScrapeRequest["actions"] = v2;
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            if (v2.length > 50) return false;
-            for (let i118 = 0; i118 < v2.length; i118++) {
-              const v117 = v2[i118];
-              if (!isAction(v117)) return false;
+        } else if (k4 === "actions") {
+          capturedBatchScrapeRequest["actions"] = v5;
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            if (v5.length > 50) return false;
+            for (let i121 = 0; i121 < v5.length; i121++) {
+              const v120 = v5[i121];
+              if (!isAction(v120)) return false;
             }
           }
           continue;
         }
         break;
       case 8:
-        if (k1 === "location") {
-          if (v2 !== undefined) {
-            if (!isLocation(v2)) return false;
+        if (k4 === "location") {
+          if (v5 !== undefined) {
+            if (!isLocation(v5)) return false;
           }
           continue;
-        } else if (k1 === "blockAds") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "blockAds") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
-        } else if (k1 === "fastMode") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "fastMode") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
-        } else if (k1 === "parsePDF") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "parsePDF") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 10:
-        if (k1 === "appendToId") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-            if (!format2.test(v2)) return false;
+        if (k4 === "appendToId") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
+            if (!format2.test(v5)) return false;
           }
           continue;
         }
         break;
       case 11:
-        if (k1 === "integration") {
-          if (v2 !== undefined) {
-            if (!isIntegration(v2)) return false;
+        if (k4 === "integration") {
+          if (v5 !== undefined) {
+            if (!isIntegration(v5)) return false;
           }
           continue;
-        } else if (k1 === "includeTags") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i51 = 0; i51 < v2.length; i51++) {
-              const v50 = v2[i51];
-              if (!(typeof v50 === "string")) return false;
+        } else if (k4 === "includeTags") {
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i54 = 0; i54 < v5.length; i54++) {
+              const v53 = v5[i54];
+              if (!(typeof v53 === "string")) return false;
             }
           }
           continue;
-        } else if (k1 === "excludeTags") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i59 = 0; i59 < v2.length; i59++) {
-              const v58 = v2[i59];
-              if (!(typeof v58 === "string")) return false;
+        } else if (k4 === "excludeTags") {
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i62 = 0; i62 < v5.length; i62++) {
+              const v61 = v5[i62];
+              if (!(typeof v61 === "string")) return false;
             }
           }
           continue;
-        } else if (k1 === "jsonOptions") {
-          capturedBatchScrapeRequest["jsonOptions"] = v2;
-          if (v2 !== undefined) {
-            if (!isJsonOptions(v2)) return false;
+        } else if (k4 === "jsonOptions") {
+          capturedBatchScrapeRequest["jsonOptions"] = v5;
+          p2 = v5;
+          if (v5 !== undefined) {
+            if (!isJsonOptions(v5)) return false;
           }
           continue;
-        } else if (k1 === "geolocation") {
-          if (v2 !== undefined) {
-            if (!isGeolocation(v2)) return false;
+        } else if (k4 === "geolocation") {
+          if (v5 !== undefined) {
+            if (!isGeolocation(v5)) return false;
           }
           continue;
         }
         break;
       case 12:
-        if (k1 === "storeInCache") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "storeInCache") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 14:
-        if (k1 === "maxConcurrency") {
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 1)) return false;
+        if (k4 === "maxConcurrency") {
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 1)) return false;
           }
           continue;
         }
         break;
       case 15:
-        if (k1 === "onlyMainContent") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "onlyMainContent") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 16:
-        if (k1 === "onlyCleanContent") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "onlyCleanContent") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 17:
-        if (k1 === "ignoreInvalidURLs") {
-          capturedBatchScrapeRequest["ignoreInvalidURLs"] = v2;
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "ignoreInvalidURLs") {
+          capturedBatchScrapeRequest["ignoreInvalidURLs"] = v5;
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
-        } else if (k1 === "zeroDataRetention") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "zeroDataRetention") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 18:
-        if (k1 === "removeBase64Images") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "removeBase64Images") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 19:
-        if (k1 === "skipTlsVerification") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "skipTlsVerification") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 20:
-        if (k1 === "__experimental_cache") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "__experimental_cache") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 21:
-        if (k1 === "changeTrackingOptions") {
-          capturedBatchScrapeRequest["changeTrackingOptions"] = v2;
-          if (v2 !== undefined) {
-            if (!isChangeTrackingOptions(v2)) return false;
+        if (k4 === "changeTrackingOptions") {
+          capturedBatchScrapeRequest["changeTrackingOptions"] = v5;
+          if (v5 !== undefined) {
+            if (!isChangeTrackingOptions(v5)) return false;
           }
           continue;
         }
@@ -782,9 +606,9 @@ function isBatchScrapeRequest(x) {
     }
     return false;
   }
-  if (r3 !== 1) return false;
-  if (!(s5(x) || s7(x))) return false;
-  if (!(s8(x) || s10(x))) return false;
+  if (r6 !== 1) return false;
+  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s5(p1))) || ((p1 === undefined || s6(p1)) && (p2 === undefined || s7(p2))))) return false;
+  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p3 === undefined || s7(p3))))) return false;
   return true;
 }
 function isBatchScrapeStartResponse(x) {
@@ -825,7 +649,7 @@ function isBatchScrapeStartResponse(x) {
       case 11:
         if (k1 === "invalidURLs") {
           if (v2 !== undefined) {
-            if (!(s11(v2) || (v2 === null))) return false;
+            if (!(s10(v2) || (v2 === null))) return false;
           }
           continue;
         }
@@ -1366,7 +1190,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "title") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s10(v2))) return false;
           }
           continue;
         }
@@ -1374,7 +1198,7 @@ function isDocumentMetadata(x) {
       case 6:
         if (k1 === "robots") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s10(v2))) return false;
           }
           continue;
         }
@@ -1397,12 +1221,12 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "language") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s10(v2))) return false;
           }
           continue;
         } else if (k1 === "keywords") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s10(v2))) return false;
           }
           continue;
         }
@@ -1449,7 +1273,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "description") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s10(v2))) return false;
           }
           continue;
         }
@@ -1980,190 +1804,194 @@ function isScrapeAction(x) {
 }
 function isScrapeOptions(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
+  let p1, p2, p3;
+  for (const k4 in x) {
+    const v5 = x[k4];
+    switch (k4.length) {
       case 5:
-        if (k1 === "proxy") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "basic" || v2 === "stealth" || v2 === "auto" || v2 === "enhanced")) return false;
+        if (k4 === "proxy") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
+            if (!(v5 === "basic" || v5 === "stealth" || v5 === "auto" || v5 === "enhanced")) return false;
           }
           continue;
         }
         break;
       case 6:
-        if (k1 === "maxAge") {
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 0)) return false;
+        if (k4 === "maxAge") {
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 0)) return false;
           }
           continue;
-        } else if (k1 === "mobile") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "mobile") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 7:
-        if (k1 === "formats") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i5 = 0; i5 < v2.length; i5++) {
-              const v4 = v2[i5];
-              if (!isFormat(v4)) return false;
+        if (k4 === "formats") {
+          p1 = v5;
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i8 = 0; i8 < v5.length; i8++) {
+              const v7 = v5[i8];
+              if (!isFormat(v7)) return false;
             }
-            if (!(s2(v2) || s3(v2))) return false;
-            if (s4(v2)) return false;
+            if (!(s2(v5) || s3(v5))) return false;
+            if (s4(v5)) return false;
           }
           continue;
-        } else if (k1 === "headers") {
-          if (v2 !== undefined) {
-            if (!isStringMap(v2)) return false;
+        } else if (k4 === "headers") {
+          if (v5 !== undefined) {
+            if (!isStringMap(v5)) return false;
           }
           continue;
-        } else if (k1 === "waitFor") {
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 0)) return false;
-            if (!(v2 <= 60000)) return false;
+        } else if (k4 === "waitFor") {
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 0)) return false;
+            if (!(v5 <= 60000)) return false;
           }
           continue;
-        } else if (k1 === "timeout") {
-          if (v2 !== undefined) {
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 1000)) return false;
+        } else if (k4 === "timeout") {
+          if (v5 !== undefined) {
+            if (!(Number.isInteger(v5))) return false;
+            if (!(v5 >= 1000)) return false;
           }
           continue;
-        } else if (k1 === "useMock") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
+        } else if (k4 === "useMock") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "string")) return false;
           }
           continue;
-        } else if (k1 === "extract") {
-          if (v2 !== undefined) {
-            if (!isJsonOptions(v2)) return false;
+        } else if (k4 === "extract") {
+          p3 = v5;
+          if (v5 !== undefined) {
+            if (!isJsonOptions(v5)) return false;
           }
           continue;
-        } else if (k1 === "actions") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            if (v2.length > 50) return false;
-            for (let i89 = 0; i89 < v2.length; i89++) {
-              const v88 = v2[i89];
-              if (!isAction(v88)) return false;
+        } else if (k4 === "actions") {
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            if (v5.length > 50) return false;
+            for (let i92 = 0; i92 < v5.length; i92++) {
+              const v91 = v5[i92];
+              if (!isAction(v91)) return false;
             }
           }
           continue;
         }
         break;
       case 8:
-        if (k1 === "location") {
-          if (v2 !== undefined) {
-            if (!isLocation(v2)) return false;
+        if (k4 === "location") {
+          if (v5 !== undefined) {
+            if (!isLocation(v5)) return false;
           }
           continue;
-        } else if (k1 === "blockAds") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "blockAds") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
-        } else if (k1 === "fastMode") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "fastMode") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
-        } else if (k1 === "parsePDF") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        } else if (k4 === "parsePDF") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 11:
-        if (k1 === "includeTags") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i22 = 0; i22 < v2.length; i22++) {
-              const v21 = v2[i22];
-              if (!(typeof v21 === "string")) return false;
+        if (k4 === "includeTags") {
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i25 = 0; i25 < v5.length; i25++) {
+              const v24 = v5[i25];
+              if (!(typeof v24 === "string")) return false;
             }
           }
           continue;
-        } else if (k1 === "excludeTags") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i30 = 0; i30 < v2.length; i30++) {
-              const v29 = v2[i30];
-              if (!(typeof v29 === "string")) return false;
+        } else if (k4 === "excludeTags") {
+          if (v5 !== undefined) {
+            if (!(Array.isArray(v5))) return false;
+            for (let i33 = 0; i33 < v5.length; i33++) {
+              const v32 = v5[i33];
+              if (!(typeof v32 === "string")) return false;
             }
           }
           continue;
-        } else if (k1 === "jsonOptions") {
-          if (v2 !== undefined) {
-            if (!isJsonOptions(v2)) return false;
+        } else if (k4 === "jsonOptions") {
+          p2 = v5;
+          if (v5 !== undefined) {
+            if (!isJsonOptions(v5)) return false;
           }
           continue;
-        } else if (k1 === "geolocation") {
-          if (v2 !== undefined) {
-            if (!isGeolocation(v2)) return false;
+        } else if (k4 === "geolocation") {
+          if (v5 !== undefined) {
+            if (!isGeolocation(v5)) return false;
           }
           continue;
         }
         break;
       case 12:
-        if (k1 === "storeInCache") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "storeInCache") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 15:
-        if (k1 === "onlyMainContent") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "onlyMainContent") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 16:
-        if (k1 === "onlyCleanContent") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "onlyCleanContent") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 18:
-        if (k1 === "removeBase64Images") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "removeBase64Images") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 19:
-        if (k1 === "skipTlsVerification") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "skipTlsVerification") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 20:
-        if (k1 === "__experimental_cache") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
+        if (k4 === "__experimental_cache") {
+          if (v5 !== undefined) {
+            if (!(typeof v5 === "boolean")) return false;
           }
           continue;
         }
         break;
       case 21:
-        if (k1 === "changeTrackingOptions") {
-          if (v2 !== undefined) {
-            if (!isChangeTrackingOptions(v2)) return false;
+        if (k4 === "changeTrackingOptions") {
+          if (v5 !== undefined) {
+            if (!isChangeTrackingOptions(v5)) return false;
           }
           continue;
         }
@@ -2171,8 +1999,8 @@ function isScrapeOptions(x) {
     }
     return false;
   }
-  if (!(s5(x) || s7(x))) return false;
-  if (!(s8(x) || s10(x))) return false;
+  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s5(p1))) || ((p1 === undefined || s6(p1)) && (p2 === undefined || s7(p2))))) return false;
+  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p3 === undefined || s7(p3))))) return false;
   return true;
 }
 function isScreenshotAction(x) {
@@ -2305,45 +2133,48 @@ function isValidationIssue(x) {
 }
 function isWaitAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
+  let r5 = 0;
+  let p1, p2;
+  for (const k3 in x) {
+    const v4 = x[k3];
+    switch (k3.length) {
       case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "wait") return false;
+        if (k3 === "type") {
+          if (v4 !== undefined) {
+            r5++;
+            if (!(typeof v4 === "string")) return false;
+            if (v4 !== "wait") return false;
           }
           continue;
         }
         break;
       case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
+        if (k3 === "selector") {
+          p2 = v4;
+          if (v4 !== undefined) {
+            if (!(typeof v4 === "string")) return false;
           }
           continue;
         }
         break;
       case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "number" && isFinite(v2))) return false;
-            if (!(v2 > 0)) return false;
+        if (k3 === "milliseconds") {
+          p1 = v4;
+          if (v4 !== undefined) {
+            if (!(typeof v4 === "number" && isFinite(v4))) return false;
+            if (!(v4 > 0)) return false;
           }
           continue;
         }
         break;
     }
   }
-  if (r3 !== 1) return false;
-  if (!(s13(x) || s15(x))) return false;
+  if (r5 !== 1) return false;
+  if (!((p1 !== undefined && (!(p2 !== undefined))) || (p2 !== undefined && (!(p1 !== undefined))))) return false;
   return true;
 }
 function isWebhook(x) {
-  if (!(s16(x) || isWebhookObject(x))) return false;
+  if (!(s11(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {

@@ -131,84 +131,6 @@ function s11(x) {
   return true;
 }
 function s12(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  return true;
-}
-function s13(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  if (s12(x)) return false;
-  return true;
-}
-function s14(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  return true;
-}
-function s15(x) {
-  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            r3++;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
-  if (s14(x)) return false;
-  return true;
-}
-function s16(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -2859,45 +2781,48 @@ function isViewport(x) {
 }
 function isWaitAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
+  let r5 = 0;
+  let p1, p2;
+  for (const k3 in x) {
+    const v4 = x[k3];
+    switch (k3.length) {
       case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "wait") return false;
+        if (k3 === "type") {
+          if (v4 !== undefined) {
+            r5++;
+            if (!(typeof v4 === "string")) return false;
+            if (v4 !== "wait") return false;
           }
           continue;
         }
         break;
       case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
+        if (k3 === "selector") {
+          p2 = v4;
+          if (v4 !== undefined) {
+            if (!(typeof v4 === "string")) return false;
           }
           continue;
         }
         break;
       case 12:
-        if (k1 === "milliseconds") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "number" && isFinite(v2))) return false;
-            if (!(v2 > 0)) return false;
+        if (k3 === "milliseconds") {
+          p1 = v4;
+          if (v4 !== undefined) {
+            if (!(typeof v4 === "number" && isFinite(v4))) return false;
+            if (!(v4 > 0)) return false;
           }
           continue;
         }
         break;
     }
   }
-  if (r3 !== 1) return false;
-  if (!(s13(x) || s15(x))) return false;
+  if (r5 !== 1) return false;
+  if (!((p1 !== undefined && (!(p2 !== undefined))) || (p2 !== undefined && (!(p1 !== undefined))))) return false;
   return true;
 }
 function isWebhook(x) {
-  if (!(s16(x) || isWebhookObject(x))) return false;
+  if (!(s12(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {

@@ -19,7 +19,9 @@
  *   - a `oneOf` with a `discriminator` (Ajv's option is on) reads the tag once and checks the one branch it names.
  * Rules JSON Schema can say are folded into the same pass: an `allOf` member that only constrains properties
  * of the object (`{ type: "object", properties }`, how `WithRules` writes a rule) is checked where the
- * property itself is, reading it once. A keyword the writer does not know fails generation, rather than being
+ * property itself is, reading it once; a condition between properties (an `anyOf` whose branches only constrain
+ * named properties, as `json` in `formats` exactly when `jsonOptions` is given) is decided on the values that walk
+ * keeps of them (betweenProperties). A keyword the writer does not know fails generation, rather than being
  * skipped: skipping one would let the fast path accept what the validators refuse.
  */
 import formatsModule from 'ajv-formats/dist/formats.js';
@@ -240,13 +242,22 @@ class Writer {
     out.push(...guarded('number', this.numberStatements(schema, v)));
     out.push(...guarded('string', this.stringStatements(schema, v)));
     out.push(...guarded('array', this.arrayStatements(schema, v, scope)));
-    // Rules on the properties of an object are checked with the properties themselves (see foldable).
+    // Rules on the properties of an object are checked with the properties themselves (see foldable), and
+    // conditions between properties on the values the walk keeps (see betweenProperties).
     const folded: unknown[] = only === 'object' ? foldable(schema) : [];
-    out.push(...guarded('object', this.objectStatements(schema, folded as JsonSchema[], v, scope)));
-    for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
-      if (!folded.includes(part)) out.push(...this.statements(part, v, scope));
+    const between = only === 'object' ? betweenProperties(schema) : [];
+    const watched = new Map<string, string>();
+    for (const { branches } of between)
+      for (const name of propertiesNamed(branches)) if (!watched.has(name)) watched.set(name, scope.fresh('p'));
+    out.push(...guarded('object', this.objectStatements(schema, folded as JsonSchema[], watched, v, scope)));
+    for (const { branches } of between) {
+      out.push(`if (!(${branches.map((branch) => `(${this.onValues(branch, watched)})`).join(' || ')})) return false;`);
     }
-    if (schema.anyOf !== undefined) {
+    const decidedBetween = new Set(between.map((b) => b.member));
+    for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
+      if (!folded.includes(part) && !decidedBetween.has(part)) out.push(...this.statements(part, v, scope));
+    }
+    if (schema.anyOf !== undefined && !decidedBetween.has(schema)) {
       out.push(`if (!(${(schema.anyOf as unknown[]).map((branch) => this.test(branch, v)).join(' || ')})) return false;`);
     }
     if (schema.oneOf !== undefined) {
@@ -311,7 +322,13 @@ class Writer {
    * dispatched to what its value must be. `undefined` counts as absent, as Ajv's `data.key !== undefined` has
    * it; a required key is counted when present, and the count compared once the walk is done.
    */
-  private objectStatements(schema: JsonSchema, folded: readonly JsonSchema[], v: string, scope: Scope): Lines {
+  private objectStatements(
+    schema: JsonSchema,
+    folded: readonly JsonSchema[],
+    watched: ReadonlyMap<string, string>,
+    v: string,
+    scope: Scope,
+  ): Lines {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
     // The property schemas, with those of the rules folded in, in order of first mention.
@@ -320,7 +337,7 @@ class Writer {
     for (const [key, subschema] of Object.entries(properties)) add(key, subschema);
     for (const rule of folded) for (const [key, subschema] of Object.entries(rule.properties as object)) add(key, subschema);
     for (const key of required) if (!checks.has(key)) add(key, true);
-    for (const key of checks.keys()) {
+    for (const key of [...checks.keys(), ...watched.keys()]) {
       // A by-name read finds what the prototype holds (`x.constructor`); the walk does not.
       if (key in Object.prototype) throw new Error(`fast path: a property may not be named as a member of Object.prototype (${key})`);
     }
@@ -335,7 +352,11 @@ class Writer {
     const other = additional === undefined || additional === true ? [] : this.statements(additional, value, scope);
     // What each key the walk meets asks: its checks, then `continue` for a key `additionalProperties` knows.
     const cases = new Map<string, Lines>();
-    const kept = (name: string): Lines => (capture?.fields.includes(name) ? [`${capture.target}[${literal(name)}] = ${value};`] : []);
+    // What the walk keeps of a key's value: for the rules (the capture), and for the conditions between properties.
+    const kept = (name: string): Lines => [
+      ...(capture?.fields.includes(name) ? [`${capture.target}[${literal(name)}] = ${value};`] : []),
+      ...(watched.has(name) ? [`${watched.get(name)!} = ${value};`] : []),
+    ];
     for (const [name, subschemas] of checks) {
       const lines = subschemas.flatMap((subschema) => this.statements(subschema, value, scope));
       const counted = required.has(name) ? [`${present}++;`, ...lines] : lines;
@@ -346,18 +367,40 @@ class Writer {
       const body = counted.length === 0 ? [] : [`if (${value} !== undefined) {`, ...indent(counted), '}'];
       cases.set(name, [...keeps, ...body, known ? 'continue;' : 'break;']);
     }
-    // A field the rules read that no check names (the object is open to it): a case that only keeps it.
-    for (const name of capture?.fields ?? []) if (!cases.has(name)) cases.set(name, [...kept(name), 'break;']);
+    // A field kept that no check names (the object is open to it): a case that only keeps it.
+    for (const name of [...(capture?.fields ?? []), ...watched.keys()]) if (!cases.has(name)) cases.set(name, [...kept(name), 'break;']);
     if (cases.size === 0 && other.length === 0) return [];
     return [
       // Nothing kept from the body before: a field the walk does not meet is absent.
       ...(capture === undefined ? [] : [`${capture.fields.map((name) => `${capture.target}[${literal(name)}]`).join(' = ')} = undefined;`]),
       ...(required.size > 0 ? [`let ${present} = 0;`] : []),
+      ...(watched.size > 0 ? [`let ${[...watched.values()].join(', ')};`] : []),
       `for (const ${key} in ${v}) {`,
       ...indent([`const ${value} = ${v}[${key}];`, ...keyDispatch(key, cases), ...other]),
       '}',
       ...(required.size > 0 ? [`if (${present} !== ${required.size}) return false;`] : []),
     ];
+  }
+
+  /**
+   * An expression true when the object whose properties' values are in `values` (by name: the local the walk kept
+   * each in, `undefined` when absent) satisfies `schema`, a schema that only constrains named properties
+   * (betweenProperties): `required` is presence, and a property's schema applies to it when it is present.
+   */
+  private onValues(schema: unknown, values: ReadonlyMap<string, string>): string {
+    if (typeof schema === 'boolean') return String(schema);
+    const s = schema as JsonSchema;
+    const parts: string[] = [];
+    for (const name of (s.required as string[] | undefined) ?? []) parts.push(`${values.get(name)!} !== undefined`);
+    for (const [name, subschema] of Object.entries((s.properties as Record<string, unknown> | undefined) ?? {})) {
+      const value = values.get(name)!;
+      const test = this.test(subschema, value);
+      if (test !== 'true') parts.push(`(${value} === undefined || ${test})`);
+    }
+    for (const member of (s.allOf as unknown[] | undefined) ?? []) parts.push(`(${this.onValues(member, values)})`);
+    if (s.anyOf !== undefined) parts.push(`(${(s.anyOf as unknown[]).map((branch) => `(${this.onValues(branch, values)})`).join(' || ')})`);
+    if (s.not !== undefined) parts.push(`!(${this.onValues(s.not, values)})`);
+    return parts.length === 0 ? 'true' : parts.join(' && ');
   }
 
   /** `oneOf` without a discriminator: exactly one branch. */
@@ -435,6 +478,57 @@ function foldable(schema: JsonSchema): JsonSchema[] {
       isObject(m.properties) &&
       Object.keys(m).every((k) => k === 'type' || k === 'properties' || ANNOTATIONS.has(k)),
   );
+}
+
+/**
+ * The conditions between properties of an object schema: its `anyOf`, and each `allOf` member that is only an
+ * `anyOf`, when every branch only constrains named properties of the object (`onlyProperties`). Such a condition
+ * ("`json` in `formats` exactly when `jsonOptions` is given", "`milliseconds` or `selector`, not both") is decided on
+ * the values the object's walk keeps of those properties, instead of by a walk of its own per branch: a v1 batch
+ * body was walked five times, two of them per condition.
+ */
+function betweenProperties(schema: JsonSchema): { readonly member: unknown; readonly branches: readonly unknown[] }[] {
+  const conditions = [schema, ...((schema.allOf as unknown[] | undefined) ?? [])].filter(
+    (m): m is JsonSchema =>
+      isObject(m) &&
+      Array.isArray(m.anyOf) &&
+      (m === schema || Object.keys(m).every((k) => k === 'anyOf' || ANNOTATIONS.has(k))) &&
+      m.anyOf.every(onlyProperties),
+  );
+  return conditions.map((m) => ({ member: m, branches: m.anyOf as unknown[] }));
+}
+
+/** Whether `schema` says nothing but what named properties of an object must be (with `required`, `allOf`, `anyOf`, `not`). */
+function onlyProperties(schema: unknown): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (!isObject(schema)) return false;
+  const keys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!keys.every((k) => ['type', 'required', 'properties', 'allOf', 'anyOf', 'not'].includes(k))) return false;
+  if (schema.type !== undefined && schema.type !== 'object') return false;
+  if (schema.properties !== undefined && !isObject(schema.properties)) return false;
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string')))
+    return false;
+  const members = [...((schema.allOf as unknown[] | undefined) ?? []), ...((schema.anyOf as unknown[] | undefined) ?? [])];
+  if (schema.not !== undefined) members.push(schema.not);
+  return members.every(onlyProperties);
+}
+
+/** The property names `schemas` (each `onlyProperties`) name, in order of first mention. */
+function propertiesNamed(schemas: readonly unknown[]): string[] {
+  const names = new Set<string>();
+  const visit = (schema: unknown) => {
+    if (!isObject(schema)) return;
+    for (const name of (schema.required as string[] | undefined) ?? []) names.add(name);
+    for (const name of Object.keys((schema.properties as object | undefined) ?? {})) names.add(name);
+    for (const member of [
+      ...((schema.allOf as unknown[] | undefined) ?? []),
+      ...((schema.anyOf as unknown[] | undefined) ?? []),
+      schema.not,
+    ])
+      visit(member);
+  };
+  schemas.forEach(visit);
+  return [...names];
 }
 
 function primitive(value: unknown): string {
