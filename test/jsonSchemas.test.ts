@@ -485,6 +485,16 @@ describe('compiling', () => {
     const free = { type: 'object', properties: { a: { type: 'object', additionalProperties: true } } };
     expect(problems(validate('v2/ScrapeOptions', v2(free))).map((p) => p.rule)).toEqual(['jsonSchemaNotFreeForm']);
   });
+
+  it('v2 leaves alone an object holding its own $ref, not one that inherits it (the JavaScript API)', () => {
+    const own = { $ref: '#/definitions/x', type: 'object', additionalProperties: true };
+    expect(validate('v2/JsonFormat', { type: 'json', schema: { type: 'object', properties: { a: own } } })).toEqual({ valid: true });
+    // The same object with its $ref inherited: walked, and free-form.
+    const inherited = Object.assign(Object.create({ $ref: '#/definitions/x' }) as object, { type: 'object', additionalProperties: true });
+    expect(
+      problems(validate('v2/JsonFormat', { type: 'json', schema: { type: 'object', properties: { a: inherited } } })).map((p) => p.rule),
+    ).toEqual(['jsonSchemaNotFreeForm']);
+  });
 });
 
 describe('the definitions that hold one schema', () => {
