@@ -27,8 +27,9 @@
 import type * as v1 from '#generated/validators/v1.js';
 import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
-import { fastPath, reasonData, scanOriginsWith, validators as loadValidators } from '#generated/load/validators.js';
+import { fastPath, reasonData, validators as loadValidators } from '#generated/load/validators.js';
 import { captured, ruleKeepers } from '#generated/fast/keepers.js';
+import { scanOriginsWith } from '#generated/fast/plainUri.js';
 import { scanOrigin } from './codeRules/crawlUrl.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';

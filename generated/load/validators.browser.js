@@ -25,6 +25,3 @@ export function reasonData(version) {
 export function fastPath(_version) {
   return undefined;
 }
-
-/** Hands the fast path's reading of `uri` addresses the crawl URL rule's scan of an origin (generated/fast/plainUri.js). */
-export function scanOriginsWith(_scan) {}

@@ -20,6 +20,3 @@ export declare function reasonData(version: "v1" | "v2"): {
 
 /** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */
 export declare function fastPath(version: "v1" | "v2"): Readonly<Record<string, (data: unknown) => boolean>> | undefined;
-
-/** Hands the fast path's reading of `uri` addresses the crawl URL rule's scan of an origin (generated/fast/plainUri.js). */
-export declare function scanOriginsWith(scan: ((s: string) => number) | undefined): void;

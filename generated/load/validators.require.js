@@ -30,6 +30,3 @@ const FAST = { v1: v1Fast, v2: v2Fast };
 export function fastPath(version) {
   return FAST[version];
 }
-
-/** Hands the fast path's reading of `uri` addresses the crawl URL rule's scan of an origin (generated/fast/plainUri.js). */
-export { scanOriginsWith } from "../fast/plainUri.js";

@@ -183,18 +183,12 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
   const noData = [...dataDoc, 'export function reasonData(_version) {', '  return undefined;', '}', ''];
   const fastDoc = ['/** The fast path of `version` (generated/fast/<version>.js), or undefined where it is not shipped. */'];
   const fastImports = versions.map((version) => `import * as ${version}Fast from ${JSON.stringify(`../fast/${version}.js`)};`);
-  const scanDoc = [
-    "/** Hands the fast path's reading of `uri` addresses the crawl URL rule's scan of an origin (generated/fast/plainUri.js). */",
-  ];
   const fastPath = [
     ...fastDoc,
     `const FAST = { ${versions.map((version) => `${version}: ${version}Fast`).join(', ')} };`,
     'export function fastPath(version) {',
     '  return FAST[version];',
     '}',
-    '',
-    ...scanDoc,
-    `export { scanOriginsWith } from ${JSON.stringify('../fast/plainUri.js')};`,
     '',
   ];
   const loader = [
@@ -250,9 +244,6 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '  return undefined;',
     '}',
     '',
-    ...scanDoc,
-    'export function scanOriginsWith(_scan) {}',
-    '',
   ].join('\n');
   const versionType = versions.map((v) => JSON.stringify(v)).join(' | ');
   const dts = [
@@ -270,9 +261,6 @@ export function loaderModules(versions: readonly Version[]): Map<string, string>
     '',
     ...fastDoc,
     `export declare function fastPath(version: ${versionType}): Readonly<Record<string, (data: unknown) => boolean>> | undefined;`,
-    '',
-    ...scanDoc,
-    'export declare function scanOriginsWith(scan: ((s: string) => number) | undefined): void;',
     '',
   ].join('\n');
   const files = loaderPairFiles(LOADER_FILE, loader, REQUIRING_LOADER_FILE, requiring, dts);
