@@ -29,8 +29,6 @@ import type * as v2 from '#generated/validators/v2.js';
 import type { Validator } from '#generated/validators/v1.js';
 import { fastPath, reasonData, validators as loadValidators } from '#generated/load/validators.js';
 import { captured, ruleKeepers } from '#generated/fast/keepers.js';
-import { scanOriginsWith } from '#generated/fast/plainUri.js';
-import { scanOrigin } from './codeRules/crawlUrl.js';
 import { CODE_RULES, type PlacedRule } from './codeRules/index.js';
 import { keysTo, rootPlace, type Place } from './place.js';
 import { field, isRecord, LONG_ARRAY, NO_PROBLEMS } from './codeRules/codeRule.js';
@@ -120,10 +118,6 @@ interface Validators {
  * Everything `validate` needs per name, looked up once (validation sits on servers' hot path). The names are the
  * fast path's; the validators are not loaded here (see `validatorsOf`).
  */
-// The fast path's reading of `uri` addresses asks the crawl URL rule's scan of the origin first, which keeps its
-// answer: the rules asked right after of a body's `url` read it once (codeRules/crawlUrl.ts).
-scanOriginsWith(scanOrigin);
-
 const ENTRIES: ReadonlyMap<string, Entry> = new Map(
   VERSIONS.flatMap((version) => {
     const decisions = fastPath(version);

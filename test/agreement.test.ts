@@ -11,8 +11,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlainUri, scanOriginsWith } from '../generated/fast/plainUri.js';
-import { scanOrigin } from '../schemas/codeRules/crawlUrl.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
@@ -126,36 +124,6 @@ describe('the uri format: the fast path reads a plain http(s) address itself, an
       .map(([a, b, c]) => `${a}${b}${c}`),
     fc.tuple(fc.webUrl(), piece).map(([url, tail]) => `${url}${tail}`),
   );
-
-  it("the pass decides alike with and without the crawl URL rule's scan of the origin asked first (validate() hands it over)", () => {
-    const icann = fc
-      .tuple(
-        fc.constantFrom('http://', 'HTTPS://', 'https://'),
-        fc.array(
-          fc.oneof(
-            { arbitrary: fc.stringMatching(/^[a-zA-Z0-9-]{1,8}$/), weight: 8 },
-            { arbitrary: fc.stringMatching(/^(?:xn--[a-z]{1,3}|[a-z]{64})$/), weight: 1 },
-          ),
-          { minLength: 1, maxLength: 3 },
-        ),
-        fc.constantFrom('com', 'ORG', 'de', 'io', 'c0m', 'zz'),
-        fc.constantFrom('', '/', '?', '#', ':80/', '.', '@x.com'),
-        piece,
-      )
-      .map(([scheme, labels, top, separator, tail]) => `${scheme}${labels.join('.')}.${top}${separator}${tail}`);
-    let plainOrigins = 0;
-    fc.assert(
-      fc.property(fc.oneof({ arbitrary: icann, weight: 4 }, { arbitrary: addresses, weight: 1 }), (url) => {
-        scanOriginsWith(undefined);
-        const alone = isPlainUri(url);
-        scanOriginsWith(scanOrigin);
-        expect(isPlainUri(url), JSON.stringify(url)).toBe(alone);
-        plainOrigins += scanOrigin(url) >= 0 ? 1 : 0;
-      }),
-      { numRuns: numRuns * 10 },
-    );
-    expect(plainOrigins).toBeGreaterThan(numRuns);
-  });
 
   for (const version of VERSIONS) {
     it(`${version}: a webhook's url, every form alike`, () => {

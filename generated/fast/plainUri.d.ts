@@ -2,5 +2,3 @@
 
 /** Whether `s` is an http(s) address in plain characters, which ajv-formats' uri accepts (see scripts/emit/plainUri.ts). */
 export declare function isPlainUri(s: string): boolean;
-/** Makes the pass ask `scan` (plainOriginEnd's answer, kept for the address) first, and read on after an origin it finds plain (see scripts/emit/plainUri.ts). */
-export declare function scanOriginsWith(scan: ((s: string) => number) | undefined): void;

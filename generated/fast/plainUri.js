@@ -9,22 +9,10 @@ const URI_CHARACTERS = /* @__PURE__ */ (() => {
   return table;
 })();
 
-let originScan;
-
-/** Makes the pass ask `scan` (plainOriginEnd's answer, kept for the address) first, and read on after an origin it finds plain (see scripts/emit/plainUri.ts). */
-export function scanOriginsWith(scan) {
-  originScan = scan;
-}
-
 /** Whether `s` is an http(s) address in plain characters, which ajv-formats' uri accepts (see scripts/emit/plainUri.ts). */
 export function isPlainUri(s) {
   const n = s.length;
   if (n > 8192) return false;
-  if (originScan !== undefined) {
-    // Just past the `/`, `?` or `#` that ends a plain origin (one this pass accepts), or its end; -1 for another.
-    const end = originScan(s);
-    if (end >= 0) return end === n || plainAfterHost(s, end - 1, n);
-  }
   if ((s.charCodeAt(0) | 32) !== 104 || (s.charCodeAt(1) | 32) !== 116 || (s.charCodeAt(2) | 32) !== 116 || (s.charCodeAt(3) | 32) !== 112) return false;
   let i = (s.charCodeAt(4) | 32) === 115 ? 5 : 4;
   if (s.charCodeAt(i) !== 58 || s.charCodeAt(i + 1) !== 47 || s.charCodeAt(i + 2) !== 47) return false;
@@ -37,11 +25,6 @@ export function isPlainUri(s) {
   }
   if (i === host) return false;
   if (i < n && s.charCodeAt(i) !== 47 && s.charCodeAt(i) !== 63 && s.charCodeAt(i) !== 35) return false;
-  return plainAfterHost(s, i, n);
-}
-
-/** Whether what follows the host, from the `/`, `?` or `#` at `i` that ends it (or the end), is plain. */
-function plainAfterHost(s, i, n) {
   // 1: in the path; 2: in the query or the fragment; 3: in the fragment.
   let part = 1;
   for (; i < n; i++) {

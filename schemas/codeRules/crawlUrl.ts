@@ -22,23 +22,21 @@ export const crawlUrlValid: CodeRule = {
 };
 
 /** A plain address is valid (crawlUrlProblem asks the same first); anything else is for `check`. */
-const crawlUrlKept = (url: unknown): boolean => typeof url !== 'string' || originEnd(url) >= 0;
+const crawlUrlKept = (url: unknown): boolean => typeof url !== 'string' || scannedOriginEnd(url) >= 0;
 
 /**
- * `plainOriginEnd` of the last address scanned, for the rules asked next of the same `url`: the crawl URL rule's
- * cheap answer, and the depth rule's (v1). It is a function of the string alone (and a string never changes), so
- * the answer remembered is the answer. validate() hands `scanOrigin` to the fast path's reading of `uri` addresses
- * (generated/fast/plainUri.js), which scans every address it reads, every time: a body's `url` is scanned once
- * when nothing is read between it and the rules, and validating one body again and again (a benchmark) costs what
- * validating a new one does.
+ * `plainOriginEnd` of the last address the crawl URL rule's cheap answer scanned (`scannedOriginEnd`), for the depth
+ * rule's (v1), asked next of the same `url` (`originEnd`). It is a function of the string alone (and a string never
+ * changes), so the answer remembered is the answer. The crawl URL rule scans every time, so that validating one body
+ * again and again (a benchmark) costs what validating a new one does.
  */
 let lastAddress = '';
 let lastEnd = plainOriginEnd('');
-export function scanOrigin(url: string): number {
+function scannedOriginEnd(url: string): number {
   lastAddress = url;
   return (lastEnd = plainOriginEnd(url));
 }
-const originEnd = (url: string): number => (url === lastAddress ? lastEnd : scanOrigin(url));
+const originEnd = (url: string): number => (url === lastAddress ? lastEnd : plainOriginEnd(url));
 
 /**
  * The depth of an address: the number of slashes in its path, not counting a trailing one, so the root
