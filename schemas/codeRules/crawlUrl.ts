@@ -33,8 +33,10 @@ const crawlUrlKept = (url: unknown): boolean => typeof url !== 'string' || scann
 let lastAddress = '';
 let lastEnd = plainOriginEnd('');
 function scannedOriginEnd(url: string): number {
+  // Scanned before either is set: a scan that throws (no stack left) leaves no answer kept for an address it did not judge.
+  const end = plainOriginEnd(url);
   lastAddress = url;
-  return (lastEnd = plainOriginEnd(url));
+  return (lastEnd = end);
 }
 const originEnd = (url: string): number => (url === lastAddress ? lastEnd : plainOriginEnd(url));
 
