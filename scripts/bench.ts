@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
   const importTimes = {
     v1: importMs(join(ROOT, 'generated', 'validators', 'v1.js'), importRuns),
     v2: importMs(join(ROOT, 'generated', 'validators', 'v2.js'), importRuns),
-    api: importMs(join(ROOT, 'dist', 'schemas', 'index.js'), importRuns),
+    api: importMs(join(ROOT, 'dist', 'entries', 'schemas', 'index.js'), importRuns),
   };
   const bundle = { validate: await validateBundle(ROOT) };
   const overallValidateOverParse = sum(figures, 'validate') / sum(figures, 'parse');
@@ -233,7 +233,7 @@ async function main(argv: string[]): Promise<number> {
     `validate/parse over the corpus: ${overall.validateOverParse.toFixed(2)} (target ≤ ${TARGET_VALIDATE_OVER_PARSE}: ${overall.verdict})`,
   );
   console.log(
-    `import crawlspec (dist/schemas/index.js): ${importTimes.api.toFixed(1)} ms (target ≤ ${TARGET_API_IMPORT_MS} ms: ${importApiMs.verdict})`,
+    `import crawlspec (dist/entries/schemas/index.js): ${importTimes.api.toFixed(1)} ms (target ≤ ${TARGET_API_IMPORT_MS} ms: ${importApiMs.verdict})`,
   );
   console.log(
     `validate bundled for a browser (esbuild, minified): ${(bundle.validate.bytes / 1024).toFixed(0)} KB, ${(bundle.validate.gzipBytes / 1024).toFixed(0)} KB gzipped (target ≤ ${TARGET_BUNDLE_BYTES / 1024} KB: ${validateBundleBytes.verdict})`,
