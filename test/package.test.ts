@@ -14,7 +14,8 @@
  *     kit run against it; paths outside the exports map are refused;
  *   - a TypeScript file type-checked with this repository's `tsc` under `moduleResolution` node16 and bundler:
  *     validators narrow to the generated types, the TypeBox definitions infer them, the kit's types resolve;
- *   - a bundler (esbuild) drops the validators that are not imported (`sideEffects`, named exports only);
+ *   - a bundler (esbuild) drops the validators and the API that are not imported (`sideEffects`, named exports
+ *     only, tsc's modules through the `module` condition);
  *   - `@arethetypeswrong/cli` on the tarball, with the flags of `npm run check:package`.
  *
  * The install is offline (the dependencies come from the npm cache `npm ci` filled), falling back to
@@ -467,7 +468,7 @@ console.log(JSON.stringify({
     expect(out.vectors.total).toBeGreaterThan(1000);
   });
 
-  it('lets a bundler drop the validators that are not imported', async () => {
+  it('lets a bundler drop the validators and the API it does not import', async () => {
     const bundleSize = async (contents: string) => {
       const result = await build({
         stdin: { contents, resolveDir: project, sourcefile: 'entry.mjs' },
@@ -480,13 +481,16 @@ console.log(JSON.stringify({
       });
       return result.outputFiles[0]!.contents.byteLength;
     };
-    const [one, all, api] = await Promise.all([
+    const [one, all, api, constant] = await Promise.all([
       bundleSize(`import { CrawlRequest } from 'crawlspec/validators/v2'; console.log(CrawlRequest({}));`),
       bundleSize(`import * as all from 'crawlspec/validators/v2'; console.log(all);`),
       bundleSize(`import { validate } from 'crawlspec'; console.log(validate('v2/Url', 'x'));`),
+      bundleSize(`import { VERSIONS } from 'crawlspec'; console.log(VERSIONS);`),
     ]);
     expect(api).toBeGreaterThan(all); // the API bundles (its #generated/* imports resolve) and needs every validator
     expect(one, `one validator: ${one} bytes, every validator: ${all} bytes`).toBeLessThan(all / 2);
+    // A bundler takes tsc's modules (the `module` condition), not the chunks Node loads, so it keeps only what is used.
+    expect(constant, `VERSIONS alone: ${constant} bytes`).toBeLessThan(1024);
   });
 
   it('passes @arethetypeswrong/cli (npm run check:package)', async () => {

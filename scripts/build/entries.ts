@@ -1,11 +1,12 @@
 /**
- * The package's JavaScript entries, built from tsc's output (dist/) into shared chunks (dist/entries/): Node 20's
- * loader costs some half a millisecond a module, and the main entry is 34 modules one by one, 14 built so
- * (docs/speed.md). Every entry of the exports map is built in the one build, so a module two entries share is one
- * chunk, loaded once: a program importing `crawlspec` and `crawlspec/contract` holds one `validate()` and one of
- * each cache. `#generated/*` stays outside, resolved by the package's `imports` as before (the fast path and the
- * rules' composition must come from one copy: generated/fast/keepers.js holds what both read and write).
- * Dependencies stay outside too. tsc's declarations (dist/**\/*.d.ts) are what the exports map's `types` name.
+ * The package's JavaScript entries for Node, built from tsc's output (dist/) into shared chunks (dist/entries/):
+ * Node 20's loader costs some half a millisecond a module, and the main entry is 34 modules one by one, 14 built so
+ * (docs/speed.md). Every entry of the exports map is built in the one build, so each module is in one chunk only,
+ * loaded once: a program importing `crawlspec` and `crawlspec/contract` holds one `validate()` and one of each
+ * cache. `#generated/*` stays outside, resolved by the package's `imports` as before (the fast path and the rules'
+ * composition must come from one copy: generated/fast/keepers.js holds what both read and write). Dependencies
+ * stay outside too. tsc's declarations (dist/**\/*.d.ts) are what the exports map's `types` name, and bundlers take
+ * tsc's modules (the `module` condition): a chunk holds many modules, which a bundler cannot leave out one by one.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -33,7 +34,7 @@ await build({
   packages: 'external',
   external: ['#generated/*'],
   sourcemap: true,
-  // The maps name tsc's output, whose own maps lead to the TypeScript shipped beside it: no copy of the sources.
+  // esbuild follows tsc's maps: the chunks' maps lead to the TypeScript shipped beside them, not copied in.
   sourcesContent: false,
   logLevel: 'warning',
 });
