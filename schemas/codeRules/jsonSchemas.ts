@@ -42,6 +42,7 @@ import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
 import { keysTo, pointerSegment, rootPlace, type Place } from '../place.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
+import { VerdictCache } from './verdictCache.js';
 import {
   MAX_SCHEMA_CHARACTERS,
   MAX_SCHEMA_PATTERNS,
@@ -71,8 +72,8 @@ let ajv: Ajv | undefined;
  * caller of the JavaScript API may change it between two requests), so that the two rules looking at one body's
  * schema compile it once (held weakly: nothing is kept past the object).
  */
-const verdicts = new Map<string, string | null>();
 const CACHED_SCHEMAS = 256;
+const verdicts = new VerdictCache<string | null>(CACHED_SCHEMAS);
 const CACHED_LENGTH = 4096;
 const byObject = new WeakMap<object, { readonly known: Known; readonly verdict: string | null; readonly size: SchemaSize }>();
 /**
