@@ -157,7 +157,7 @@ describe("the composed keepers and each rule's keeps", () => {
     expect(KEEPERS['v1/BatchScrapeRequest']!(mixed)).toBe(0);
   });
 
-  it('a field that is not enumerable: not looked at where the fast path decides; read as the validators read it where they do', () => {
+  it('a field that is not enumerable: not looked at where the fast path walks the keys to decide; read as the validators read it elsewhere', () => {
     const hide = (body: Record<string, unknown>, key: string) =>
       Object.defineProperty({ ...body }, key, { value: body[key], enumerable: false }) as Record<string, unknown>;
     // Every field the walk sees is valid: the fast path decides, and the composition does not see the hidden one either.
@@ -186,6 +186,12 @@ describe("the composed keepers and each rule's keeps", () => {
       expect(rulesOf(validate(name, body)), `${name} ${hidden} shown`).toContain(rule);
       expect(rulesOf(validate(name, hide(body, hidden))), `${name} ${hidden} hidden`).toContain(rule);
     }
+    // A small open object (a location) is read by name where the fast path decides, as the validators read it: a
+    // hidden bad field there is refused, with the validators' reason.
+    const location = hide({ country: 'US', languages: 'en' }, 'languages');
+    expect(validate('v2/ScrapeOptions', { location: { country: 'US' } })).toEqual({ valid: true });
+    const refused = validate('v2/ScrapeOptions', { location });
+    expect(refused.valid ? [] : refused.errors.map((issue) => issue.path)).toEqual(['$.location.languages']);
   });
 
   it('a rule with triggers keeps every object that holds none of them (the composition does not ask it then)', () => {

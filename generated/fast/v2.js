@@ -12,23 +12,10 @@ const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUu
 
 function s1(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "changeTracking") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "changeTracking") return false;
   return true;
 }
 function s2(x) {
@@ -52,23 +39,10 @@ function s4(x) {
 }
 function s5(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "markdown") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "markdown") return false;
   return true;
 }
 function s6(x) {
@@ -88,23 +62,10 @@ function s7(x) {
 }
 function s8(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "screenshot") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "screenshot") return false;
   return true;
 }
 function s9(x) {
@@ -182,9 +143,9 @@ function isActionResults(x) {
         if (k1 === "pdfs") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i41 = 0; i41 < v2.length; i41++) {
-              const v40 = v2[i41];
-              if (!(typeof v40 === "string")) return false;
+            for (let i45 = 0; i45 < v2.length; i45++) {
+              const v44 = v2[i45];
+              if (!(typeof v44 === "string")) return false;
             }
           }
           continue;
@@ -197,31 +158,12 @@ function isActionResults(x) {
             for (let i13 = 0; i13 < v2.length; i13++) {
               const v12 = v2[i13];
               if (!(typeof v12 === "object" && v12 !== null && !Array.isArray(v12))) return false;
-              let r16 = 0;
-              for (const k14 in v12) {
-                const v15 = v12[k14];
-                switch (k14.length) {
-                  case 3:
-                    if (k14 === "url") {
-                      if (v15 !== undefined) {
-                        r16++;
-                        if (!(typeof v15 === "string")) return false;
-                      }
-                      continue;
-                    }
-                    break;
-                  case 4:
-                    if (k14 === "html") {
-                      if (v15 !== undefined) {
-                        r16++;
-                        if (!(typeof v15 === "string")) return false;
-                      }
-                      continue;
-                    }
-                    break;
-                }
-              }
-              if (r16 !== 2) return false;
+              const v17 = v12.url;
+              if (v17 === undefined) return false;
+              if (!(typeof v17 === "string")) return false;
+              const v21 = v12.html;
+              if (v21 === undefined) return false;
+              if (!(typeof v21 === "string")) return false;
             }
           }
           continue;
@@ -243,33 +185,14 @@ function isActionResults(x) {
         if (k1 === "javascriptReturns") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i27 = 0; i27 < v2.length; i27++) {
-              const v26 = v2[i27];
-              if (!(typeof v26 === "object" && v26 !== null && !Array.isArray(v26))) return false;
-              let r30 = 0;
-              for (const k28 in v26) {
-                const v29 = v26[k28];
-                switch (k28.length) {
-                  case 4:
-                    if (k28 === "type") {
-                      if (v29 !== undefined) {
-                        r30++;
-                        if (!(typeof v29 === "string")) return false;
-                      }
-                      continue;
-                    }
-                    break;
-                  case 5:
-                    if (k28 === "value") {
-                      if (v29 !== undefined) {
-                        r30++;
-                      }
-                      continue;
-                    }
-                    break;
-                }
-              }
-              if (r30 !== 2) return false;
+            for (let i29 = 0; i29 < v2.length; i29++) {
+              const v28 = v2[i29];
+              if (!(typeof v28 === "object" && v28 !== null && !Array.isArray(v28))) return false;
+              const v33 = v28.type;
+              if (v33 === undefined) return false;
+              if (!(typeof v33 === "string")) return false;
+              const v37 = v28.value;
+              if (v37 === undefined) return false;
             }
           }
           continue;
@@ -338,36 +261,17 @@ function isActiveCrawl(x) {
 }
 function isActiveCrawlsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 6:
-        if (k1 === "crawls") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            for (let i8 = 0; i8 < v2.length; i8++) {
-              const v7 = v2[i8];
-              if (!isActiveCrawl(v7)) return false;
-            }
-          }
-          continue;
-        }
-        break;
-      case 7:
-        if (k1 === "success") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "boolean")) return false;
-            if (v2 !== true) return false;
-          }
-          continue;
-        }
-        break;
-    }
+  const v4 = x.success;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "boolean")) return false;
+  if (v4 !== true) return false;
+  const v8 = x.crawls;
+  if (v8 === undefined) return false;
+  if (!(Array.isArray(v8))) return false;
+  for (let i10 = 0; i10 < v8.length; i10++) {
+    const v9 = v8[i10];
+    if (!isActiveCrawl(v9)) return false;
   }
-  if (r3 !== 2) return false;
   return true;
 }
 function isAttributesFormat(x) {
@@ -790,43 +694,17 @@ function isBatchScrapeStartResponse(x) {
 }
 function isCancelErrorResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 5:
-        if (k1 === "error") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.error;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
   return true;
 }
 function isCancelResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 6:
-        if (k1 === "status") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "cancelled") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.status;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "cancelled") return false;
   return true;
 }
 function isChangeTrackingFormat(x) {
@@ -898,28 +776,12 @@ function isChangeTrackingResult(x) {
         if (k1 === "diff") {
           if (v2 !== undefined) {
             if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
-            let r15 = 0;
-            for (const k13 in v2) {
-              const v14 = v2[k13];
-              switch (k13.length) {
-                case 4:
-                  if (k13 === "text") {
-                    if (v14 !== undefined) {
-                      r15++;
-                      if (!(typeof v14 === "string")) return false;
-                    }
-                    continue;
-                  } else if (k13 === "json") {
-                    if (v14 !== undefined) {
-                      r15++;
-                      if (!(typeof v14 === "object" && v14 !== null && !Array.isArray(v14))) return false;
-                    }
-                    continue;
-                  }
-                  break;
-              }
-            }
-            if (r15 !== 2) return false;
+            const v16 = v2.text;
+            if (v16 === undefined) return false;
+            if (!(typeof v16 === "string")) return false;
+            const v20 = v2.json;
+            if (v20 === undefined) return false;
+            if (!(typeof v20 === "object" && v20 !== null && !Array.isArray(v20))) return false;
           }
           continue;
         }
@@ -960,117 +822,43 @@ function isChangeTrackingResult(x) {
 }
 function isClickAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 3:
-        if (k1 === "all") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "boolean")) return false;
-          }
-          continue;
-        }
-        break;
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "click") return false;
-          }
-          continue;
-        }
-        break;
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-    }
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "click") return false;
+  const v8 = x.selector;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
+  const v12 = x.all;
+  if (v12 !== undefined) {
+    if (!(typeof v12 === "boolean")) return false;
   }
-  if (r3 !== 2) return false;
   return true;
 }
 function isCrawlParamsPreviewRequest(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 3:
-        if (k1 === "url") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (!format3(v2)) return false;
-          }
-          continue;
-        }
-        break;
-      case 6:
-        if (k1 === "prompt") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2.length > 10000) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.url;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (!format3(v4)) return false;
+  const v8 = x.prompt;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
+  if (v8.length > 10000) return false;
   return true;
 }
 function isCrawlParamsPreviewResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "data") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
-            let r9 = 0;
-            for (const k7 in v2) {
-              const v8 = v2[k7];
-              switch (k7.length) {
-                case 3:
-                  if (k7 === "url") {
-                    if (v8 !== undefined) {
-                      r9++;
-                      if (!(typeof v8 === "string")) return false;
-                    }
-                    continue;
-                  }
-                  break;
-              }
-            }
-            if (r9 !== 1) return false;
-          }
-          continue;
-        }
-        break;
-      case 7:
-        if (k1 === "success") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "boolean")) return false;
-            if (v2 !== true) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.success;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "boolean")) return false;
+  if (v4 !== true) return false;
+  const v8 = x.data;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "object" && v8 !== null && !Array.isArray(v8))) return false;
+  const v12 = v8.url;
+  if (v12 === undefined) return false;
+  if (!(typeof v12 === "string")) return false;
   return true;
 }
 function isCrawlRequest(x) {
@@ -1580,32 +1368,13 @@ function isErrorResponse(x) {
 }
 function isExecuteJavascriptAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "executeJavascript") return false;
-          }
-          continue;
-        }
-        break;
-      case 6:
-        if (k1 === "script") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "executeJavascript") return false;
+  const v8 = x.script;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
   return true;
 }
 function isFormat(x) {
@@ -1771,39 +1540,20 @@ function isJobError(x) {
 }
 function isJobErrorsResponse(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 6:
-        if (k1 === "errors") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            for (let i5 = 0; i5 < v2.length; i5++) {
-              const v4 = v2[i5];
-              if (!isJobError(v4)) return false;
-            }
-          }
-          continue;
-        }
-        break;
-      case 13:
-        if (k1 === "robotsBlocked") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            for (let i13 = 0; i13 < v2.length; i13++) {
-              const v12 = v2[i13];
-              if (!(typeof v12 === "string")) return false;
-            }
-          }
-          continue;
-        }
-        break;
-    }
+  const v4 = x.errors;
+  if (v4 === undefined) return false;
+  if (!(Array.isArray(v4))) return false;
+  for (let i6 = 0; i6 < v4.length; i6++) {
+    const v5 = v4[i6];
+    if (!isJobError(v5)) return false;
   }
-  if (r3 !== 2) return false;
+  const v13 = x.robotsBlocked;
+  if (v13 === undefined) return false;
+  if (!(Array.isArray(v13))) return false;
+  for (let i15 = 0; i15 < v13.length; i15++) {
+    const v14 = v13[i15];
+    if (!(typeof v14 === "string")) return false;
+  }
   return true;
 }
 function isJobStatus(x) {
@@ -1977,30 +1727,17 @@ function isJsonSchemaObject(x) {
 }
 function isLocation(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 7:
-        if (k1 === "country") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-            if (!pattern1.test(v2)) return false;
-          }
-          continue;
-        }
-        break;
-      case 9:
-        if (k1 === "languages") {
-          if (v2 !== undefined) {
-            if (!(Array.isArray(v2))) return false;
-            for (let i8 = 0; i8 < v2.length; i8++) {
-              const v7 = v2[i8];
-              if (!(typeof v7 === "string")) return false;
-            }
-          }
-          continue;
-        }
-        break;
+  const v4 = x.country;
+  if (v4 !== undefined) {
+    if (!(typeof v4 === "string")) return false;
+    if (!pattern1.test(v4)) return false;
+  }
+  const v8 = x.languages;
+  if (v8 !== undefined) {
+    if (!(Array.isArray(v8))) return false;
+    for (let i10 = 0; i10 < v8.length; i10++) {
+      const v9 = v8[i10];
+      if (!(typeof v9 === "string")) return false;
     }
   }
   return true;
@@ -2127,53 +1864,21 @@ function isPdfParser(x) {
 }
 function isPlainFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "markdown" || v2 === "summary" || v2 === "html" || v2 === "rawHtml" || v2 === "links")) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (!(v4 === "markdown" || v4 === "summary" || v4 === "html" || v4 === "rawHtml" || v4 === "links")) return false;
   return true;
 }
 function isPressAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 3:
-        if (k1 === "key") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "press") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "press") return false;
+  const v8 = x.key;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
   return true;
 }
 function isQueryFormat(x) {
@@ -2290,23 +1995,10 @@ function isRedactPiiOptions(x) {
 }
 function isScrapeAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "scrape") return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 1) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "scrape") return false;
   return true;
 }
 function isScrapeOptions(x) {
@@ -2637,40 +2329,19 @@ function isScreenshotFormat(x) {
 }
 function isScrollAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "scroll") return false;
-          }
-          continue;
-        }
-        break;
-      case 8:
-        if (k1 === "selector") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-      case 9:
-        if (k1 === "direction") {
-          if (v2 !== undefined) {
-            if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "up" || v2 === "down")) return false;
-          }
-          continue;
-        }
-        break;
-    }
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "scroll") return false;
+  const v8 = x.direction;
+  if (v8 !== undefined) {
+    if (!(typeof v8 === "string")) return false;
+    if (!(v8 === "up" || v8 === "down")) return false;
   }
-  if (r3 !== 1) return false;
+  const v12 = x.selector;
+  if (v12 !== undefined) {
+    if (!(typeof v12 === "string")) return false;
+  }
   return true;
 }
 function isStrictPlainFormat(x) {
@@ -2709,115 +2380,53 @@ function isUrl(x) {
 }
 function isValidationIssue(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "code") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        } else if (k1 === "path") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Array.isArray(v2))) return false;
-            for (let i11 = 0; i11 < v2.length; i11++) {
-              const v10 = v2[i11];
-              if (!((typeof v10 === "string") || (Number.isInteger(v10)))) return false;
-            }
-          }
-          continue;
-        }
-        break;
-      case 7:
-        if (k1 === "message") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-    }
+  const v4 = x.code;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  const v8 = x.message;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
+  const v12 = x.path;
+  if (v12 === undefined) return false;
+  if (!(Array.isArray(v12))) return false;
+  for (let i14 = 0; i14 < v12.length; i14++) {
+    const v13 = v12[i14];
+    if (!((typeof v13 === "string") || (Number.isInteger(v13)))) return false;
   }
-  if (r3 !== 3) return false;
   return true;
 }
 function isViewport(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 5:
-        if (k1 === "width") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 1)) return false;
-            if (!(v2 <= 7680)) return false;
-          }
-          continue;
-        }
-        break;
-      case 6:
-        if (k1 === "height") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(Number.isInteger(v2))) return false;
-            if (!(v2 >= 1)) return false;
-            if (!(v2 <= 4320)) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.width;
+  if (v4 === undefined) return false;
+  if (!(Number.isInteger(v4))) return false;
+  if (!(v4 >= 1)) return false;
+  if (!(v4 <= 7680)) return false;
+  const v8 = x.height;
+  if (v8 === undefined) return false;
+  if (!(Number.isInteger(v8))) return false;
+  if (!(v8 >= 1)) return false;
+  if (!(v8 <= 4320)) return false;
   return true;
 }
 function isWaitAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r5 = 0;
   let p1, p2;
-  for (const k3 in x) {
-    const v4 = x[k3];
-    switch (k3.length) {
-      case 4:
-        if (k3 === "type") {
-          if (v4 !== undefined) {
-            r5++;
-            if (!(typeof v4 === "string")) return false;
-            if (v4 !== "wait") return false;
-          }
-          continue;
-        }
-        break;
-      case 8:
-        if (k3 === "selector") {
-          p2 = v4;
-          if (v4 !== undefined) {
-            if (!(typeof v4 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-      case 12:
-        if (k3 === "milliseconds") {
-          p1 = v4;
-          if (v4 !== undefined) {
-            if (!(typeof v4 === "number" && isFinite(v4))) return false;
-            if (!(v4 > 0)) return false;
-          }
-          continue;
-        }
-        break;
-    }
+  const v6 = x.type;
+  if (v6 === undefined) return false;
+  if (!(typeof v6 === "string")) return false;
+  if (v6 !== "wait") return false;
+  const v10 = x.milliseconds;
+  p1 = v10;
+  if (v10 !== undefined) {
+    if (!(typeof v10 === "number" && isFinite(v10))) return false;
+    if (!(v10 > 0)) return false;
   }
-  if (r5 !== 1) return false;
+  const v14 = x.selector;
+  p2 = v14;
+  if (v14 !== undefined) {
+    if (!(typeof v14 === "string")) return false;
+  }
   if (!((p1 !== undefined && (!(p2 !== undefined))) || (p2 !== undefined && (!(p1 !== undefined))))) return false;
   return true;
 }
@@ -2956,29 +2565,13 @@ function isWebhookObject(x) {
 }
 function isWriteAction(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  let r3 = 0;
-  for (const k1 in x) {
-    const v2 = x[k1];
-    switch (k1.length) {
-      case 4:
-        if (k1 === "type") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-            if (v2 !== "write") return false;
-          }
-          continue;
-        } else if (k1 === "text") {
-          if (v2 !== undefined) {
-            r3++;
-            if (!(typeof v2 === "string")) return false;
-          }
-          continue;
-        }
-        break;
-    }
-  }
-  if (r3 !== 2) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "write") return false;
+  const v8 = x.text;
+  if (v8 === undefined) return false;
+  if (!(typeof v8 === "string")) return false;
   return true;
 }
 
