@@ -93,8 +93,9 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * An open object (no `additionalProperties`) with this many checked or kept properties or fewer is read by name, as
  * Ajv reads it, instead of walked (keyDispatch.ts): an action, a location, a format object. Preparing a `for...in`
  * costs more than three reads, and a function that reads one such definition sees few shapes, so its reads stay
- * cheap on a mixed stream too. Measured (alternated runs, fresh processes): the corpus 0.235-0.24x parse against
- * 0.25, the mixed stream 0.27-0.28 against 0.26-0.28 walking every object; the fast path kept no deoptimisation.
+ * cheap on a mixed stream too. Measured (alternated runs, fresh processes): the corpus 0.23-0.24x parse against
+ * 0.25 walking every object, the mixed stream some 0.01 slower (0.27-0.29 against 0.26-0.28); no deoptimisation of
+ * the fast path. Two fields or fewer measured the same.
  */
 const NAMED_READS_UP_TO = 3;
 const member = (object: string, key: string): string => (IDENTIFIER.test(key) ? `${object}.${key}` : `${object}[${literal(key)}]`);
