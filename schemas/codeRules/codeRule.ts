@@ -71,8 +71,9 @@ export const isRecord = (value: unknown): value is Readonly<Record<string, unkno
 /**
  * An own property of a parsed body (never one inherited from Object.prototype). Enumerable or not, as the Ajv
  * validators read a body: `check` runs where they decide (a body the fast path refused), and beside them it must see
- * what they see. Where the fast path decides, a property that is not enumerable is not looked at, by the schema or by
- * the composed cheap answers, which walk an object's keys with `for...in` (docs/hardening.md).
+ * what they see. Where the fast path decides, a property that is not enumerable is not looked at, by the schema's walks or
+ * by the composed cheap answers, which walk an object's keys with `for...in` (a small open object, which the fast
+ * path reads by name, aside: docs/hardening.md).
  */
 export const field = (object: Readonly<Record<string, unknown>>, key: string): unknown =>
   Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;

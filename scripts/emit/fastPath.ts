@@ -347,7 +347,9 @@ class Writer {
     for (const [key, subschema] of Object.entries(properties)) add(key, subschema);
     for (const rule of folded) for (const [key, subschema] of Object.entries(rule.properties as object)) add(key, subschema);
     for (const key of required) if (!checks.has(key)) add(key, true);
-    for (const key of [...checks.keys(), ...watched.keys()]) {
+    // Every property this object's code reads: checked, or kept for a condition between properties.
+    const names = new Set([...checks.keys(), ...watched.keys()]);
+    for (const key of names) {
       // A by-name read finds what the prototype holds (`x.constructor`); the walk does not.
       if (key in Object.prototype) throw new Error(`fast path: a property may not be named as a member of Object.prototype (${key})`);
     }
@@ -360,8 +362,8 @@ class Writer {
     const capture = v === 'x' ? this.capture : undefined;
     if (capture !== undefined) this.capture = undefined;
     const other = additional === undefined || additional === true ? [] : this.statements(additional, value, scope);
-    if (other.length === 0 && capture === undefined && new Set([...checks.keys(), ...watched.keys()]).size <= NAMED_READS_UP_TO)
-      return this.namedReads(checks, required, watched, v, scope);
+    if (other.length === 0 && capture === undefined && names.size <= NAMED_READS_UP_TO)
+      return this.namedReads(names, checks, required, watched, v, scope);
     // What each key the walk meets asks: its checks, then `continue` for a key `additionalProperties` knows.
     const cases = new Map<string, Lines>();
     // What the walk keeps of a key's value: for the rules (the capture), and for the conditions between properties.
@@ -399,6 +401,7 @@ class Writer {
    * one must not be `undefined`; a kept one (betweenProperties) is kept whether present or not.
    */
   private namedReads(
+    names: ReadonlySet<string>,
     checks: ReadonlyMap<string, unknown[]>,
     required: ReadonlySet<string>,
     watched: ReadonlyMap<string, string>,
@@ -406,7 +409,7 @@ class Writer {
     scope: Scope,
   ): Lines {
     const out: Lines = watched.size > 0 ? [`let ${[...watched.values()].join(', ')};`] : [];
-    for (const name of new Set([...checks.keys(), ...watched.keys()])) {
+    for (const name of names) {
       const value = scope.fresh('v');
       const lines = (checks.get(name) ?? []).flatMap((subschema) => this.statements(subschema, value, scope));
       const keeps = watched.has(name) ? [`${watched.get(name)!} = ${value};`] : [];
