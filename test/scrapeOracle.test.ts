@@ -192,7 +192,7 @@ describe('headers (§2.3): the headers the page is asked for with; mobile and lo
   });
 
   it('mobile: a mobile browser’s user agent, and without it a desktop one (service)', () => {
-    const mobile = expected('headers', 'v2', { mobile: true }).constraints.find((c) => c.option === 'mobile')!;
+    const mobile = expected('headers', 'v2', { mobile: true }).constraints.find((c) => c.option === 'mobile' && c.field !== 'record')!;
     const desktop = expected('headers', 'v2', {}).constraints.find((c) => c.option === 'mobile')!;
     expect([mobile.kind, mobile.level, desktop.kind, desktop.level]).toEqual(['hasLineMatching', 'service', 'noLineMatching', 'service']);
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
@@ -205,7 +205,7 @@ describe('headers (§2.3): the headers the page is asked for with; mobile and lo
 
   it('location.languages: the first language in Accept-Language (service), a language tag and not a prefix of one', () => {
     const c = expected('headers', 'v1', { location: { country: 'DE', languages: ['de-DE', 'en'] } }).constraints.find(
-      (x) => x.option === 'location',
+      (x) => x.option === 'location' && x.field !== 'record',
     )!;
     expect([c.kind, c.level]).toEqual(['hasLineMatching', 'service']);
     const judged = (value: string) =>
@@ -361,13 +361,25 @@ describe('formats and the record’s own fields (§2.3, §2.4 formats; record fi
     ]);
   });
 
-  it('the headings as markdown headings (service), their text at interface level', () => {
+  it('no heading style is asserted (no source states one: `# Title` and setext headings alike), only the headings’ text', () => {
     const e = expected('article', 'v1', {});
-    expect(e.constraints.filter((c) => c.kind === 'hasLine').map((c) => `${c.text} ${c.level}`)).toEqual([
-      '# Reading scrape options on one page service',
-      '## Details of the main content service',
-      '## Links of the main content service',
-    ]);
+    expect(e.constraints.filter((c) => c.field === 'markdown' && c.kind === 'hasLine')).toEqual([]);
+    expect(e.constraints.filter((c) => c.field === 'markdown' && c.kind === 'contains').map((c) => c.text)).toContain(
+      'Reading scrape options on one page',
+    );
+  });
+
+  it('a page asked with mobile true or a location is returned (interface §1, §2.5), each on its own constraint', () => {
+    for (const [option, given] of [
+      ['mobile', { mobile: true }],
+      ['location', { location: { languages: ['de-DE'] } }],
+    ] as const) {
+      const returned = expected('headers', 'v2', given).constraints.filter((c) => c.option === option && c.field === 'record');
+      expect(returned.map((c) => [c.kind, c.level, c.cites[0]!.source])).toEqual([['contains', 'interface', 'interface §1']]);
+    }
+    expect(expected('headers', 'v2', { mobile: false }).constraints.filter((c) => c.option === 'mobile' && c.field === 'record')).toEqual(
+      [],
+    );
   });
 
   it('options no page can show are named as not judged', () => {
@@ -691,7 +703,7 @@ describe('each way of breaking a scrape is caught, at the level it breaks', () =
     ['onlyMainContent', 'article', {}, ['interface onlyMainContent markdown', 'service onlyMainContent markdown']],
     ['removeBase64Images', 'image', {}, ['interface removeBase64Images markdown', 'service removeBase64Images markdown']],
     ['onlyMarkdown', 'article', { formats: ['markdown', 'html'] }, ['interface formats record', 'service formats html']],
-    ['emptyMarkdown', 'article', {}, ['interface formats markdown', 'interface formats record', 'service formats markdown']],
+    ['emptyMarkdown', 'article', {}, ['interface formats markdown', 'interface formats record']],
     ['relativeLinks', 'article', { formats: ['links'] }, ['interface formats links', 'interface formats record']],
     [
       'cleanedRawHtml',
@@ -699,7 +711,6 @@ describe('each way of breaking a scrape is caught, at the level it breaks', () =
       { formats: ['rawHtml'] },
       ['interface formats rawHtml', 'interface formats record', 'service formats rawHtml'],
     ],
-    ['headingsAsText', 'article', {}, ['service formats markdown']],
   ])('%s', (breaks, name, options, caught) => {
     expect(run(name, 'v1', options)).toEqual([]);
     expect(run(name, 'v1', options, breaks)).toEqual(caught);

@@ -239,7 +239,12 @@ class Formats {
     if (found === undefined) {
       const search = searchFormat(this.reader, format, needles);
       const named = search.holders.find((h) => h.path === format);
-      this.#found.set(format, (found = { search, holder: named ?? this.#best(format, search.holders) }));
+      // HTML is markdown too (formatSearch.ts), but a text the record gives as another format asked for (its html,
+      // its raw HTML) is not also its markdown: a record with no markdown would pass every markdown check on its HTML.
+      const taken =
+        format === 'markdown' && named === undefined ? (['html', 'rawHtml'] as const).map((f) => this.found(f)?.holder?.path) : [];
+      const free = search.holders.filter((h) => !taken.includes(h.path));
+      this.#found.set(format, (found = { search, holder: named ?? this.#best(format, free) }));
     }
     return found;
   }

@@ -13,8 +13,8 @@
  *     has it, else on the text that holds the markdown (judge.ts), and the `present` constraint, at service
  *     level, fails.
  *   - `service`: the record's fields and metadata, the formats present and only those, and what the service
- *     does where the interface says nothing: an `aside` removed, CSS selectors, the heading style of its
- *     markdown, the user agent of `mobile`, the language of `location`, a second scrape answered from the cache.
+ *     does where the interface says nothing: an `aside` removed, CSS selectors, the user
+ *     agent of `mobile`, the language of `location`, a second scrape answered from the cache.
  *
  * What a page's texts and images become under `onlyMainContent`, `includeTags` and `excludeTags` is decided in
  * verdicts.ts; what the way a page is served shows (request headers, a fetch count, an answer late or over TLS)
@@ -187,17 +187,8 @@ function texts(c: Context): void {
           cites: citesOf(c, verdict, field),
           why: verdict.decided.why,
         });
+    // No heading style is asserted (`# Title` or Title over `=====`): no source states one (issue 40).
     const kept = verdict?.decided.verdict === 'must';
-    if (kept && t.heading !== undefined && c.asked('markdown'))
-      out.add({
-        subject: `t${i}`,
-        option: 'formats',
-        field: 'markdown',
-        kind: 'hasLine',
-        text: `${'#'.repeat(t.heading)} ${t.text}`,
-        cites: serviceCite('markdown'),
-        why: `a heading of level ${t.heading}: the service's markdown writes it on a line of its own after ${t.heading} #`,
-      });
     if (c.asked('rawHtml'))
       out.add({
         subject: `t${i}`,

@@ -32,8 +32,6 @@ export interface ScrapeText {
   readonly region: ScrapeRegion;
   /** The elements it is inside, outermost first: the region's element (`main`, `header`...) down to its own. */
   readonly path: readonly ScrapeElement[];
-  /** 1 to 6 when it is the text of a heading (`h1`...`h6`). */
-  readonly heading?: number;
   /** When it is the text of a link: the address the link leads to, absolute, without fragment. */
   readonly href?: string;
 }

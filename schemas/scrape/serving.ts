@@ -124,7 +124,35 @@ export function returnsPage(c: Context): boolean {
     );
   else if (c.given['skipTlsVerification'] !== undefined)
     out.skip('skipTlsVerification', 'this page is not served over TLS with a self-signed certificate');
+  emulated(c);
   return true;
+}
+
+/**
+ * A page asked with `mobile` true or with a `location` is returned all the same (interface level): §1 names
+ * emulating a mobile device and a location among what a scrape can do, and §2.5 makes every field of location
+ * optional ("an appropriate proxy is used if available": the scrape does not hang on one). A target with no engine
+ * for them fails such a page; this is the constraint its failure breaks, held on a job that changes that option
+ * alone (the kit's scrapeJobs.ts), so that nothing else explains a page lost there.
+ */
+function emulated(c: Context): void {
+  if (c.s.mobile && c.given['mobile'] !== undefined)
+    succeeds(
+      c,
+      'mobile',
+      [{ source: 'interface §1', names: ['emulate a mobile device'] }, ...c.out.option('mobile')],
+      'a scrape can emulate a mobile device: a page asked with mobile true is returned',
+    );
+  if (c.given['location'] !== undefined)
+    succeeds(
+      c,
+      'location',
+      [
+        { source: 'interface §1', names: ['emulate a location'] },
+        { source: 'interface §2.5', names: ['country', 'languages'] },
+      ],
+      'a scrape can emulate a location, each field of which is optional (a proxy for it is used if available): a page asked with a location is returned',
+    );
 }
 
 /** A page that shows the request headers it received: `headers`, and the service's `mobile` and `location.languages`. */

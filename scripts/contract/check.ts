@@ -20,6 +20,8 @@ export interface Undecided {
    * inconclusive, but its other values are still tried and shrunk (property.ts), so a failure is still found.
    */
   readonly local?: boolean;
+  /** The fault it rests on, in the words of the failures it caused (the report groups checks by it). */
+  readonly cause?: string;
 }
 
 export interface CheckOutcome {
@@ -37,9 +39,9 @@ export interface CheckOutcome {
 export const newOutcome = (): CheckOutcome => ({ failures: [], undecided: [], requests: 0, digest: createHash('sha256') });
 
 /** Records that `reason` could not be judged at `level` (once per reason). */
-export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level, local = false): void {
+export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Level, local = false, cause?: string): void {
   if (!outcome.undecided.some((u) => u.reason === reason && u.level === level))
-    outcome.undecided.push({ reason, level, ...(local ? { local } : {}) });
+    outcome.undecided.push({ reason, level, ...(local ? { local } : {}), ...(cause === undefined ? {} : { cause }) });
 }
 
 /** The first thing left undecided that matters at `runLevel`. */
@@ -103,7 +105,7 @@ export async function runAttempt(attempt: Attempt, body: (attempt: Attempt) => P
     for (const job of attempt.started) await attempt.cancelQuietly(job);
     outcome.requests += attempt.requests;
     outcome.digest.update(attempt.digest());
-    for (const { reason, level, local } of attempt.notes) leaveUndecided(outcome, reason, level, local);
+    for (const { reason, level, local, cause } of attempt.notes) leaveUndecided(outcome, reason, level, local, cause);
     if (attempt.crawls.length > 0) (outcome.crawls ??= []).push(...attempt.crawls);
   }
 }

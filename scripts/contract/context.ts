@@ -80,6 +80,18 @@ export interface FailureInput {
   readonly request?: string;
   /** What came back, without an exchange of the target's to show (a webhook delivery: its body, and the receiver's status). */
   readonly got?: { readonly status: number; readonly body: string };
+  /** The fault that caused it, in the same words wherever it is met (the report groups failures by it). */
+  readonly cause?: string;
+}
+
+/**
+ * The cause of a failure whose answer says its operation is not there (endpoints.ts): every failure it causes, in
+ * any check, names it in the same words, so that the report counts one fault.
+ */
+function missingCause(baseUrl: string, exchange: Exchange): string | undefined {
+  const located = locate(baseUrl, exchange.request.method, exchange.request.url);
+  if (located === undefined || !answeredAsMissing(exchange, located.version, located.operation)) return undefined;
+  return `${located.operation.method.toUpperCase()} /${located.version}${located.operation.path} is not implemented (answers ${exchange.status})`;
 }
 
 const NOUN: Record<JobKind, string> = { crawl: 'Crawl', batch: 'BatchScrape' };
@@ -137,8 +149,8 @@ export class Attempt {
    * Notes that something could not be judged, without stopping the attempt; it matters at `level` (by
    * default the check's own: what the check proves rests on it) and above.
    */
-  leaveUndecided(reason: string, level: Level = this.of.level, local = false): void {
-    this.notes.push({ reason, level, ...(local ? { local } : {}) });
+  leaveUndecided(reason: string, level: Level = this.of.level, local = false, cause?: string): void {
+    this.notes.push({ reason, level, ...(local ? { local } : {}), ...(cause === undefined ? {} : { cause: this.clean(cause) }) });
   }
 
   /** `{base}/{version}{path}`. */
@@ -153,11 +165,13 @@ export class Attempt {
 
   /** Records a failure, cleaned of the token (the body before it is cut, so that no cut leaves half a token). */
   fail(failure: FailureInput): void {
-    const { exchange, message, expected, request, got, ...rest } = failure;
+    const { exchange, message, expected, request, got, cause, ...rest } = failure;
     const clean = this.clean;
+    const missing = cause ?? (exchange === undefined ? undefined : missingCause(this.options.baseUrl, exchange));
     this.failures.push({
       check: this.check,
       ...rest,
+      ...(missing === undefined ? {} : { cause: clean(missing) }),
       message: clean(message),
       expected: clean(expected),
       ...(request === undefined ? {} : { request: clean(request) }),

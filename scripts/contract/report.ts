@@ -25,6 +25,7 @@ import type {
   FailureSchema,
   NotImplementedSchema,
   DiagnosisSchema,
+  CauseSchema,
   TotalsSchema,
   VERDICTS,
 } from './reportSchema.js';
@@ -55,6 +56,8 @@ export type CheckResult = Frozen<Static<typeof CheckResultSchema>>;
  * interface or the service defines (method and path as the operation names them, e.g. `POST /v2/batch/scrape`).
  */
 export type NotImplemented = Frozen<Static<typeof NotImplementedSchema>>;
+/** A fault of the target and the checks it shows in (causes.ts). */
+export type Cause = Frozen<Static<typeof CauseSchema>>;
 /** A site the target cannot use (preflight.ts): what shows it, the fix, and how many checks it kept from running. */
 export type Diagnosis = Frozen<Static<typeof DiagnosisSchema>>;
 export type ContractReport = Frozen<Static<typeof ContractReportSchema>>;

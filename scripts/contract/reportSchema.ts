@@ -71,6 +71,12 @@ export const FailureSchema = Type.Object(
     ),
     expected: Type.String({ description: 'What was expected.' }),
     section: Type.String({ description: 'Where that expectation comes from: `interface §2.4`, `service`, or HTTP for a 5xx.' }),
+    cause: Type.Optional(
+      Type.String({
+        description:
+          'The fault that caused it, in the same words wherever it was met (an endpoint not implemented, a record lost, a page the target failed): the report groups failures by it (`causes`). Absent: the failure is its own cause.',
+      }),
+    ),
     counterexample: Type.Optional(
       Type.Object(
         { seed: Type.Integer(), path: Type.String(), shrinks: count('How many times it was shrunk.') },
@@ -140,6 +146,12 @@ export const CheckResultSchema = Type.Object(
     failures: Type.Array(FailureSchema, { description: "Failures at the run's level or below, repeated ones collapsed (see `count`)." }),
     differences: Type.Array(FailureSchema, { description: "Failures above the run's level: where the target differs from the service." }),
     detail: Type.Optional(Type.String({ description: 'Why the check was skipped, inconclusive or not judged.' })),
+    cause: Type.Optional(
+      Type.String({
+        description:
+          'For an inconclusive (or not judged) check: the fault it rests on, in the words of the failures that fault caused (`causes`).',
+      }),
+    ),
     notes: Type.Optional(
       Type.Array(Type.String(), { description: "What the check could not judge above the run's level: it decides nothing." }),
     ),
@@ -191,6 +203,21 @@ export const DiagnosisSchema = Type.Object(
   { ...closed, description: 'A site the preflight found the target cannot use (it refuses it, or cannot reach it), and the fix.' },
 );
 
+export const CauseSchema = Type.Object(
+  {
+    cause: Type.String({
+      description: "The fault, in a sentence: a failure's `cause`, or, for a failure naming none, its check and message.",
+    }),
+    level: level('The lowest level of the failures it caused'),
+    failures: count('The failures it caused, over all checks (collapsed ones counted as many as they stand for).'),
+    failed: Type.Array(Type.String(), { description: 'The checks it made fail.' }),
+    resting: Type.Array(Type.String(), {
+      description: 'The checks left inconclusive (or not judged) because they rest on it: they say so instead of failing for it.',
+    }),
+  },
+  { ...closed, description: 'One fault of the target, and every check it shows in.' },
+);
+
 /** The report's own properties (what `runContract` returns). */
 const reportProperties = {
   target: Type.String({ description: 'The base address tested.' }),
@@ -201,6 +228,10 @@ const reportProperties = {
   maxRequests: count('The request budget of the run (by default what every check needs), shared among the checks.'),
   checks: Type.Array(CheckResultSchema, {
     description: 'Every check of the run, in order (those `--only` left out too: skipped, out of scope).',
+  }),
+  causes: Type.Array(CauseSchema, {
+    description:
+      "The faults behind the failures at the run's level, most checks first: a fault met by many checks (an endpoint not implemented, a record lost) is one entry.",
   }),
   notImplemented: Type.Array(NotImplementedSchema, { description: 'The operations the target answered as not there, first met first.' }),
   diagnoses: Type.Array(DiagnosisSchema, {

@@ -14,6 +14,7 @@
  * is longer than LINE_LIMIT bytes (cut.ts): a long message, answer or curl line says how much of it was cut
  * (the JSON keeps each request whole).
  */
+import { causeLine } from './causes.js';
 import { cutLines } from './cut.js';
 import { timeLimitOf } from './timeLimit.js';
 import { decides } from './levels.js';
@@ -132,6 +133,12 @@ export function leading(report: ContractReport): string[][] {
 function trailing(report: ContractReport): string[][] {
   const out: string[][] = [];
   const failing = report.checks.filter((c) => c.status === 'fail');
+  // The faults first: one line each, however many checks each shows in (causes.ts).
+  if (report.causes.length > 0)
+    out.push([
+      `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
+      ...report.causes.map((cause) => `  ${causeLine(cause)}`),
+    ]);
   if (failing.length > 0)
     out.push([
       `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,

@@ -39,6 +39,7 @@ import { Transport } from './transport.js';
 import { waitForTarget } from './waitForTarget.js';
 import { TimeLimit } from './timeLimit.js';
 import { blockedDetail, NOT_SELECTED, type CheckResult, type CheckStatus, type ContractReport } from './report.js';
+import { causesOf } from './causes.js';
 import { collapse } from './collapse.js';
 import type { RunObserver } from './progress.js';
 
@@ -172,12 +173,9 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
   const confirmed = decided === 'fail' ? await confirm(check, env, share) : undefined;
   const inRunScope = inScope || failures.length > 0;
   const status = inRunScope ? decided : informed(decided, outcome, check.level);
-  const detail =
-    status === 'skipped'
-      ? outcome.skipped
-      : status === 'inconclusive' || status === 'notJudged'
-        ? undecidedAt(outcome, inRunScope ? level : check.level)?.reason
-        : undefined;
+  const undecided =
+    status === 'inconclusive' || status === 'notJudged' ? undecidedAt(outcome, inRunScope ? level : check.level) : undefined;
+  const detail = status === 'skipped' ? outcome.skipped : undecided?.reason;
   const notes = outcome.undecided.filter((u) => !decides(u.level, level)).map((u) => u.reason);
   return {
     ...base,
@@ -187,6 +185,7 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     failures: collapse(failures),
     differences: collapse(outcome.failures.filter((f) => !decides(f.level, level))),
     ...(detail === undefined ? {} : { detail }),
+    ...(undecided?.cause === undefined ? {} : { cause: undecided.cause }),
     ...(notes.length === 0 ? {} : { notes }),
     ...(confirmed === undefined ? {} : { confirmations: { runs: confirmed.runs, failed: confirmed.failed } }),
     ...(outcome.crawls === undefined ? {} : { crawls: outcome.crawls }),
@@ -321,6 +320,7 @@ async function runResolved(
     // By default the budget is what the checks need, and what resends and confirmations took from the reserve.
     maxRequests: total + (resolved.maxRequests === undefined ? env.reserve.given : 0),
     checks: results,
+    causes: causesOf(results),
     notImplemented: env.endpoints.list(),
     diagnoses: preflight.diagnoses.map((d) => ({ ...d, checks: results.filter((r) => r.detail === blockedDetail(d)).length })),
     requests: client.sent,

@@ -206,13 +206,11 @@ function render(regions: readonly Element[], url: string): Rendered {
     if (typeof node === 'string') {
       html += escapeText(node);
       const parent = path[path.length - 1]!;
-      const heading = /^h([1-6])$/.exec(parent.tag);
       const href = parent.tag === 'a' ? parent.attributes?.['href'] : undefined;
       out.texts.push({
         text: node,
         region,
         path: modelPath,
-        ...(heading === null ? {} : { heading: Number(heading[1]) }),
         ...(href === undefined ? {} : { href: resolved(href, url) }),
       });
       return;

@@ -30,7 +30,8 @@ const SCRAPE_OPTIONS_COMMON = [
 
 export const INTERFACE_SECTIONS: Readonly<Record<string, readonly string[]>> = {
   // "returns them in chosen output formats (for example markdown, HTML, links, ...)"
-  '§1': ['crawl', 'batch scrape', 'success', 'id', 'url', 'invalidURLs', 'output formats'],
+  // "... emulate a mobile device, emulate a location, run page actions before capture ..."
+  '§1': ['crawl', 'batch scrape', 'success', 'id', 'url', 'invalidURLs', 'output formats', 'emulate a mobile device', 'emulate a location'],
   '§2.1': [
     'url',
     'prompt',

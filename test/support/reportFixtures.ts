@@ -2,6 +2,7 @@
  * Contract reports made by hand, for the tests of their renderings (text, JUnit, JSON, HTML): a check and a run
  * with plain defaults, each field given overriding its default.
  */
+import { causesOf } from '../../scripts/contract/causes.js';
 import type { CheckResult, ContractReport } from '../../scripts/contract/report.js';
 
 export function check(name: string, over: Partial<CheckResult> = {}): CheckResult {
@@ -19,7 +20,9 @@ export function check(name: string, over: Partial<CheckResult> = {}): CheckResul
   };
 }
 
+/** A report of `over.checks` (one passing check by default); its causes are those of its checks, unless given. */
 export function report(over: Partial<ContractReport> = {}): ContractReport {
+  const checks = over.checks ?? [check('json.malformed')];
   return {
     target: 'http://127.0.0.1:4000',
     level: 'interface',
@@ -27,7 +30,8 @@ export function report(over: Partial<ContractReport> = {}): ContractReport {
     seed: 7,
     runs: 3,
     maxRequests: 100,
-    checks: [check('json.malformed')],
+    checks,
+    causes: causesOf(checks),
     notImplemented: [],
     diagnoses: [],
     requests: 10,

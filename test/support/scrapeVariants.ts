@@ -72,9 +72,67 @@ function droppingLastRecord(app: ReferenceApp): ReferenceApp {
     const body = url === undefined ? undefined : jsonObject(answer.body);
     if (body === undefined || !Array.isArray(body['data'])) return answer;
     const kept = body['data'].filter((r) => !(isObject(r) && isObject(r['metadata']) && r['metadata']['sourceURL'] === url));
-    return { ...answer, body: JSON.stringify({ ...body, data: kept }) };
+    // Not scraped at all: the job's count says so too (a record counted and not delivered is another fault, a lost one).
+    const completed = typeof body['completed'] === 'number' ? body['completed'] - (body['data'].length - kept.length) : body['completed'];
+    return { ...answer, body: JSON.stringify({ ...body, completed, data: kept }) };
   });
 }
+
+/** Whether a start body asks for `mobile` true or a `location` (a crawl's in scrapeOptions, a batch's at the top). */
+const asksEmulation = (body: Json): boolean => {
+  const options = isObject(body['scrapeOptions']) ? body['scrapeOptions'] : body;
+  return options['mobile'] === true || options['location'] !== undefined;
+};
+
+/**
+ * `app` with no engine for `mobile` or `location`, as a real implementation may be built: every page of a job asked
+ * with either fails (no record; `completed` counts none), and the job's errors endpoint says why, with the code the
+ * service gives (SCRAPE_ALL_ENGINES_FAILED).
+ */
+function withoutEmulation(app: ReferenceApp): ReferenceApp {
+  const failing = new Set<string>();
+  // The addresses of each failing job's records, by job id: its errors endpoint names them.
+  const pagesFailed = new Map<string, unknown[]>();
+  return around(app, async (request, next) => {
+    const answer = await next(request);
+    const path = pathOf(request);
+    const method = request.method.toUpperCase();
+    if (method === 'POST' && /^\/v[12]\/(crawl|batch\/scrape)$/.test(path)) {
+      const id = jsonObject(answer.body)?.['id'];
+      const body = jsonObject(request.body);
+      if (typeof id === 'string' && body !== undefined && asksEmulation(body)) failing.add(id);
+      return answer;
+    }
+    const job = method === 'GET' ? /^\/v[12]\/(?:crawl|batch\/scrape)\/([^/]+)(\/errors)?$/.exec(path) : null;
+    if (job === null || !failing.has(decodeURIComponent(job[1]!))) return answer;
+    const body = jsonObject(answer.body);
+    if (body === undefined) return answer;
+    if (job[2] === undefined && Array.isArray(body['data'])) {
+      const failed = body['data'].flatMap((r) => (isObject(r) && isObject(r['metadata']) ? [r['metadata']['sourceURL']] : []));
+      pagesFailed.set(job[1]!, failed);
+      return { ...answer, body: JSON.stringify({ ...body, completed: 0, data: [] }) };
+    }
+    if (job[2] !== undefined && Array.isArray(body['errors'])) {
+      const errors = (pagesFailed.get(job[1]!) ?? []).map((url) => ({
+        id: `${job[1]}-${String(url)}`,
+        timestamp: new Date(0).toISOString(),
+        url,
+        code: 'SCRAPE_ALL_ENGINES_FAILED',
+        error: "All scraping engines failed! -- Double check the URL to make sure it's not broken.",
+      }));
+      return { ...answer, body: JSON.stringify({ ...body, errors: [...body['errors'], ...errors] }) };
+    }
+    return answer;
+  });
+}
+
+/** `app` whose finished jobs each deliver one record fewer than their `completed` count says (the last one is lost). */
+const losingLastRecord = rewritingRecords(
+  () => {},
+  (data) => {
+    data.pop();
+  },
+);
 
 const drop =
   (...names: string[]) =>
@@ -89,7 +147,11 @@ export const batchCheck = (name: string, versions: readonly Version[] = ['v1', '
   versions.map((v) => `${v}.batch.behaviour.${name}`);
 
 /** A variant, and the versions a run needs to show it (both by default). */
-export type ScrapeVariant = BrokenServer & { readonly versions?: readonly Version[] };
+export type ScrapeVariant = BrokenServer & {
+  readonly versions?: readonly Version[];
+  /** The checks that rest on what the variant breaks and must say so (inconclusive, naming the cause) instead of failing. */
+  readonly resting?: readonly string[];
+};
 
 /** Each option ignored: dropped from the start (the check's value other than the default shows it). */
 export const OPTIONS_DROPPED: readonly ScrapeVariant[] = [
@@ -255,6 +317,52 @@ export const OTHER_VARIANTS: readonly ScrapeVariant[] = [
     }),
   },
   {
+    name: 'scrape.emulationUnsupported',
+    defect:
+      "Every page asked with mobile or a location fails (no engine for them): no record, and SCRAPE_ALL_ENGINES_FAILED in the job's errors.",
+    level: 'interface',
+    expectedFailingChecks: [...scrapeCheck('mobile'), ...scrapeCheck('location')],
+    wrap: withoutEmulation,
+  },
+  {
+    name: 'job.recordLost',
+    defect: 'Every finished job delivers one record fewer than its completed count.',
+    level: 'interface',
+    versions: ['v2'],
+    // Every check resting on a job with a record sees the loss: one cause, LOST_RECORDS_CAUSE, in every one of them.
+    expectedFailingChecks: [
+      ...[
+        'onlyMainContent',
+        'includeTags',
+        'excludeTags',
+        'removeBase64Images',
+        'headers',
+        'mobile',
+        'location',
+        'maxAge',
+        'storeInCache',
+        'timeout',
+        'skipTlsVerification',
+        'parsers',
+      ].map((o) => `v2.scrape.behaviour.${o}`),
+      ...['records', 'formats', 'rawHtml', 'links', 'metadata', 'markdown'].map((b) => `v2.batch.behaviour.${b}`),
+    ],
+    wrap: losingLastRecord,
+  },
+  {
+    name: 'batch.markdownMissing',
+    defect: 'No record holds markdown, whatever formats the scrape asks for.',
+    level: 'interface',
+    expectedFailingChecks: [...batchCheck('markdown'), ...batchCheck('formats')],
+    // What shows in the markdown alone (the counter's fetch count among it): not judged, resting on the one cause.
+    resting: ['onlyMainContent', 'includeTags', 'excludeTags', 'removeBase64Images', 'headers', 'maxAge', 'storeInCache'].flatMap((o) =>
+      scrapeCheck(o),
+    ),
+    wrap: rewritingRecords((r) => {
+      delete r['markdown'];
+    }),
+  },
+  {
     name: 'batch.relativeLinks',
     defect: 'Every record’s links are written relative to the page, not as absolute addresses.',
     level: 'interface',
@@ -315,16 +423,6 @@ export const OTHER_VARIANTS: readonly ScrapeVariant[] = [
     versions: ['v2'],
     expectedFailingChecks: ['v2.batch.behaviour.records'],
     wrap: droppingLastRecord,
-  },
-  {
-    name: 'batch.headingsAsText',
-    defect: 'Markdown writes headings as plain lines, without their #.',
-    level: 'service',
-    versions: ['v2'],
-    expectedFailingChecks: ['v2.batch.behaviour.markdown'],
-    wrap: rewritingRecords((r) => {
-      if (typeof r['markdown'] === 'string') r['markdown'] = r['markdown'].replace(/^#+ /gm, '');
-    }),
   },
 ];
 

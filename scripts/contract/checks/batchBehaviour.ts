@@ -12,6 +12,7 @@ import type { Attempt } from '../context.js';
 import { toCurl } from '../curl.js';
 import { addressOf, batchKey, jobTitle, RECORDS_INVALID, type Addresses } from './scrapeJobs.js';
 import { sourceUrlOf } from './scrapeJudging.js';
+import { LOST_RECORDS_CAUSE } from './jobAccount.js';
 import type { JobResult } from './scrapePlan.js';
 import type { ScrapeCheckDef } from './scrapeChecks.js';
 
@@ -33,6 +34,17 @@ function judgeRecords(attempt: Attempt, result: JobResult, at: Addresses): void 
     return;
   }
   const records = result.records;
+  const lost = result.failures.find((f) => f.cause === LOST_RECORDS_CAUSE);
+  if (lost !== undefined) {
+    // The job's lost records (its failure, which this check reports) explain a record missing: not counted again.
+    attempt.leaveUndecided(
+      `${title}: its records were not counted, the job lost some (${lost.message})`,
+      'interface',
+      false,
+      LOST_RECORDS_CAUSE,
+    );
+    return;
+  }
   const valid = result.spec.pages.map((p) => addressOf(at, p));
   const line = result.start === undefined ? {} : { request: toCurl(result.start.request) };
   const got = {
@@ -150,7 +162,7 @@ export const BATCH_CHECKS: readonly ScrapeCheckDef[] = [
     name: 'markdown',
     kind: 'batch',
     level: 'interface',
-    proves: () => '`markdown` holds every main text of the page; each heading on a line of its own after as many # as its level (service).',
+    proves: () => '`markdown` holds every main text of the page, recognised by its content whatever field holds it.',
     cites: (v) => [
       { source: v === 'v1' ? 'interface §2.3' : 'interface §2.4', names: ['formats', 'markdown'] },
       { source: 'service', names: ['markdown'] },
@@ -159,7 +171,9 @@ export const BATCH_CHECKS: readonly ScrapeCheckDef[] = [
       (['article', 'image'] as const).map((page) => ({
         set: 'defaults' as const,
         page,
-        select: (c: ScrapeConstraint) => field('markdown')(c) && c.option === 'formats',
+        // The markdown found by its content (in any field), and what it holds: a record with no markdown fails here.
+        select: (c: ScrapeConstraint) =>
+          (field('markdown')(c) && c.option === 'formats') || (c.kind === 'holdsFormat' && c.value === 'markdown'),
       })),
   },
 ];

@@ -21,6 +21,7 @@ import type { Body } from '../safeRequests.js';
 import { locate } from '../spec.js';
 import { Tally } from '../tally.js';
 import { POLLS, waitForEnd } from './follow.js';
+import { completedOf, LOST_RECORDS_CAUSE, lostRecords } from './jobAccount.js';
 import { MAX_PAGES } from './pagination.js';
 import type { SiteOrigins } from '../../site/testSite.js';
 
@@ -291,10 +292,24 @@ export function behaviourChecks(version: Version): Check[] {
             const problems = judgeCrawl(expected, results);
             attempt.crawls.push(crawlGraph(c.title, String(body.url), site.model, expected, results, problems, attempt.options.level));
             const must = expected.pages.filter((p) => p.verdict.interface === 'must').map((p) => p.url);
+            // A record the job counts and does not deliver is a fault of its own (jobAccount.ts); the pages missing,
+            // as many as it lost or fewer, may be those records, and are not held against the option.
+            const completed = completedOf(ended);
+            const lost = completed !== undefined && completed > results.length ? completed - results.length : 0;
+            if (lost > 0) attempt.fail({ ...lostRecords('crawl', `the crawl (${c.title})`, completed!, results.length), exchange });
+            const missing = problems.filter((p) => p.kind === 'missing').length;
+            const explained = lost > 0 && missing > 0 && missing <= lost;
+            if (explained)
+              attempt.leaveUndecided(
+                `the crawl (${c.title}) lost ${lost} record(s) and misses ${missing} page(s) it must return, which may be those records: not held against ${spec.option}`,
+                'interface',
+                false,
+                LOST_RECORDS_CAUSE,
+              );
             report(
               attempt,
               c.title,
-              problems,
+              explained ? problems.filter((p) => p.kind !== 'missing') : problems,
               `the pages the crawl must return (${must.length}, within limit ${expected.atMost}): ${must.slice(0, 30).join(', ')}${must.length > 30 ? ', ...' : ''}; any the rules allow besides; none they keep out`,
               exchange,
             );

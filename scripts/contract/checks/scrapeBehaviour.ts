@@ -12,6 +12,7 @@ import type { ScrapeConstraint } from '../../../schemas/scrape/constraint.js';
 import type { Version } from '../../../schemas/registry.js';
 import type { Citation } from '../check.js';
 import type { ScrapeCheckDef } from './scrapeChecks.js';
+import { changedSet } from './scrapeJobs.js';
 
 const option =
   (...names: string[]) =>
@@ -39,7 +40,7 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     cites: (v) => [...row(v, 'onlyMainContent'), { source: 'service', names: ['aside'] }],
     cases: () => [
       { set: 'defaults', page: 'article', select: option('onlyMainContent') },
-      { set: 'changed', page: 'article', select: option('onlyMainContent') },
+      { set: changedSet('onlyMainContent'), page: 'article', select: option('onlyMainContent') },
     ],
   },
   {
@@ -71,7 +72,7 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     cites: (v) => [...row(v, 'removeBase64Images'), { source: 'service', names: ['<Base64-Image-Removed>'] }],
     cases: () => [
       { set: 'defaults', page: 'image', select: option('removeBase64Images') },
-      { set: 'changed', page: 'image', select: option('removeBase64Images') },
+      { set: changedSet('removeBase64Images'), page: 'image', select: option('removeBase64Images') },
     ],
   },
   {
@@ -79,25 +80,34 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     level: 'interface',
     proves: () => 'The `headers` given are sent with the request for the page: the page shows each one it received.',
     cites: (v) => row(v, 'headers'),
-    cases: () => [{ set: 'changed', page: 'headers', select: option('headers') }],
+    cases: () => [{ set: changedSet('headers'), page: 'headers', select: option('headers') }],
   },
   {
     name: 'mobile',
-    level: 'service',
+    level: 'interface',
     proves: () =>
-      '`mobile` true fetches the page with a mobile browser’s User-Agent (naming Mobi); false (the default) with a desktop one.',
-    cites: () => [{ source: 'service', names: ['mobile', 'User-Agent'] }],
+      'A page asked with `mobile` true is returned (interface), fetched with a mobile browser’s User-Agent (naming Mobi); false (the default) with a desktop one (service).',
+    cites: (v) => [
+      { source: 'interface §1', names: ['emulate a mobile device'] },
+      ...row(v, 'mobile'),
+      { source: 'service', names: ['mobile', 'User-Agent'] },
+    ],
     cases: () => [
       { set: 'defaults', page: 'headers', select: option('mobile') },
-      { set: 'changed', page: 'headers', select: option('mobile') },
+      { set: changedSet('mobile'), page: 'headers', select: option('mobile') },
     ],
   },
   {
     name: 'location',
-    level: 'service',
-    proves: () => '`location.languages` asks for the page in the first language given (its Accept-Language names it).',
-    cites: () => [{ source: 'service', names: ['location.languages', 'Accept-Language'] }],
-    cases: () => [{ set: 'changed', page: 'headers', select: option('location') }],
+    level: 'interface',
+    proves: () =>
+      'A page asked with a `location` of `languages` only is returned (interface: every field of location is optional), in the first language given: its Accept-Language names it (service).',
+    cites: () => [
+      { source: 'interface §1', names: ['emulate a location'] },
+      { source: 'interface §2.5', names: ['country', 'languages'] },
+      { source: 'service', names: ['location.languages', 'Accept-Language'] },
+    ],
+    cases: () => [{ set: changedSet('location'), page: 'headers', select: option('location') }],
   },
   {
     name: 'maxAge',
@@ -141,7 +151,7 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     cites: (v) => [...row(v, 'parsePDF'), { source: 'service', names: ['markdown'] }],
     cases: () => [
       { set: 'defaults', page: 'pdf', select: option('parsePDF') },
-      { set: 'changed', page: 'pdf', select: option('parsePDF') },
+      { set: changedSet('pdf'), page: 'pdf', select: option('parsePDF') },
     ],
   },
   {
@@ -156,7 +166,7 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     ],
     cases: () => [
       { set: 'defaults', page: 'pdf', select: option('parsers') },
-      { set: 'changed', page: 'pdf', select: option('parsers') },
+      { set: changedSet('pdf'), page: 'pdf', select: option('parsers') },
     ],
   },
   {
@@ -169,7 +179,7 @@ export const OPTION_CHECKS: readonly ScrapeCheckDef[] = [
     cites: (v) => [...row(v, 'skipTlsVerification', false), { source: 'service', names: ['skipTlsVerification', 'data'] }],
     cases: () => [
       { set: 'defaults', page: 'secure', select: option('skipTlsVerification') },
-      { set: 'changed', page: 'secure', select: option('skipTlsVerification') },
+      { set: changedSet('skipTlsVerification'), page: 'secure', select: option('skipTlsVerification') },
     ],
   },
 ];

@@ -61,6 +61,8 @@ export interface ScrapeCheckDef {
 interface Expanded {
   readonly job: string;
   readonly earlier?: string;
+  /** The defaults job of the same kind with the same page, for a job that changes options (scrapeJudging.ts). */
+  readonly control?: string;
   readonly page: PageRef;
   readonly select: (c: ScrapeConstraint) => boolean;
 }
@@ -74,7 +76,13 @@ function expand(def: ScrapeCheckDef, version: Version): Expanded[] {
         return { job: second, earlier: first, page: { name: 'counter', query: `case=${version}-${c.pair}-${kind}` }, select: c.select };
       }
       const page = c.page!;
-      return { job: kind === 'batch' ? batchKey(c.set!) : crawlKey(c.set!, page), page: { name: page }, select: c.select };
+      const key = (set: SetName) => (kind === 'batch' ? batchKey(set) : crawlKey(set, page));
+      const control =
+        c.set !== 'defaults' &&
+        scrapeJobs(version, false)
+          .get(key('defaults'))
+          ?.pages.some((p) => p.name === page);
+      return { job: key(c.set!), ...(control === true ? { control: key('defaults') } : {}), page: { name: page }, select: c.select };
     }),
   );
 }
@@ -105,7 +113,16 @@ function planCheck(def: ScrapeCheckDef, version: Version): PlanCheck {
     version,
     jobs: (copy) =>
       pages.every((p) => pageAvailable(p, copy))
-        ? [...new Set([...cases.flatMap((c) => [...(c.earlier === undefined ? [] : [c.earlier]), c.job]), ...(def.jobs?.(version) ?? [])])]
+        ? [
+            ...new Set([
+              ...cases.flatMap((c) => [
+                ...(c.earlier === undefined ? [] : [c.earlier]),
+                ...(c.control === undefined ? [] : [c.control]),
+                c.job,
+              ]),
+              ...(def.jobs?.(version) ?? []),
+            ]),
+          ]
         : undefined,
   };
 }
@@ -163,6 +180,7 @@ function scrapeCheck(def: ScrapeCheckDef, version: Version): Check {
                 page: c.page,
                 select: c.select,
                 ...(c.earlier === undefined ? {} : { earlier: results.get(c.earlier)! }),
+                ...(c.control === undefined ? {} : { control: results.get(c.control)! }),
               },
               jobs.at,
               def.name,

@@ -28,27 +28,67 @@ const WITHIN_MAX_AGE_MS = 3_600_000;
 /** A `timeout` the slow page answers well after: the least the service takes. */
 const SHORT_TIMEOUT_MS = 1000;
 
+/**
+ * The options changed alone, each from its default, each on the page that shows its meaning. `pdf` is v1's
+ * `parsePDF` and v2's `parsers`.
+ */
+export const CHANGED = {
+  onlyMainContent: 'article',
+  removeBase64Images: 'image',
+  pdf: 'pdf',
+  skipTlsVerification: 'secure',
+  headers: 'headers',
+  mobile: 'headers',
+  location: 'headers',
+} as const satisfies Record<string, ScrapePageName>;
+export type ChangedOption = keyof typeof CHANGED;
+
+/** The set that changes `option` alone: `changed mobile`. */
+export const changedSet = (option: ChangedOption) => `changed ${option}` as const;
+
 /** The option sets, by name, per version. */
 export type SetName =
-  'defaults' | 'changed' | 'tags' | 'slow' | 'timeout' | 'records' | 'first' | 'firstUnstored' | 'again' | 'aged' | 'fresh';
+  | 'defaults'
+  | ReturnType<typeof changedSet>
+  | 'tags'
+  | 'slow'
+  | 'timeout'
+  | 'records'
+  | 'first'
+  | 'firstUnstored'
+  | 'again'
+  | 'aged'
+  | 'fresh';
 
 const CONTENT = ['markdown', 'html'];
 
+/** `option` changed from its default (v1's and v2's defaults differ for skipTlsVerification). */
+function changedValue(version: Version, option: ChangedOption): ScrapeOptions {
+  switch (option) {
+    case 'onlyMainContent':
+      return { onlyMainContent: false };
+    case 'removeBase64Images':
+      return { removeBase64Images: false };
+    case 'pdf':
+      return version === 'v1' ? { parsePDF: false } : { parsers: [] };
+    case 'skipTlsVerification':
+      return { skipTlsVerification: version === 'v1' };
+    case 'headers':
+      return { headers: { [PROBE_HEADER.name]: PROBE_HEADER.value } };
+    case 'mobile':
+      return { mobile: true };
+    case 'location':
+      // Languages only: interface §2.5 makes every field of location optional (a target that demands a country is caught here).
+      return { location: { languages: [PROBE_LANGUAGE] } };
+  }
+}
+
 function optionSet(version: Version, set: SetName): ScrapeOptions {
   const markdown = { formats: ['markdown'] };
+  if (set.startsWith('changed ')) return { formats: CONTENT, ...changedValue(version, set.slice('changed '.length) as ChangedOption) };
   switch (set) {
     case 'defaults':
       return { formats: [...CONTENT, 'rawHtml', 'links'] };
-    case 'changed':
-      return {
-        formats: CONTENT,
-        onlyMainContent: false,
-        removeBase64Images: false,
-        ...(version === 'v1' ? { parsePDF: false, skipTlsVerification: true } : { parsers: [], skipTlsVerification: false }),
-        headers: { [PROBE_HEADER.name]: PROBE_HEADER.value },
-        mobile: true,
-        location: { languages: [PROBE_LANGUAGE] },
-      };
     case 'tags':
       // Tag names only (the interface's "tags"); the excluded `h2` stands inside an included `section`.
       return { formats: CONTENT, includeTags: ['section', 'blockquote'], excludeTags: ['h2'] };
@@ -67,12 +107,19 @@ function optionSet(version: Version, set: SetName): ScrapeOptions {
     case 'fresh':
       return { ...markdown, maxAge: 0 };
   }
+  throw new Error(`no option set ${set}`);
 }
 
-/** In words, for a reader of a failure. */
-const SET_WORDS: Record<SetName, string> = {
+/** In words, for a reader of a failure: `mobile true alone`. */
+const setWords = (version: Version, set: SetName): string => {
+  if (!set.startsWith('changed ')) return SET_WORDS[set as Exclude<SetName, `changed ${string}`>];
+  const changed = changedValue(version, set.slice('changed '.length) as ChangedOption);
+  return `${Object.entries(changed)
+    .map(([name, value]) => `${name} ${JSON.stringify(value)}`)
+    .join(', ')} alone`;
+};
+const SET_WORDS: Record<Exclude<SetName, `changed ${string}`>, string> = {
   defaults: 'default options',
-  changed: 'every option changed from its default',
   tags: 'includeTags and excludeTags',
   slow: 'the default timeout',
   timeout: `timeout ${SHORT_TIMEOUT_MS}`,
@@ -138,8 +185,8 @@ function batchPages(set: SetName, copy: boolean): ScrapePageName[] {
   const pages: ScrapePageName[] =
     set === 'defaults'
       ? ['article', 'image', 'pdf', 'headers', 'secure', 'gone']
-      : set === 'changed'
-        ? ['article', 'image', 'pdf', 'headers', 'secure']
+      : set.startsWith('changed ')
+        ? [CHANGED[set.slice('changed '.length) as ChangedOption]]
         : set === 'tags'
           ? ['article']
           : set === 'slow' || set === 'timeout'
@@ -154,7 +201,8 @@ function batchPages(set: SetName, copy: boolean): ScrapePageName[] {
 export function scrapeJobs(version: Version, copy: boolean): ReadonlyMap<string, JobSpec> {
   const jobs = new Map<string, JobSpec>();
   const add = (spec: JobSpec) => jobs.set(spec.key, spec);
-  for (const set of ['defaults', 'changed', 'tags', 'slow', 'timeout', 'records'] as const) {
+  const sets: SetName[] = ['defaults', ...(Object.keys(CHANGED) as ChangedOption[]).map(changedSet), 'tags', 'slow', 'timeout', 'records'];
+  for (const set of sets) {
     const pages = batchPages(set, copy);
     add({ key: batchKey(set), version, kind: 'batch', set, pages: pages.map((name) => ({ name })), after: [] });
     // A crawl of each page but the page gone, whose status only the batch checks judge.
@@ -240,8 +288,8 @@ export function jobTitle(spec: JobSpec): string {
     spec.kind === 'batch'
       ? `a ${spec.version} batch scrape of ${spec.pages.map((p) => SCRAPE_PATHS[p.name]).join(', ')}`
       : `a ${spec.version} crawl of ${SCRAPE_PATHS[spec.pages[0]!.name]} alone`;
-  return `${what} with ${SET_WORDS[spec.set]}`;
+  return `${what} with ${setWords(spec.version, spec.set)}`;
 }
 
-/** The requests a job needs at most: its start and cancel, the status polls, a status page per record. */
-export const jobCost = (spec: JobSpec, polls: number): number => 2 + polls + spec.pages.length + 1;
+/** The requests a job needs at most: its start and cancel, the status polls, a status page per record, its errors. */
+export const jobCost = (spec: JobSpec, polls: number): number => 2 + polls + spec.pages.length + 2;

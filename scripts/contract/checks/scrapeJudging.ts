@@ -29,6 +29,8 @@ import { Skip } from '../signals.js';
 import { Tally } from '../tally.js';
 import type { JobResult } from './scrapePlan.js';
 import { addressOf, jobTitle, optionsOf, type Addresses, type PageRef } from './scrapeJobs.js';
+import { LOST_RECORDS_CAUSE, targetReason } from './jobAccount.js';
+import { isSearchedFormat } from '../../../schemas/scrape/formatSearch.js';
 
 /** Findings named in one failure, at most. */
 const SHOWN = 3;
@@ -94,6 +96,11 @@ export interface Case {
   readonly select: (c: ScrapeConstraint) => boolean;
   /** For the counter's second scrape: the job that scraped the address first. */
   readonly earlier?: JobResult;
+  /**
+   * For a job that changes options from the defaults: the defaults job of the same kind that asks for the page
+   * too. A page it returned and this job did not was lost to what this job changes (`missingRecord`).
+   */
+  readonly control?: JobResult;
 }
 
 /** What of a job every check resting on it reports: its start refused, what could not be judged, or not sent at all. */
@@ -101,8 +108,10 @@ export function takeJob(attempt: Attempt, result: JobResult, taken: Set<JobResul
   if (taken.has(result)) return;
   taken.add(result);
   if (result.skipped !== undefined) throw new Skip(`${jobTitle(result.spec)} was not sent: ${result.skipped}`);
-  for (const failure of result.failures) attempt.failures.push({ ...failure, check: attempt.check });
-  for (const u of result.undecided) attempt.leaveUndecided(u.reason, u.level, u.local ?? false);
+  // A fault of the job is one fault, whichever of the checks resting on it report it: named the same in each.
+  for (const failure of result.failures)
+    attempt.failures.push({ ...failure, check: attempt.check, cause: failure.cause ?? `${jobTitle(result.spec)}: ${failure.message}` });
+  for (const u of result.undecided) attempt.leaveUndecided(u.reason, u.level, u.local ?? false, u.cause);
 }
 
 /** The curl line that starts the job again. */
@@ -115,8 +124,13 @@ function earlierOf(attempt: Attempt, c: Case, url: string): EarlierScrape | unde
   const record = first.records === undefined ? undefined : recordOf(first.records, url, first.spec.pages.length).record;
   const count = fetchCountOf(record);
   if (count === undefined) {
+    // The count shows in the markdown the counter's scrapes ask for: a record with none rests on that fault.
+    const noMarkdown = isObject(record) && !Object.hasOwn(record, 'markdown');
     attempt.leaveUndecided(
       `${jobTitle(c.result.spec)}: the first scrape of ${url} (${jobTitle(first.spec)}) shows no fetch count, so the second was not judged`,
+      attempt.of.level,
+      false,
+      noMarkdown ? formatCause('markdown') : undefined,
     );
     return undefined;
   }
@@ -146,9 +160,13 @@ export function judgeCase(attempt: Attempt, c: Case, at: Addresses, option: stri
   const line = startLine(result);
   // The record as it came, in a status answer (a status that could not be read with 200 left the job unread).
   const got = record === undefined ? undefined : { status: 200, body: JSON.stringify(record) };
-  const show = (failure: { level: Level; message: string; expected: string; section: string }) =>
+  const show = (failure: { level: Level; message: string; expected: string; section: string; cause?: string }) =>
     attempt.fail({ kind: 'scrape', ...failure, ...(line === undefined ? {} : { request: line }), ...(got === undefined ? {} : { got }) });
 
+  if (record === undefined && unnamed === 0 && !findings.some((f) => f.constraint.kind === 'absent' && f.constraint.field === 'record')) {
+    missingRecord(attempt, c, page.url, findings, show, option);
+    return;
+  }
   // A record that names no address may be this page's (or one it must not have): nothing of it can be judged.
   if (record === undefined && unnamed > 0) {
     missingField(
@@ -164,7 +182,7 @@ export function judgeCase(attempt: Attempt, c: Case, at: Addresses, option: stri
   const violated = new Tally<ScrapeFinding>(SHOWN);
   const missing = new Set<string>();
   for (const f of findings) {
-    if (f.outcome === 'violated') violated.add(`${f.level}|${f.cite}`, () => f);
+    if (f.outcome === 'violated') violated.add(`${f.level}|${f.cite}|${formatMissing(f.constraint) ?? ''}`, () => f);
     else if (f.outcome === 'notJudged') {
       const lacksField = record !== undefined && f.constraint.field !== 'record' && fieldMissing(record, f.constraint.field);
       if (lacksField && !missing.has(f.constraint.field)) {
@@ -181,11 +199,13 @@ export function judgeCase(attempt: Attempt, c: Case, at: Addresses, option: stri
   }
   for (const { first, count } of violated.all()) {
     const more = count > first.length ? `; and ${count - first.length} more` : '';
+    const missingFormat = formatMissing(first[0]!.constraint);
     show({
       level: first[0]!.level,
       message: `${where}: ${first.map((f) => `${f.constraint.why}: ${f.seen}`).join('; ')}${more}`,
       expected: `${first.map((f) => described(f.constraint)).join('; ')}${more}`,
       section: first[0]!.cite,
+      ...(missingFormat === undefined ? {} : { cause: formatCause(missingFormat) }),
     });
   }
 }
@@ -207,7 +227,7 @@ function fieldMissing(record: unknown, field: string): boolean {
  */
 function missingField(
   attempt: Attempt,
-  show: (failure: { level: Level; message: string; expected: string; section: string }) => void,
+  show: (failure: { level: Level; message: string; expected: string; section: string; cause?: string }) => void,
   where: string,
   option: string,
   field: string,
@@ -218,6 +238,8 @@ function missingField(
     attempt.leaveUndecided(
       `${where}: ${seen}, so what ${option} means was not judged there: the service names the field ${field}; run with --level service to hold the target to the service's field names`,
       'interface',
+      false,
+      isSearchedFormat(field) ? formatCause(field) : undefined,
     );
   show({
     level: 'service',
@@ -226,3 +248,79 @@ function missingField(
     section: 'service',
   });
 }
+
+/** The cause of a page the target fails whatever the options: the same words in every check that meets it. */
+export const failedPageCause = (url: string, reason: string | undefined): string =>
+  `the target fails to scrape ${new URL(url).pathname}${reason === undefined ? '' : ` (${reason})`}`;
+
+/**
+ * No record came back for a page the oracle says is returned. Which fault that is (issue 40: one fault, one
+ * verdict), in this order:
+ *
+ *   1. the job lost records (it counts more than it delivered): this may be one of them, so the option is not
+ *      judged here; the lost record is the job's failure, which every check resting on the job reports;
+ *   2. the option's own meaning is that the page is returned (a self-signed page with skipTlsVerification true,
+ *      a page late within the timeout, a page asked with mobile or a location): the option fails, with the
+ *      target's own reason;
+ *   3. the defaults job returned the page and this one, which changes one option alone, did not: the page was
+ *      lost to that option, which fails, with the target's reason;
+ *   4. otherwise the target fails the page whatever the options: a fault of its own, named with its reason, on
+ *      which the option rests (inconclusive), never a failure of the option.
+ */
+function missingRecord(
+  attempt: Attempt,
+  c: Case,
+  url: string,
+  findings: readonly ScrapeFinding[],
+  show: (failure: { level: Level; message: string; expected: string; section: string; cause?: string }) => void,
+  option: string,
+): void {
+  const { result } = c;
+  const title = jobTitle(result.spec);
+  const reason = targetReason(result.errors, url);
+  const said = reason === undefined ? 'no record of it came back' : `no record of it came back; ${reason}`;
+  const lost = result.failures.find((f) => f.cause === LOST_RECORDS_CAUSE);
+  if (lost !== undefined) {
+    attempt.leaveUndecided(
+      `${title}: ${said}, and the job lost records (${lost.message}), so what ${option} means was not judged on ${url}`,
+      'interface',
+      false,
+      LOST_RECORDS_CAUSE,
+    );
+    return;
+  }
+  const presence = findings.filter((f) => f.outcome === 'violated' && f.constraint.field === 'record');
+  if (presence.length > 0) {
+    const first = presence[0]!;
+    show({
+      level: first.level,
+      message: `${title}, the page ${url}: ${said}`,
+      expected: `the page returned: ${first.constraint.why}`,
+      section: first.cite,
+    });
+    return;
+  }
+  const control = c.control?.records === undefined ? undefined : recordOf(c.control.records, url, c.control.spec.pages.length).record;
+  if (control !== undefined && c.control !== undefined) {
+    const first = findings[0]!;
+    show({
+      level: 'interface',
+      message: `${title}, the page ${url}: ${said}, though ${jobTitle(c.control.spec)} returned it`,
+      expected: `the page returned with ${option} as this job asks, as it is with the defaults (the job changes nothing else)`,
+      section: first.cite,
+    });
+    return;
+  }
+  attempt.leaveUndecided(
+    `${title}: ${said}, and the target does not return it with the default options either, so what ${option} means was not judged on ${url}`,
+    'interface',
+    false,
+    failedPageCause(url, reason),
+  );
+}
+
+/** The format a `holdsFormat` constraint asks for, when that is what the constraint is. */
+const formatMissing = (c: ScrapeConstraint): string | undefined => (c.kind === 'holdsFormat' ? String(c.value) : undefined);
+
+/** The cause of a format asked for and found in no text of a record: the same words in every check that meets it. */
+const formatCause = (format: string): string => `a record lacks the ${format} asked for (found by its content in no field)`;

@@ -23,6 +23,7 @@ import { matchesGlob, type ResolvedOptions } from '../options.js';
 import type { Failure } from '../report.js';
 import { readRecords } from './behaviour.js';
 import { POLLS, waitForEnd } from './follow.js';
+import { completedOf, lostRecords, readTargetErrors, type TargetError } from './jobAccount.js';
 import { bodyOf, jobCost, jobTitle, leastDurationMs, scrapeJobs, type Addresses, type JobSpec } from './scrapeJobs.js';
 
 /** What became of a job. */
@@ -36,6 +37,11 @@ export interface JobResult {
   /** Every record of the job, once it ended and was read whole; otherwise why not (`unread`). */
   readonly records?: readonly unknown[];
   readonly unread?: string;
+  /**
+   * What the target says of the pages it failed (its errors endpoint), read when the job delivered fewer records
+   * than pages asked or than it counts (jobAccount.ts); undefined when not read or not readable.
+   */
+  readonly errors?: readonly TargetError[];
   /** Failures of its start. */
   readonly failures: readonly Failure[];
   /** What could not be judged, at its level. */
@@ -167,6 +173,7 @@ async function runJob(
   let start: Exchange | undefined;
   let startedAt = 0;
   let records: unknown[] | undefined;
+  let errors: readonly TargetError[] | undefined;
   let unread: string | undefined = `${title} was not started`;
   await runAttempt(
     attempt,
@@ -199,7 +206,16 @@ async function runJob(
       if (ended.status === 'scraping') return;
       unread = `the records of ${title} could not all be read`;
       records = await readRecords(a, ended);
-      if (records !== undefined) unread = undefined;
+      if (records === undefined) return;
+      unread = undefined;
+      // The job's own account: a record it counts and does not deliver is lost; why it failed a page, in its words.
+      const completed = completedOf(ended);
+      if (completed !== undefined && completed > records.length) {
+        a.fail({ ...lostRecords('scrape', title, completed, records.length), exchange: started.exchange });
+        failures.push(...a.failures.slice(-1));
+      }
+      if (records.length < spec.pages.length || (completed !== undefined && completed > records.length))
+        errors = await readTargetErrors(a, statusUrl);
     },
     outcome,
   );
@@ -209,6 +225,7 @@ async function runJob(
     ...(start === undefined ? {} : { start }),
     startedAt,
     ...(records === undefined ? { unread: unread ?? `${title} was not read` } : { records }),
+    ...(errors === undefined ? {} : { errors }),
     failures,
     undecided: outcome.undecided,
     ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }),

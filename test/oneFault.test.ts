@@ -1,0 +1,97 @@
+/**
+ * One fault, one verdict (issue 40): against targets broken the way real implementations break, the kit fails the
+ * checks that prove the fault and names it once (`causes`), with the target's own words where it gave them:
+ *
+ *   - no engine for `mobile` or `location` (every page asked with them fails, SCRAPE_ALL_ENGINES_FAILED in the
+ *     job's errors): the mobile and location checks fail, naming the code, and no other option's check fails;
+ *   - a record lost (a finished job delivers one record fewer than its `completed`): one cause in the report, and a
+ *     crawl-behaviour check says so instead of blaming its option for the page missing;
+ *   - markdown missing from every record: `vN.batch.behaviour.markdown` fails when run alone.
+ *
+ * The other broken variants' exact verdicts are held in test/scrapeChecks.test.ts; these assert what they cannot:
+ * the report's causes and the target's own words.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOST_RECORDS_CAUSE } from '../scripts/contract/checks/jobAccount.js';
+import { jsonReport, type ContractReport } from '../scripts/contract/report.js';
+import { runContract } from '../scripts/contract/run.js';
+import type { ContractOptions } from '../scripts/contract/options.js';
+import type { ReferenceApp } from '../scripts/server/app.js';
+import { kitTarget } from './support/kitTarget.js';
+import { pooled } from './support/pooled.js';
+import { SCRAPE_VARIANTS } from './support/scrapeVariants.js';
+
+const wrapOf = (name: string) => SCRAPE_VARIANTS.find((v) => v.name === name)!.wrap;
+
+async function run(
+  wrap: (app: ReferenceApp) => ReferenceApp,
+  only: string[],
+  extra: Partial<ContractOptions> = {},
+): Promise<ContractReport> {
+  const target = await kitTarget({ wrap });
+  try {
+    return await runContract(target.options({ only, level: 'interface', runs: 1, timeoutMs: 120_000, ...extra }));
+  } finally {
+    await target.close();
+  }
+}
+
+const failing = (report: ContractReport) => report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
+
+describe('one fault, one verdict', () => {
+  const reports = new Map<string, ContractReport>();
+  beforeAll(async () => {
+    const tasks: [string, () => Promise<ContractReport>][] = [
+      ['emulation', () => run(wrapOf('scrape.emulationUnsupported'), ['v*.scrape.behaviour.*'], { versions: ['v2'] })],
+      [
+        'lost',
+        () => run(wrapOf('job.recordLost'), ['v2.scrape.behaviour.headers', 'v2.crawl.behaviour.excludePaths'], { versions: ['v2'] }),
+      ],
+      ['markdown', () => run(wrapOf('batch.markdownMissing'), ['v*.batch.behaviour.markdown'])],
+    ];
+    const done = await pooled(
+      tasks.map(([, task]) => task),
+      3,
+    );
+    tasks.forEach(([key], i) => reports.set(key, done[i]!));
+  }, 600_000);
+
+  it('no engine for mobile or location: those two checks fail, with the target’s own code, and no other option’s check', () => {
+    const report = reports.get('emulation')!;
+    expect(failing(report).sort()).toEqual(['v2.scrape.behaviour.location', 'v2.scrape.behaviour.mobile']);
+    // skipTlsVerification and the other interface options are judged on jobs without mobile or location: they pass.
+    const status = Object.fromEntries(report.checks.map((c) => [c.name, c.status]));
+    for (const option of ['skipTlsVerification', 'onlyMainContent', 'removeBase64Images', 'headers', 'parsers'])
+      expect(status[`v2.scrape.behaviour.${option}`], option).toBe('pass');
+    for (const name of ['v2.scrape.behaviour.mobile', 'v2.scrape.behaviour.location']) {
+      const failures = report.checks.find((c) => c.name === name)!.failures;
+      expect(failures.length).toBeGreaterThan(0);
+      for (const f of failures) expect(f.message).toContain('SCRAPE_ALL_ENGINES_FAILED');
+    }
+  });
+
+  it('a record lost: one cause in the report, and the crawl check names it instead of its option', () => {
+    const report = reports.get('lost')!;
+    expect(failing(report).sort()).toEqual(['v2.crawl.behaviour.excludePaths', 'v2.scrape.behaviour.headers']);
+    expect(report.causes.map((c) => c.cause)).toEqual([LOST_RECORDS_CAUSE]);
+    expect([...report.causes[0]!.failed].sort()).toEqual(['v2.crawl.behaviour.excludePaths', 'v2.scrape.behaviour.headers']);
+    const crawl = report.checks.find((c) => c.name === 'v2.crawl.behaviour.excludePaths')!;
+    for (const f of crawl.failures) expect(f.message).not.toMatch(/not returned, though the crawl reaches them/);
+  });
+
+  it('markdown missing from every record: the markdown check alone fails, and the report names one cause', () => {
+    const report = reports.get('markdown')!;
+    expect(failing(report).sort()).toEqual(['v1.batch.behaviour.markdown', 'v2.batch.behaviour.markdown']);
+    expect(report.causes).toHaveLength(1);
+    expect(report.causes[0]!.cause).toMatch(/lacks the markdown asked for/);
+  });
+
+  it('the causes of every report validate against the published report schema', () => {
+    const schema = JSON.parse(readFileSync(new URL('../generated/contract/report.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    for (const [key, report] of reports)
+      expect(validate(JSON.parse(JSON.stringify(jsonReport(report)))) ? [] : validate.errors, key).toEqual([]);
+  });
+});
