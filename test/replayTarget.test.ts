@@ -107,7 +107,14 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const withSecrets = (file: string, extra: string[]) => ['contract', 'replay', file, '--header', `${GATEWAY.name}: ${GATEWAY.value}`, ...extra];
+const withSecrets = (file: string, extra: string[]) => [
+  'contract',
+  'replay',
+  file,
+  '--header',
+  `${GATEWAY.name}: ${GATEWAY.value}`,
+  ...extra,
+];
 
 describe('contract replay sends only where the user says', () => {
   it(
@@ -164,7 +171,11 @@ describe('contract replay against a target that never answers', () => {
       const replayed = async (name: string, har: Har) => {
         const file = join(dir, name);
         await writeFile(file, JSON.stringify(har));
-        const run = await runCli(['contract', 'replay', file, '--token', TOKEN, '--base-url', silent.url, '--timeout', '1'], '', TIMEOUT_MS);
+        const run = await runCli(
+          ['contract', 'replay', file, '--token', TOKEN, '--base-url', silent.url, '--timeout', '1'],
+          '',
+          TIMEOUT_MS,
+        );
         expect(run.stdout, run.stderr).toContain(`sent to ${silent.url}`);
         expect(run.stdout, run.stdout).not.toMatch(/^FIXED/m);
         expect(run.stdout).not.toMatch(/all fixed/);
@@ -192,7 +203,9 @@ describe('contract replay against a target that never answers', () => {
         },
       };
       const reads = await replayed('read.har', { log: { ...recorded.log, entries: [read] } });
-      expect(reads.stdout).toMatch(/^NOT JUDGED\s+v2\.active: GET \/v2\/crawl\/active\n\s+· it got no answer \(.+\): nothing shows it fixed$/m);
+      expect(reads.stdout).toMatch(
+        /^NOT JUDGED\s+v2\.active: GET \/v2\/crawl\/active\n\s+· it got no answer \(.+\): nothing shows it fixed$/m,
+      );
       expect(reads.code).toBe(3);
     } finally {
       await silent.close();

@@ -209,7 +209,12 @@ class AnswerWatch {
   readonly onExchange = (record: ExchangeRecord): void => {
     const watched = this.#request;
     const body = watched?.body === undefined ? undefined : 'raw' in watched.body ? watched.body.raw : JSON.stringify(watched.body.json);
-    if (watched === undefined || record.request.method !== watched.method || record.request.url !== watched.url || record.request.body !== body)
+    if (
+      watched === undefined ||
+      record.request.method !== watched.method ||
+      record.request.url !== watched.url ||
+      record.request.body !== body
+    )
       return;
     if (record.response !== undefined) this.answered = true;
     else this.missed = record.error;

@@ -164,7 +164,9 @@ const attack41x6: Attack = {
         ctx.check(
           `a delivery trickling in (a byte every ${TRICKLE_MS} ms) is cut within ${cutWithin / 1000} s`,
           trickle.closed && cutMs <= cutWithin,
-          trickle.closed ? `closed after ${round(cutMs)} ms${trickle.status === undefined ? ', unanswered' : `, answered ${trickle.status}`}` : `still open after ${round(cutMs)} ms`,
+          trickle.closed
+            ? `closed after ${round(cutMs)} ms${trickle.status === undefined ? ', unanswered' : `, answered ${trickle.status}`}`
+            : `still open after ${round(cutMs)} ms`,
         );
 
         // What the receiver is for still works: a delivery kept, and read back.
