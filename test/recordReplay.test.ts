@@ -167,9 +167,10 @@ describe.concurrent('record and replay', () => {
         }
         expect(har.log._crawlspec).toMatchObject({ level: 'interface', verdict: 'deviations found', notReplayable: [] });
 
-        // Replayed against the same broken target: still failing, and the job each replayed start started is cancelled.
+        // Replayed against the same broken target (the recorded one, confirmed): still failing, and the job each
+        // replayed start started is cancelled.
         const before = broken.log.length;
-        const again = await runCli(replayArgs(file), '', TIMEOUT_MS);
+        const again = await runCli(replayArgs(file, ['--to-recorded-target']), '', TIMEOUT_MS);
         expect(again.code, again.stderr + again.stdout).toBe(1);
         expect(again.stdout).toMatch(/^STILL FAILING\s+v2\.rule\.timeout\.maximum: POST \/v2\/crawl$/m);
         expect(again.stdout).toContain('the request was not refused, although the interface refuses it');
@@ -298,7 +299,7 @@ describe.concurrent('record and replay', () => {
       expect(har.log.entries.filter((e) => e._crawlspec.replay === true)).toEqual([]);
 
       const before = broken.log.length;
-      const replayed = await runCli(['contract', 'replay', file, '--token', TOKEN], '', TIMEOUT_MS);
+      const replayed = await runCli(['contract', 'replay', file, '--token', TOKEN, '--to-recorded-target'], '', TIMEOUT_MS);
       expect(replayed.code, replayed.stderr + replayed.stdout).toBe(3);
       expect(replayed.stdout).toMatch(
         /^NOT REPLAYED\s+v2\.crawl\.behaviour\.limit \(judged over a whole job or several exchanges: re-run it with --only v2\.crawl\.behaviour\.limit\)$/m,
@@ -357,7 +358,7 @@ describe.concurrent('record and replay', () => {
         expect(har.log._crawlspec.notReplayable).toEqual([expect.objectContaining({ check: 'v2.status', reason: 'job' })]);
 
         const before = broken.log.length;
-        const replayed = await runCli(['contract', 'replay', file, '--token', TOKEN], '', TIMEOUT_MS);
+        const replayed = await runCli(['contract', 'replay', file, '--token', TOKEN, '--to-recorded-target'], '', TIMEOUT_MS);
         expect(replayed.code, replayed.stderr + replayed.stdout).toBe(3);
         expect(replayed.stdout).toMatch(
           /^NOT REPLAYED\s+v2\.status \(judged on a job the run started: re-run it with --only v2\.status\)$/m,
@@ -471,7 +472,7 @@ describe.concurrent('record and replay', () => {
       const har = JSON.parse(await readFile(file, 'utf8')) as Har;
       // A correct target: nothing failed, nothing to replay; shown as such.
       expect(har.log.entries.some((e) => e._crawlspec.failed)).toBe(false);
-      const none = await runCli(['contract', 'replay', file], '', TIMEOUT_MS);
+      const none = await runCli(['contract', 'replay', file, '--to-recorded-target'], '', TIMEOUT_MS);
       expect(none.code, none.stderr).toBe(0);
       expect(none.stdout).toMatch(/^0 fixed, 0 still failing, 0 not judged, 0 checks not replayed: all fixed$/m);
       // Marked failing by hand: now it needs the token.
@@ -485,7 +486,7 @@ describe.concurrent('record and replay', () => {
         },
       };
       await writeFile(file, JSON.stringify(marked));
-      const run = await runCli(['contract', 'replay', file], '', TIMEOUT_MS);
+      const run = await runCli(['contract', 'replay', file, '--to-recorded-target'], '', TIMEOUT_MS);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/the recorded run sent a token: give --token T \(or CRAWLSPEC_TOKEN\), or --no-auth/);
     },

@@ -2,7 +2,9 @@
  * `crawlspec contract replay FILE`: sends the failing exchanges of a recorded run (`crawlspec contract --record
  * FILE`) again and says of each whether it is fixed (scripts/contract/replay.ts). Every option, and the file, is
  * checked before anything is sent: a wrong one is a usage error, an unreadable file or one that is no recording
- * an input error (exit 2), one line each.
+ * an input error (exit 2), one line each. The exchanges go where the user says: `--base-url`, or the target the
+ * recording names only with `--to-recorded-target` (a recording from a bug report or a CI artefact must not
+ * choose where the token and the `--header` values go); without either, nothing is sent.
  */
 import { createReadStream } from 'node:fs';
 import { parseCommand } from './args.js';
@@ -19,6 +21,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     args,
     {
       'base-url': { type: 'string' },
+      'to-recorded-target': { type: 'boolean', default: false },
       token: { type: 'string' },
       'no-auth': { type: 'boolean', default: false },
       header: { type: 'string', multiple: true },
@@ -32,6 +35,8 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (more.length > 0)
     throw new UsageError(`replay takes one recording, not ${positionals.length}: ${positionals.map(quote).join(', ')}`, COMMAND);
   if (values['no-auth'] && values.token !== undefined) throw new UsageError('--token and --no-auth exclude each other', COMMAND);
+  if (values['base-url'] !== undefined && values['to-recorded-target'])
+    throw new UsageError('--base-url and --to-recorded-target exclude each other: give one, the target to send to', COMMAND);
   // As for a run: the token from the option, else from the environment (out of shell history); --no-auth ignores it.
   const fromEnvironment = values.token === undefined && !values['no-auth'] ? process.env.CRAWLSPEC_TOKEN : undefined;
   const token =
@@ -54,6 +59,12 @@ export async function replayCommand(args: string[]): Promise<number> {
     if (error instanceof NotARecording) throw new InputError(`${quote(file)} cannot be replayed: ${error.message}`);
     throw error;
   }
+  const recorded = recording.run.target;
+  if (baseUrl === undefined && !values['to-recorded-target'])
+    throw new UsageError(
+      `${quote(file)} was recorded against ${quote(recorded)}: give --base-url URL, the target to send its exchanges (and your token) to, or --to-recorded-target to send them to ${quote(recorded)}`,
+      COMMAND,
+    );
   if (token === undefined && !values['no-auth'] && recording.entries.some((entry) => entry._crawlspec.auth === 'token'))
     throw new UsageError('the recorded run sent a token: give --token T (or CRAWLSPEC_TOKEN), or --no-auth to send none', COMMAND);
   let options: ReturnType<typeof replayOptions>;
@@ -61,7 +72,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     options = replayOptions(recording.run, {
       token,
       headers,
-      ...(baseUrl === undefined ? {} : { baseUrl }),
+      baseUrl: baseUrl ?? recorded,
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
     });
   } catch (error) {

@@ -99,7 +99,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
-       crawlspec contract replay FILE [--base-url URL] [--token T | --no-auth] [--header 'N: V']... [--timeout S]
+       crawlspec contract replay FILE (--base-url URL | --to-recorded-target) [--token T | --no-auth]
+                                 [--header 'N: V']... [--timeout S]
 
   Test an implementation of the interface over HTTP and report where it deviates. Without --base-url the
   built-in reference server is started and tested (what npm start does).
@@ -150,9 +151,11 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
                               the line printed as each check ends goes to stderr
 
-  replay FILE: send the failing exchanges of a run recorded with --record again (to the recorded target, or
-  --base-url), each judged as in the run: FIXED, STILL FAILING or NOT JUDGED; failures judged over a whole
-  job or on the run's jobs are listed NOT REPLAYED, with the check to run again (--only NAME)
+  replay FILE: send the failing exchanges of a run recorded with --record again, with the token and --header
+  values, to --base-url, or with --to-recorded-target to the target the recording names (only for a recording
+  you trust: without either, nothing is sent), each judged as in the run: FIXED, STILL FAILING or NOT JUDGED
+  (one that got no answer is never FIXED); failures judged over a whole job or on the run's jobs are listed
+  NOT REPLAYED, with the check to run again (--only NAME)
 
 exit status: 0 conformant, 1 deviations found, 2 target never reached, usage error or a report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
@@ -204,7 +207,8 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]
                                                  test an implementation against the interface; without
                                                  --base-url, the built-in reference server is the target
-  crawlspec contract replay FILE [options]       send the failing exchanges of a run recorded with --record
+  crawlspec contract replay FILE (--base-url URL | --to-recorded-target) [options]
+                                                 send the failing exchanges of a run recorded with --record
                                                  again: FIXED or STILL FAILING, each
   crawlspec site serve [--port N] [--host NAME]  serve the kit's test site on 127.0.0.1 and 127.0.0.2
   crawlspec site export <dir> --base-url URL [--external-url URL] [--subdomain-url URL]

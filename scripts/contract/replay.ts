@@ -1,13 +1,16 @@
 /**
  * Replaying a recorded run (`crawlspec contract replay FILE`): the failing exchanges of a recording (har.ts) are
- * sent again, to the recorded target or another one, and each answer is held against the expectation recorded
- * with it, by the kit's own `holdAnswer` (through an attempt, as in a run, at the run's level):
+ * sent again, to the target the user names (the recorded one only when the user says so: a recording may come
+ * from anywhere, and must not choose where the token goes), and each answer is held against the expectation
+ * recorded with it, by the kit's own `holdAnswer` (through an attempt, as in a run, at the run's level):
  *
  *   - `fixed`: the answer holds (a refusal holds only when the target accepts, in the same replay, a minimal valid
  *     start of that version and kind: a refusal is evidence only against an accepted baseline, baseline.ts);
  *   - `still failing`: it does not, and the failures say why;
  *   - `not judged`: it could not be judged (an answer that depends on the account, the baseline refused too, the
- *     connection lost twice), with the reason.
+ *     connection lost twice, no answer at all where that is no failure at the run's level), with the reason.
+ *
+ * An exchange that got no answer is never `fixed`: no answer shows nothing fixed.
  *
  * A start that is accepted starts a job: it is cancelled, as in a run. The failures no single exchange shows (a
  * crawl judged over a whole job, a request on a job the run started) are not sent: they are listed, with the
@@ -22,7 +25,7 @@ import { Attempt, jobOperationId, type Env } from './context.js';
 import { MissingEndpoints } from './endpoints.js';
 import { expectationLevel, type Expectation } from './expect.js';
 import { EntryMark, RunMark, type NotReplayable } from './har.js';
-import { HttpClient, type Auth, type OutgoingRequest } from './http.js';
+import { HttpClient, type Auth, type ExchangeRecord, type OutgoingRequest } from './http.js';
 import { JobTracker } from './jobs.js';
 import { decides } from './levels.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
@@ -103,8 +106,8 @@ export function readRecording(text: string): ReadRecording {
 }
 
 export interface ReplayOptions {
-  /** The target to send to (without the version segment); by default the recorded one. */
-  readonly baseUrl?: string;
+  /** The target to send to (without the version segment): the user's, or the recorded one when the user confirmed it. */
+  readonly baseUrl: string;
   /** The token sent where the recorded run sent its own; undefined sends none (`--no-auth`). */
   readonly token: string | undefined;
   readonly headers?: Readonly<Record<string, string>>;
@@ -172,7 +175,7 @@ function startOf(options: ResolvedOptions, request: OutgoingRequest): { version:
 /** The options of a replay of `run`: those of the run recorded, but where to send and how; a RangeError names what is wrong. */
 export function replayOptions(run: RunMark, given: ReplayOptions): ResolvedOptions {
   return resolveOptions({
-    baseUrl: given.baseUrl ?? run.target,
+    baseUrl: given.baseUrl,
     token: given.token,
     versions: [...run.versions],
     level: run.level,
@@ -187,15 +190,48 @@ export function replayOptions(run: RunMark, given: ReplayOptions): ResolvedOptio
   });
 }
 
+/**
+ * What came back to the replayed request itself (not to a baseline or a cancel): whether any sending of it got an
+ * HTTP answer, and else why none came. Watches the client's exchanges for the request's method, address and body.
+ */
+class AnswerWatch {
+  #request: OutgoingRequest | undefined;
+  answered = false;
+  /** Why the last sending of it got no answer. */
+  missed: string | undefined;
+
+  watch(request: OutgoingRequest): void {
+    this.#request = request;
+    this.answered = false;
+    this.missed = undefined;
+  }
+
+  readonly onExchange = (record: ExchangeRecord): void => {
+    const watched = this.#request;
+    const body = watched?.body === undefined ? undefined : 'raw' in watched.body ? watched.body.raw : JSON.stringify(watched.body.json);
+    if (
+      watched === undefined ||
+      record.request.method !== watched.method ||
+      record.request.url !== watched.url ||
+      record.request.body !== body
+    )
+      return;
+    if (record.response !== undefined) this.answered = true;
+    else this.missed = record.error;
+  };
+}
+
 /** Sends the failing exchanges of `recording` again, one at a time, to the target of `options` (replayOptions), and judges each answer. */
 export async function replay(recording: ReadRecording, options: ResolvedOptions): Promise<ReplayReport> {
   const { run } = recording;
+  const heard = new AnswerWatch();
   const client = new HttpClient({
     token: options.token,
     timeoutMs: options.timeoutMs,
     concurrency: 1,
     maxResponseBytes: options.maxResponseBytes,
     headers: options.headers,
+    onExchange: heard.onExchange,
   });
   const jobs = new JobTracker(options.baseUrl);
   const exchanges: ReplayedExchange[] = [];
@@ -219,6 +255,7 @@ export async function replay(recording: ReadRecording, options: ResolvedOptions)
     };
     const outcome = newOutcome();
     const attempt = new Attempt({ name: check, level: expectationLevel(expectation) }, env);
+    heard.watch(request);
     await runAttempt(
       attempt,
       async (a) => {
@@ -234,11 +271,14 @@ export async function replay(recording: ReadRecording, options: ResolvedOptions)
     );
     const failures = attempt.failures.filter((f) => decides(f.level, options.level));
     const undecided = undecidedAt(outcome, options.level);
+    // No answer, where the run's level does not count it a failure (an endpoint only the service defines, in a
+    // run at interface level), is still no fix.
+    const unanswered = heard.answered ? undefined : `it got no answer (${heard.missed ?? 'it was not sent'}): nothing shows it fixed`;
     exchanges.push(
       failures.length > 0
         ? { ...shown, state: 'still failing', failures }
-        : undecided !== undefined || outcome.skipped !== undefined
-          ? { ...shown, state: 'not judged', failures: [], reason: undecided?.reason ?? outcome.skipped! }
+        : undecided !== undefined || outcome.skipped !== undefined || unanswered !== undefined
+          ? { ...shown, state: 'not judged', failures: [], reason: undecided?.reason ?? outcome.skipped ?? unanswered! }
           : { ...shown, state: 'fixed', failures: [] },
     );
   }

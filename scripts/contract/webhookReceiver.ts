@@ -11,10 +11,13 @@
  * read it, and nobody can guess one (what it holds is the test site's pages and what the kit sent).
  *
  * Everything is bounded (`RECEIVER_LIMITS`): a delivery's body (past it: 413, counted as `refused`), the
- * deliveries of an inbox and the bytes kept in all (past them: 507, counted as `dropped`), the inboxes at once
- * (past it: 507), how long an inbox untouched is kept, how long and how many reads wait, how much one answer
- * holds (the rest on the next read, `more`), and how long a connection may take to send its request (node:http's
- * timeouts, set as the reference server sets them).
+ * deliveries of an inbox and the bytes held in all (past them: 507, counted as `dropped`), the inboxes at once
+ * (past it: 507), the connections at once (past it: closed unanswered), how long an inbox untouched is kept, how
+ * long and how many reads wait, how much one answer holds (the rest on the next read, `more`), and how long a
+ * connection may take to send its request, its body included (node:http's timeouts: past them it is closed). The
+ * bytes of a delivery are charged to the total as they arrive, before they are held, whether it ends or not: a
+ * delivery that would pass the total is answered 507 at once (from its Content-Length when it gives one), its
+ * bytes given back, and its connection closed; a connection that goes away gives back what it held.
  *
  * Below the server: how the kit reads an inbox (`InboxReader`, `collectDeliveries`). Its answers are checked
  * against their TypeBox schema (`InboxAnswer`) before they are believed, and read up to the run's
@@ -35,8 +38,21 @@ export interface ReceiverLimits {
   readonly deliveriesPerInbox: number;
   /** Inboxes at once; a delivery to one more is answered 507. */
   readonly inboxes: number;
-  /** Bytes of bodies kept in all; a delivery past it is answered 507 and counted in `dropped`. */
+  /**
+   * Bytes of bodies held in all, kept and still arriving: each byte is charged as it arrives; a delivery past it is
+   * answered 507, counted in `dropped`, and its connection closed.
+   */
   readonly totalBytes: number;
+  /**
+   * Connections at once (node:http's `maxConnections`); one more is closed unanswered. The kit holds one per
+   * webhook check running (its reads: at most 64 at once) and a target a few per job, so 256 leave room; each
+   * costs node:http a few tens of KiB, the bodies being charged to `totalBytes`.
+   */
+  readonly connections: number;
+  /** A request's headers must have come within this, in ms; else its connection is closed. */
+  readonly headersMs: number;
+  /** A whole request, its body included, must have come within this, in ms: a delivery trickling in is cut (its connection closed). */
+  readonly requestMs: number;
   /** An inbox neither written to nor read for this long is forgotten, in ms. */
   readonly inboxTtlMs: number;
   /** Longest a read waits for a delivery, in ms. */
@@ -52,6 +68,9 @@ export const RECEIVER_LIMITS: ReceiverLimits = {
   deliveriesPerInbox: 1000,
   inboxes: 256,
   totalBytes: 256 * MIB,
+  connections: 256,
+  headersMs: 10_000,
+  requestMs: 30_000,
   inboxTtlMs: 15 * 60_000,
   maxWaitMs: 30_000,
   waiters: 64,
@@ -169,42 +188,73 @@ export function startWebhookReceiver(options: WebhookReceiverOptions = {}): Prom
     for (const wakeUp of waiting.get(path) ?? []) wakeUp();
   };
 
+  /** Answers a delivery that is not read further (413, 507), then closes its connection: the rest of its body is not read. */
+  const refuse = (request: IncomingMessage, response: ServerResponse, status: 413 | 507, error: string): void => {
+    answer(response, status, { error }, true);
+    response.once('finish', () => request.destroy());
+  };
   const refuseTooLarge = (request: IncomingMessage, response: ServerResponse, path: string): void => {
     const inbox = inboxAt(path);
     if (inbox !== undefined) inbox.refused += 1;
-    answer(response, 413, { error: `a delivery is kept up to ${limits.deliveryBytes} bytes` }, true);
-    response.once('finish', () => request.destroy());
+    refuse(request, response, 413, `a delivery is kept up to ${limits.deliveryBytes} bytes`);
+    wake(path);
+  };
+  const refuseFull = (request: IncomingMessage, response: ServerResponse, path: string): void => {
+    const inbox = inboxAt(path);
+    if (inbox !== undefined) inbox.dropped += 1;
+    refuse(request, response, 507, `the receiver holds ${limits.totalBytes} bytes of deliveries, the most it keeps`);
     wake(path);
   };
 
   const receive = (request: IncomingMessage, response: ServerResponse, path: string): void => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.deliveryBytes) return refuseTooLarge(request, response, path);
+    if (Number.isFinite(declared) && bytes + declared > limits.totalBytes) return refuseFull(request, response, path);
     const chunks: Buffer[] = [];
+    /** Bytes of this delivery held, charged to `bytes` until it is kept (then its inbox's) or given up. */
     let size = 0;
-    let refused = false;
+    let settled = false;
+    const giveBack = (): void => {
+      if (settled) return;
+      settled = true;
+      bytes -= size;
+      chunks.length = 0;
+    };
     request.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > limits.deliveryBytes) {
-        refused = true;
-        chunks.length = 0;
+      if (settled) return;
+      if (size + chunk.length > limits.deliveryBytes) {
+        giveBack();
         refuseTooLarge(request, response, path);
-      } else chunks.push(chunk);
+      } else if (bytes + chunk.length > limits.totalBytes) {
+        giveBack();
+        refuseFull(request, response, path);
+      } else {
+        // Charged before it is held.
+        bytes += chunk.length;
+        size += chunk.length;
+        chunks.push(chunk);
+      }
     });
     request.on('error', () => request.socket.destroy());
+    // A delivery cut off (its connection lost, or closed by the request timeout) gives back what it held.
+    request.once('close', giveBack);
     request.on('end', () => {
-      if (refused) return;
+      if (settled) return;
       const inbox = inboxAt(path);
-      if (inbox === undefined) return answer(response, 507, { error: `the receiver holds ${limits.inboxes} inboxes, the most it keeps` });
-      if (inbox.deliveries.length >= limits.deliveriesPerInbox || bytes + size > limits.totalBytes) {
+      if (inbox === undefined) {
+        giveBack();
+        return answer(response, 507, { error: `the receiver holds ${limits.inboxes} inboxes, the most it keeps` });
+      }
+      if (inbox.deliveries.length >= limits.deliveriesPerInbox) {
+        giveBack();
         inbox.dropped += 1;
         wake(path);
-        return answer(response, 507, { error: 'the receiver keeps no more deliveries' });
+        return answer(response, 507, { error: `an inbox keeps ${limits.deliveriesPerInbox} deliveries, the most it keeps` });
       }
+      settled = true;
       const seq = inbox.deliveries.length + 1;
-      inbox.deliveries.push({ seq, receivedAt: new Date().toISOString(), headers: headersOf(request), body: Buffer.concat(chunks) });
-      bytes += size;
+      inbox.deliveries.push({ seq, receivedAt: new Date().toISOString(), headers: headersOf(request), body: Buffer.concat(chunks, size) });
+      chunks.length = 0;
       answer(response, 200, { received: true, seq });
       wake(path);
     });
@@ -262,7 +312,7 @@ export function startWebhookReceiver(options: WebhookReceiverOptions = {}): Prom
   };
 
   const server = createServer(
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 },
+    { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 },
     (request, response) => {
       let url: URL;
       try {
@@ -287,6 +337,7 @@ export function startWebhookReceiver(options: WebhookReceiverOptions = {}): Prom
       }
     },
   );
+  server.maxConnections = limits.connections;
   server.on('clientError', (_error, socket) => socket.destroy());
   // A connection with no traffic either way for this long is closed (a waiting read sends nothing for at most maxWaitMs).
   server.timeout = limits.maxWaitMs + 30_000;

@@ -110,3 +110,19 @@ export const ERRORS_ANSWER_BYTES = 1_000_000;
  * exhausted (past 4 GiB) by one crawl.
  */
 export const RSS_CRAWL_MIB = 512;
+
+// ---------------------------------------------------------------------------------------------------------
+// Issue 41, finding 6: the contract kit's webhook receiver (receiver.ts), measured in a process of its own
+
+/**
+ * Peak RSS of `crawlspec webhook-receiver` (under tsx, about 100 MiB idle) while deliveries that never end arrive
+ * as fast as loopback carries them: the idle process, the 256 MiB of bodies it may hold in all (kept and still
+ * arriving: `RECEIVER_LIMITS.totalBytes`), its connections' buffers (256 at most), and room for the chunks of
+ * refused deliveries V8 has not collected yet. The finding: 300 unfinished deliveries of 4 MiB, 1270 MiB.
+ */
+export const RSS_RECEIVER_MIB = 448;
+/**
+ * A delivery trickling in is cut by the receiver's request timeout (`RECEIVER_LIMITS.requestMs`); node checks its
+ * connections' timeouts once a second, and a loaded machine may be late: cut within the timeout and this.
+ */
+export const RECEIVER_CUT_SLACK_MS = 3_000;

@@ -66,11 +66,12 @@ export class ServerProcess {
   }
 
   /**
-   * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`) and resolves once it
-   * has said where it listens (or rejects after `timeoutMs`).
+   * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`), or another command
+   * of the CLI that listens (`webhook-receiver`), and resolves once it has said where it listens (or rejects after
+   * `timeoutMs`).
    */
-  static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN]): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN], command = 'serve'): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, command, '--host', '127.0.0.1', '--port', '0', ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,7 +82,7 @@ export class ServerProcess {
       const fail = (why: string) => {
         clearTimeout(timer);
         child.kill('SIGKILL');
-        reject(new Error(`crawlspec serve did not start: ${why}; ${err.slice(-500)}`));
+        reject(new Error(`crawlspec ${command} did not start: ${why}; ${err.slice(-500)}`));
       };
       const timer = setTimeout(() => fail(`no address after ${timeoutMs} ms`), timeoutMs);
       child.stderr!.on('data', (chunk: Buffer) => {
@@ -90,7 +91,7 @@ export class ServerProcess {
       child.once('exit', (code, signal) => fail(`it exited (${code ?? signal})`));
       child.stdout!.on('data', function onData(chunk: Buffer) {
         out += chunk.toString('utf8');
-        const url = /https?:\/\/[^\s)]+/.exec(out)?.[0];
+        const url = /https?:\/\/[^\s);]+/.exec(out)?.[0];
         if (url === undefined) return;
         clearTimeout(timer);
         child.removeAllListeners('exit');
