@@ -41,7 +41,11 @@ const attack5: Attack = {
         const path = await start(ctx, 'the batch', '/v2/batch/scrape', { urls, formats: ['markdown'] });
         if (path === undefined) return;
         const end = await ended(ctx, path, 60_000);
-        ctx.check('the batch ended within 60 s', end !== undefined, end === undefined ? 'still scraping' : `${end.status} in ${round(end.ms)} ms`);
+        ctx.check(
+          'the batch ended within 60 s',
+          end !== undefined,
+          end === undefined ? 'still scraping' : `${end.status} in ${round(end.ms)} ms`,
+        );
         const { body } = await errorsOf(ctx, path);
         const errors = body?.errors ?? [];
         const why = (pattern: RegExp) => errors.filter((e) => pattern.test(e.error)).length;
