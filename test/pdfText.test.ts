@@ -1,11 +1,13 @@
 /**
- * A PDF's text (scripts/server/pdfText.ts), extracted in a worker thread by unpdf: the text of each page, an
- * error that says so for a file that is no PDF, and a worker given up on (terminated) past its time or when
- * its job stops; a worker reads PDF after PDF, and is replaced after its share. What a scrape does with it:
- * test/scrapeOptions.test.ts.
+ * A PDF's text (scripts/server/pdfText.ts), extracted in a child process by unpdf: the text of each page, an
+ * error that says so for a file that is no PDF, and a reader given up on (killed) past its time or when
+ * its job stops; a reader reads PDF after PDF, and is replaced after its share; the text is cut at its bound
+ * within a page. What a scrape does with it: test/scrapeOptions.test.ts. The memory bound of a reader, which a
+ * test could only reach by racing the time bound: attack 41-5 (`npm run load -- --stage attacks --attack 41-5`).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { IDLE_MS, pdfHtml, PdfError, pdfReaders, pdfText, PDFS_PER_WORKER } from '../scripts/server/pdfText.js';
+import { IDLE_MS, MAX_PDF_TEXT_CHARS, pdfHtml, PdfError, pdfReaders, pdfText, PDFS_PER_WORKER } from '../scripts/server/pdfText.js';
+import { textBombPdf } from '../scripts/load/attacks/hostilePdfs.js';
 import { pdfDocument } from '../scripts/site/pdfDocument.js';
 
 /** The PDF's bytes, as the extractor takes them. */
@@ -21,6 +23,15 @@ describe('the text of a PDF', () => {
     expect(pdfHtml(text)).toBe(
       '<body><section><p>First line of the page.</p><p>Second line, with &lt;angle&gt; &amp; ampersand.</p></section></body>',
     );
+  });
+
+  it('is cut at its bound within a page, and says so', async () => {
+    // One page of about 13 KB whose text is a million characters past the bound (finding 9 of issue 41).
+    const text = await pdfText(textBombPdf(MAX_PDF_TEXT_CHARS + 1_000_000), signal);
+    expect(text).toMatchObject({ numPages: 1, cut: true });
+    expect(text.pages).toHaveLength(1);
+    expect(text.pages[0]).toHaveLength(MAX_PDF_TEXT_CHARS);
+    expect(text.pages[0]).toMatch(/^x[x\n]*$/); // a line a thousand glyphs
   });
 
   it('is an error for a file that is no PDF, and for one its time limit or its job stops; that worker is not reused', async () => {

@@ -110,6 +110,8 @@ export interface FetchedDocument {
   readonly verbatim?: string;
   /** A PDF whose text was extracted: its pages. */
   readonly numPages?: number;
+  /** What the record says is wrong with what was read (a PDF's text cut at its bound). */
+  readonly warning?: string;
   /** When the page was fetched, for a page the cache answered (ms since the epoch). */
   readonly cachedAt?: number;
 }
@@ -182,6 +184,7 @@ export async function buildDocument(
       pdfs: ofType('pdf').map((_, i) => `${base}/site/pdfs/${scrapeId}-${i}.pdf`),
     };
   }
+  if (fetched.warning !== undefined) record['warning'] = fetched.warning;
   record['metadata'] = {
     ...Object.fromEntries([...page.meta].filter(([name]) => !OWN_METADATA.has(name))),
     ...(page.title === undefined ? {} : { title: page.title }),

@@ -35,7 +35,7 @@ import { cacheKey, cacheVariant, type PageCache } from './pageCache.js';
 import { SelectorError, type ContentOptions } from './pageContent.js';
 import { pageRequest, type PageRequest } from './pageRequest.js';
 import { MAX_PAGES_PER_JOB, type Notice, type PageSource, type PageTask } from './pageSource.js';
-import { pdfHtml, PdfError, pdfText } from './pdfText.js';
+import { MAX_PDF_TEXT_CHARS, pdfHtml, PdfError, pdfText } from './pdfText.js';
 
 /** Pages of one job in flight at once, whatever its `maxConcurrency`. */
 export const MAX_JOB_FETCHES_IN_FLIGHT = 8;
@@ -69,7 +69,7 @@ export interface JobPagesOptions {
 
 type Outcome = { readonly document: FetchedDocument } | { readonly code: string | undefined; readonly message: string };
 /** What reading a page gives its record (`rawHtml`, when given, instead of the body as received). */
-type Read = Pick<FetchedDocument, 'page'> & Partial<Pick<FetchedDocument, 'verbatim' | 'numPages' | 'rawHtml'>>;
+type Read = Pick<FetchedDocument, 'page'> & Partial<Pick<FetchedDocument, 'verbatim' | 'numPages' | 'rawHtml' | 'warning'>>;
 
 /** A server's places for reading pages' content. */
 export const readGate = (): FetchGate => new FetchGate(MAX_READS_IN_FLIGHT, MAX_READS_IN_FLIGHT / 2);
@@ -219,6 +219,13 @@ export class JobPages {
       page: await this.#readHtml(html, fetched.url, this.#content === undefined ? undefined : WHOLE),
       numPages: text.numPages,
       rawHtml: html,
+      ...(text.cut
+        ? {
+            warning:
+              `The PDF's text was cut at ${MAX_PDF_TEXT_CHARS} characters, the most the reference server keeps of one PDF: ` +
+              `within page ${text.pages.length} of ${text.numPages}${text.pages.length < text.numPages ? ', the pages after it left out' : ''}.`,
+          }
+        : {}),
     };
   }
 

@@ -32,14 +32,14 @@ const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
 
 /** A site the attack serves, closed when it is over. */
-async function serve(ctx: AttackContext, route: (path: string) => Answer): Promise<HostileSite> {
+export async function serve(ctx: AttackContext, route: (path: string) => Answer): Promise<HostileSite> {
   const site = await hostileSite(route);
   ctx.defer(site);
   return site;
 }
 
 /** Starts a job (`/v2/crawl` or `/v2/batch/scrape`): its status path, or undefined when it did not start (a check says why). */
-async function start(ctx: AttackContext, what: string, path: string, body: unknown): Promise<string | undefined> {
+export async function start(ctx: AttackContext, what: string, path: string, body: unknown): Promise<string | undefined> {
   const answer = await call(ctx.base, 'POST', path, { body: JSON.stringify(body), timeoutMs: 10_000 });
   ctx.answered(answer);
   const id = (parsed(answer.text) as { id?: unknown } | undefined)?.id;
@@ -56,7 +56,7 @@ interface Ended {
 }
 
 /** Reads a job's status (one record a page) until it has ended, `timeoutMs` at most: how it ended, or undefined. */
-async function ended(ctx: AttackContext, path: string, timeoutMs: number, everyMs = 100): Promise<Ended | undefined> {
+export async function ended(ctx: AttackContext, path: string, timeoutMs: number, everyMs = 100): Promise<Ended | undefined> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs && !ctx.signal.aborted) {
     const read = await call(ctx.base, 'GET', `${path}?limit=1`, { timeoutMs: 15_000 });
@@ -87,7 +87,7 @@ interface Errors {
 }
 
 /** The job's errors endpoint: the answer, its size and whether the schema accepts it. */
-async function errorsOf(
+export async function errorsOf(
   ctx: AttackContext,
   path: string,
 ): Promise<{ readonly body: Errors | undefined; readonly bytes: number; readonly valid: boolean }> {

@@ -33,6 +33,7 @@ import { call, closedPort, hangingReceiver, outcome, rawPost, receiver, silentRe
 import { SURFACE_ATTACKS } from './surface.js';
 import { AFTER_PAGE_ATTACKS } from './afterPage.js';
 import { RECEIVER_ATTACKS } from './receiver.js';
+import { PDF_ATTACKS } from './pdf.js';
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
@@ -461,4 +462,5 @@ export const ATTACKS: readonly Attack[] = [
   ...SURFACE_ATTACKS,
   ...AFTER_PAGE_ATTACKS,
   ...RECEIVER_ATTACKS,
+  ...PDF_ATTACKS,
 ];

@@ -126,3 +126,12 @@ export const RSS_RECEIVER_MIB = 448;
  * connections' timeouts once a second, and a loaded machine may be late: cut within the timeout and this.
  */
 export const RECEIVER_CUT_SLACK_MS = 3_000;
+// Issue 41, findings 5 and 9: PDF text (pdf.ts)
+
+/**
+ * Peak RSS of the server and its PDF readers (child processes, counted with it) while it reads hostile PDFs:
+ * what `RSS_SMALL_MIB` allows the server's own side (the 2 MB files it fetched, the pages' records), and
+ * each of the two readers at once at its bound (`PDF_MEMORY_MIB`, 192 MiB: pdf.js, its heap and what it
+ * inflated). The finding: two 2.1 MB PDFs took the server to 3142 MiB in the 10 s before their time ran out.
+ */
+export const RSS_PDF_MIB = RSS_SMALL_MIB + 2 * 192;

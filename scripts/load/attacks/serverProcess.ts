@@ -4,13 +4,14 @@
  * memory and CPU time are its own and never the load generator's. It binds 127.0.0.1 on a port the system
  * picks; its address is read from the line the command prints.
  *
- * Memory is read from `/proc/<pid>/status` (Linux): `VmRSS` now, `VmHWM` its peak so far. CPU time from
+ * Memory is read from `/proc/<pid>/status` (Linux): `VmRSS` now, `VmHWM` its peak so far; the processes it
+ * started (its PDF readers) are counted with it, their `VmRSS` added at each sample. CPU time from
  * `/proc/<pid>/stat` (user + system, in clock ticks). A `RssWatch` samples the RSS every `intervalMs`, keeps
  * the peak, and kills the server with SIGKILL once it passes a ceiling, so that no attack can take the
  * machine down with it: past the ceiling the bound is broken many times over anyway.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TOKEN } from '../shared.js';
 
@@ -33,10 +34,42 @@ process.once('exit', () => {
 });
 
 export interface Memory {
-  /** Resident set size now, in MiB. */
+  /** Resident set size now, of the server and the processes it started, in MiB. */
   readonly rssMiB: number;
-  /** The largest resident set size so far (VmHWM), in MiB. */
+  /** The largest resident set size of the server itself so far (VmHWM), in MiB. */
   readonly peakMiB: number;
+}
+
+/** `VmRSS` and `VmHWM` of process `pid`, in KiB (NaN when it has gone). */
+function status(pid: number): { readonly rss: number; readonly peak: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: RegExp) => Number(field.exec(text)?.[1] ?? NaN);
+    return { rss: kib(/^VmRSS:\s+(\d+)\s+kB/m), peak: kib(/^VmHWM:\s+(\d+)\s+kB/m) };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+/** The processes `pid` started, and theirs, as long as they live (each thread's `children` in /proc). */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter((id) => id !== '')) found.push(Number(child), ...descendants(Number(child)));
+  }
+  return found;
 }
 
 export class ServerProcess {
@@ -127,18 +160,15 @@ export class ServerProcess {
     return `exited (${signal ?? `code ${code}`})${said === '' ? '' : `: ${said.slice(0, 200)}`}`;
   }
 
-  /** Its memory now, or undefined once it has gone. */
+  /** Its memory now, with that of the processes it started, or undefined once it has gone. */
   memory(): Memory | undefined {
-    try {
-      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-      const kib = (field: RegExp) => Number(field.exec(status)?.[1] ?? NaN);
-      const rss = kib(/^VmRSS:\s+(\d+)\s+kB/m);
-      const peak = kib(/^VmHWM:\s+(\d+)\s+kB/m);
-      if (!Number.isFinite(rss)) return undefined;
-      return { rssMiB: rss / 1024, peakMiB: (Number.isFinite(peak) ? peak : rss) / 1024 };
-    } catch {
-      return undefined;
-    }
+    const own = status(this.pid);
+    if (!Number.isFinite(own.rss)) return undefined;
+    const started = descendants(this.pid)
+      .map((pid) => status(pid).rss)
+      .filter(Number.isFinite)
+      .reduce((sum, rss) => sum + rss, 0);
+    return { rssMiB: (own.rss + started) / 1024, peakMiB: (Number.isFinite(own.peak) ? own.peak : own.rss) / 1024 };
   }
 
   /** CPU time it has used, user and system, in ms; undefined once it has gone. */

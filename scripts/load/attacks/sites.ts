@@ -9,7 +9,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import { HOST, type Closable } from './net.js';
 
 /** What a site answers to a GET of a path (query included), or `'hang'`: never answer. */
-export type Answer = { readonly status?: number; readonly type?: string; readonly body: string } | 'hang';
+export type Answer =
+  | {
+      readonly status?: number;
+      readonly type?: string;
+      readonly body: string;
+      /** How the body's characters are sent: UTF-8 unless said (`latin1`: one byte a character, a binary file). */
+      readonly encoding?: 'latin1';
+    }
+  | 'hang';
 
 export interface HostileSite extends Closable {
   /** e.g. `http://127.0.0.1:40123`. */
@@ -40,7 +48,7 @@ export async function hostileSite(route: (path: string) => Answer): Promise<Host
       return;
     }
     response.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'text/html; charset=utf-8' });
-    response.end(answer.body);
+    response.end(answer.body, answer.encoding ?? 'utf8');
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
