@@ -4,7 +4,7 @@
  * what it forwards and what it answers itself (`--errors`), its bounds, and the token never in its output.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import type { Violation } from '../scripts/proxy/exchangeChecks.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../scripts/proxy/proxy.js';
 import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { builtCli } from './support/build.js';
+import { startCaptureServer } from './support/captureServer.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { ROOT } from './support/runCli.js';
 import { untilEnded } from './support/untilEnded.js';
@@ -47,6 +48,39 @@ async function proxyFor(
 
 const post = (base: string, path: string, body: string) =>
   fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+
+/**
+ * A request sent as written: node:http sends the request target and the Host header as given (fetch would
+ * normalise the one and set the other).
+ */
+function rawRequest(
+  base: string,
+  target: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** A loopback port nothing listens on (one the system gave, then let go). */
+async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return port;
+}
 
 /** Until `check` holds: the proxy reports an answer after the client has it. */
 async function eventually(check: () => boolean): Promise<void> {
@@ -176,11 +210,7 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
     } finally {
       await proxy.close();
     }
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const nowhere = await proxyFor(`http://127.0.0.1:${port}`);
+    const nowhere = await proxyFor(`http://127.0.0.1:${await closedPort()}`);
     try {
       const answer = await post(nowhere.proxy.url, '/v2/crawl', '{}');
       expect(answer.status).toBe(502);
@@ -238,6 +268,92 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
     } finally {
       await proxy.close();
       await new Promise<void>((resolve) => stream.close(() => resolve()));
+    }
+  });
+});
+
+describe('issue 41: where the proxy forwards, to whom it answers, what it writes', () => {
+  let target: KitTarget;
+  beforeAll(async () => {
+    target = await kitTarget({ token: TOKEN });
+  });
+  afterAll(() => target.close());
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('finding 1: a request target that would leave the target (//host, /\\host, a full address, dot segments) is refused 400 and sent nowhere', async () => {
+    const other = await startCaptureServer();
+    const { proxy } = await proxyFor(target.url);
+    const prefixed = await proxyFor(`${other.baseUrl}/api`);
+    try {
+      const before = target.log.length;
+      const host = new URL(other.baseUrl).host;
+      const refused = [
+        [proxy.url, `//${host}/admin`],
+        [proxy.url, `/\\${host}/x`],
+        [proxy.url, `${other.baseUrl}/admin`],
+        [prefixed.proxy.url, '/../admin'],
+        [prefixed.proxy.url, '/v2/%2E%2e/%2e%2E/admin'],
+        // A client whose base address ends in `/`: refused, not normalised (the path is never read as an authority).
+        [proxy.url, '//v2/crawl'],
+      ] as const;
+      for (const [base, path] of refused) {
+        const answer = await rawRequest(base, path, { headers: auth });
+        expect(answer.status, path).toBe(400);
+        expect(JSON.parse(answer.body), path).toEqual({
+          success: false,
+          error: expect.stringMatching(/^crawlspec proxy: the request target ".*" .*; expected a path on the target/),
+        });
+      }
+      expect(other.requests).toEqual([]);
+      expect(target.log.length).toBe(before);
+      // A path on the target goes through, under the prefix.
+      expect((await rawRequest(prefixed.proxy.url, '/v2/crawl/active', { headers: auth })).status).toBe(404);
+      expect(other.requests.map((r) => r.path)).toEqual(['/api/v2/crawl/active']);
+    } finally {
+      await proxy.close();
+      await prefixed.proxy.close();
+      await other.close();
+    }
+  });
+
+  it("finding 7: a Host that is not the proxy's own is answered 421 and not forwarded (DNS rebinding), starts included", async () => {
+    const { proxy } = await proxyFor(target.url);
+    try {
+      const before = target.log.length;
+      const body = JSON.stringify({ url: `${target.url}/site/`, limit: 1 });
+      const headers = { ...auth, 'content-type': 'application/json', host: 'rebound.example' };
+      for (const [method, path] of [
+        ['POST', '/v2/crawl'],
+        ['GET', '/v2/crawl/active'],
+      ] as const) {
+        const answer = await rawRequest(proxy.url, path, { method, headers, ...(method === 'POST' ? { body } : {}) });
+        expect(answer.status).toBe(421);
+        expect(JSON.parse(answer.body)).toEqual({
+          success: false,
+          error: `Misdirected request: this server does not answer to Host "rebound.example"; expected one of its own names, e.g. ${new URL(proxy.url).host}`,
+        });
+      }
+      expect(target.log.length).toBe(before);
+      // Its own names, on any port: localhost, the address it listens on.
+      const local = await rawRequest(proxy.url, '/v2/crawl/active', { headers: { ...auth, host: `localhost:${new URL(proxy.url).port}` } });
+      expect(local.status).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('finding 11: the token is redacted in everything it reports: a body key (at), the path, a notice', async () => {
+    const { proxy, seen } = await proxyFor(target.url);
+    const nowhere = await proxyFor(`http://127.0.0.1:${await closedPort()}`);
+    try {
+      await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, [TOKEN]: 1 }));
+      expect(seen.map((s) => s.violation)).toEqual([expect.objectContaining({ side: 'request', at: expect.stringContaining('***') })]);
+      await rawRequest(nowhere.proxy.url, `/v2/crawl/${TOKEN}`, { headers: auth });
+      expect(nowhere.notices).toEqual([expect.stringMatching(/^GET \/v2\/crawl\/\*\*\*: the target did not answer/)]);
+      for (const text of [JSON.stringify(seen), ...nowhere.notices]) expect(text).not.toContain(TOKEN);
+    } finally {
+      await proxy.close();
+      await nowhere.proxy.close();
     }
   });
 });

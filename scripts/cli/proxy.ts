@@ -78,7 +78,7 @@ export async function proxyCommand(args: string[]): Promise<number> {
   });
   console.log(
     printable(
-      `crawlspec proxy listening on ${proxy.url}, forwarding to ${target.href.replace(/\/$/, '')} (level ${level}; a request that breaks the spec is ${values.errors ? 'answered 400 by the proxy' : 'forwarded'}); Ctrl-C stops it`,
+      `crawlspec proxy listening on ${proxy.url} and forwarding to ${target.href.replace(/\/$/, '')} (level ${level}; a request that breaks the spec is ${values.errors ? 'answered 400 by the proxy' : 'forwarded'}); Ctrl-C stops it`,
     ),
   );
   await stopped;

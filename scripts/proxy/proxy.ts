@@ -4,13 +4,18 @@
  * breaks the spec (exchangeChecks.ts), as Prism's proxy does for its users. With `errors`, it answers a request whose
  * body breaks the spec at the proxy's level itself, with the service's 400 error body, instead of forwarding it.
  *
+ * It forwards only to its target (requestTarget.ts: a request target that would name another host or leave the
+ * target's path prefix is answered 400), and answers only to its own names: a `Host` that is not (DNS rebinding) is
+ * answered 421 as `crawlspec serve` answers it (../server/http.ts), since the proxy sends the target's own Host on.
+ *
  * Bounded like the reference server: a request body of more than `maxBodyBytes` is answered 413 with the error
- * envelope and not forwarded; what it holds for checking (request bodies, answers) is at most `maxHeldBytes` over all
- * exchanges at once (past it a request is answered 503, an answer passed through unchecked); at most
- * `maxConnections` connections at once; a request must arrive within
- * REQUEST_TIMEOUT_MS and the target must answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client
- * as it comes, untouched (an event stream, a large page); it is checked only when it is JSON and whole within
- * `maxCheckedBytes` (decoded as well): what it did not check is counted (`unchecked`), never guessed at.
+ * envelope and not forwarded; what it holds for checking (request bodies, answers' copies) is at most `maxHeldBytes`
+ * over all exchanges at once (heldBytes.ts; past it a request is answered 503, an answer passed through unchecked); at
+ * most `maxConnections` connections at once; a request must arrive within REQUEST_TIMEOUT_MS and the target must
+ * answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client as it comes,
+ * untouched (an event stream, a large page); it is checked only when it is JSON and whole within `maxCheckedBytes`,
+ * as sent and decoded (answerCopy.ts, which stops decoding the moment it gives up): what it did not check is
+ * counted (`unchecked`), never guessed at. The request's token is cleaned from everything it reports.
  */
 import {
   Agent,
@@ -22,14 +27,16 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { decides, type Level } from '../contract/levels.js';
-import { redactor } from '../contract/redact.js';
-import { decodedStream } from '../server/contentEncoding.js';
+import { redact, redactor } from '../contract/redact.js';
+import { misdirected, serverNames } from '../server/http.js';
 import { deliverableHeaders } from '../server/webhooks.js';
+import { answerCopy } from './answerCopy.js';
 import { answerViolations, operationOf, requestViolations, type Violation } from './exchangeChecks.js';
+import { HeldBytes } from './heldBytes.js';
+import { forwardingOf } from './requestTarget.js';
 
 export interface ProxyOptions {
   /** The service's base address (`http://127.0.0.1:3002`, or with a path prefix). */
@@ -88,20 +95,6 @@ function answer(res: ServerResponse, status: number, body: string, close = false
   res.end(body);
 }
 
-/** Bytes held at once, over all exchanges: what may be taken is given back when the exchange is done with it. */
-class HeldBytes {
-  private held = 0;
-  constructor(private readonly limit: number) {}
-  take(bytes: number): boolean {
-    if (this.held + bytes > this.limit) return false;
-    this.held += bytes;
-    return true;
-  }
-  give(bytes: number): void {
-    this.held -= bytes;
-  }
-}
-
 /**
  * The request's body, whole; `tooLarge` once it passed `limit`, `busy` when the proxy holds too much at once (the
  * rest is not read). What it holds is the caller's to give back (`held`).
@@ -147,29 +140,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     : new Agent({ keepAlive: true, maxSockets: maxConnections });
   const send = secure ? httpsRequest : httpRequest;
   const notice = options.onNotice ?? (() => {});
+  const listenOn = options.host ?? '127.0.0.1';
+  const names = serverNames(listenOn);
+  /** For a refused Host's message: the proxy's own address, known once it listens. */
+  let example = '';
   let unchecked = 0;
 
-  /** Each problem of `found`, the request's token redacted; `refused`: the proxy answers the request itself. */
+  /** Each problem of `found`, every string of it cleaned of the request's token; `refused`: the proxy answers the request itself. */
   const report = (found: readonly Violation[], token: string | undefined, refused = false): void => {
-    const clean = redactor({ secrets: [token] });
-    for (const v of found) options.onViolation({ ...v, message: clean(v.message), expected: clean(v.expected) }, refused);
+    for (const v of found) options.onViolation(redact(v, { secrets: [token] }), refused);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const raw = req.url ?? '/';
-    if (!raw.startsWith('/'))
-      return answer(res, 400, envelope('crawlspec proxy: expected a path (origin-form request target), not a full address'));
+    // A Host that is not the proxy's own (DNS rebinding) is refused as `crawlspec serve` refuses it, before anything is read.
+    const wrongHost = misdirected(req.headers.host, names, example);
+    if (wrongHost !== undefined) return answer(res, wrongHost.status, wrongHost.body, true);
+    const forwarding = forwardingOf(target.origin, prefix, req.url ?? '/');
+    if ('refused' in forwarding) return answer(res, 400, envelope(forwarding.refused), true);
+    const upstream = forwarding.url;
+    const token = tokenOf(req.headers);
+    const clean = redactor({ secrets: [token] });
     const read = await readBody(req, maxBodyBytes, budget);
     if (read === 'tooLarge')
       return answer(res, 413, envelope(`crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`), true);
     if (read === 'busy') return answer(res, 503, envelope('crawlspec proxy: too many request bodies held at once; retry'), true);
     const { body } = read;
     res.once('close', () => budget.give(body.length));
-    const upstream = new URL(`${prefix}${raw}`, target.origin);
     const path = upstream.pathname;
     const located = operationOf(target.href, method, upstream.href);
-    const token = tokenOf(req.headers);
     // An operation that takes a body is checked with whatever came, none included (an empty body is no JSON).
     if (located !== undefined && located.operation.requestBody !== undefined) {
       const found = requestViolations(located, method, path, body.toString('utf8'));
@@ -197,7 +196,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on('error', (error) => {
-      notice(`${method} ${path}: the target did not answer (${error.message}); answered 502`);
+      notice(clean(`${method} ${path}: the target did not answer (${error.message}); answered 502`));
       if (!res.headersSent) answer(res, 502, envelope(`crawlspec proxy: the target did not answer: ${error.message}`));
       else res.destroy();
     });
@@ -217,47 +216,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (located !== undefined) unchecked += 1;
         return;
       }
-      // A copy for the check, as long as it stays within the bound; the client gets the answer either way.
-      const copy = new PassThrough();
-      let size = 0;
-      incoming.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= maxCheckedBytes) copy.write(chunk);
-      });
-      incoming.on('end', () => copy.end());
-      incoming.on('error', () => copy.destroy());
-      const decoded = decodedStream(incoming.headers['content-encoding'], copy);
-      if (decoded === undefined) {
-        unchecked += 1;
-        copy.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let held = 0;
-      let whole = true;
-      decoded.on('data', (chunk: Buffer) => {
-        if (!whole) return;
-        if (held + chunk.length > maxCheckedBytes || !budget.take(chunk.length)) {
-          whole = false;
-          chunks.length = 0;
-          budget.give(held);
-          held = 0;
-          return;
-        }
-        held += chunk.length;
-        chunks.push(chunk);
-      });
-      decoded.on('error', () => {
-        whole = false;
-        unchecked += 1;
-      });
-      decoded.on('close', () => budget.give(held));
-      decoded.on('end', () => {
-        if (!whole || size > maxCheckedBytes) {
-          unchecked += 1;
-          return;
-        }
-        report(answerViolations(located, method, path, incoming.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')), token);
+      void answerCopy(incoming, maxCheckedBytes, budget).then((copy) => {
+        if ('why' in copy) unchecked += 1;
+        else report(answerViolations(located, method, path, incoming.statusCode ?? 0, copy.text), token);
       });
     });
     outgoing.end(body);
@@ -265,7 +226,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      notice(`${req.method ?? 'GET'} ${req.url ?? '/'}: ${(error as Error).message}; answered 500`);
+      // Said without the request target, which may carry a secret in its query.
+      notice(redactor({ secrets: [tokenOf(req.headers)] })(`${req.method ?? 'GET'} request: ${(error as Error).message}; answered 500`));
       answer(res, 500, envelope('crawlspec proxy: the exchange failed'));
     });
   });
@@ -275,12 +237,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenOn, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const shown = (options.host ?? '127.0.0.1').includes(':') ? `[${options.host}]` : (options.host ?? '127.0.0.1');
+  const url = `http://${listenOn.includes(':') ? `[${listenOn}]` : listenOn}:${port}`;
+  example = new URL(url).host;
   return {
-    url: `http://${shown}:${port}`,
+    url,
     unchecked: () => unchecked,
     close: async () => {
       agent.destroy();

@@ -67,10 +67,14 @@ export class ServerProcess {
 
   /**
    * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`) and resolves once it
-   * has said where it listens (or rejects after `timeoutMs`).
+   * has said where it listens (or rejects after `timeoutMs`). `command` `proxy`: the validating proxy instead.
    */
-  static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN]): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  static start(
+    timeoutMs: number,
+    args: readonly string[] = ['--token', TOKEN],
+    command: 'serve' | 'proxy' = 'serve',
+  ): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, command, '--host', '127.0.0.1', '--port', '0', ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,7 +85,7 @@ export class ServerProcess {
       const fail = (why: string) => {
         clearTimeout(timer);
         child.kill('SIGKILL');
-        reject(new Error(`crawlspec serve did not start: ${why}; ${err.slice(-500)}`));
+        reject(new Error(`crawlspec ${command} did not start: ${why}; ${err.slice(-500)}`));
       };
       const timer = setTimeout(() => fail(`no address after ${timeoutMs} ms`), timeoutMs);
       child.stderr!.on('data', (chunk: Buffer) => {
