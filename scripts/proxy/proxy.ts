@@ -30,11 +30,22 @@ import type { AddressInfo } from 'node:net';
 import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { decides, type Level } from '../contract/levels.js';
-import { redact, redactor } from '../contract/redact.js';
+import { redactor } from '../contract/redact.js';
+import { parseJson } from '../../schemas/parseJson.js';
 import { misdirected, serverNames } from '../server/http.js';
 import { deliverableHeaders } from '../server/webhooks.js';
 import { answerCopy } from './answerCopy.js';
-import { answerViolations, operationOf, requestViolations, type Violation } from './exchangeChecks.js';
+import {
+  answeredAsMissing404,
+  answerViolations,
+  notImplemented,
+  operationOf,
+  requestViolations,
+  serverError,
+  validRequestRefused,
+  type Violation,
+} from './exchangeChecks.js';
+import { Exchanges, type ExchangeRecord, type OpenExchange, type Totals } from './exchanges.js';
 import { HeldBytes } from './heldBytes.js';
 import { forwardingOf } from './requestTarget.js';
 
@@ -48,8 +59,10 @@ export interface ProxyOptions {
   readonly level: Level;
   /** Answer a request that breaks the spec at `level` with the service's 400 body, instead of forwarding it. */
   readonly errors: boolean;
-  /** Each problem found, with whether the proxy answered the request itself (`errors`). */
+  /** Each problem found, as it is found, with whether the proxy answered the request itself (`errors`). */
   readonly onViolation: (violation: Violation, refused: boolean) => void;
+  /** Each exchange once it has ended, with its verdict: its problems, or why it was not checked. */
+  readonly onExchange?: (record: ExchangeRecord) => void;
   /** What went wrong with an exchange that is not the spec's (the target unreachable, too slow, ...), one line. */
   readonly onNotice?: (line: string) => void;
   readonly maxBodyBytes?: number;
@@ -63,9 +76,10 @@ export interface ProxyOptions {
 export interface RunningProxy {
   /** e.g. `http://127.0.0.1:54321`. */
   readonly url: string;
-  /** Answers passed through without a check (not JSON, too large, an unknown coding). */
-  readonly unchecked: () => number;
-  close(): Promise<void>;
+  /** The exchanges so far, the problems found by level, the exchanges not checked. */
+  totals(): Totals;
+  /** Stops it; every exchange still open is named unchecked; the totals. */
+  close(): Promise<Totals>;
 }
 
 export const DEFAULT_PROXY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -144,41 +158,62 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const names = serverNames(listenOn);
   /** For a refused Host's message: the proxy's own address, known once it listens. */
   let example = '';
-  let unchecked = 0;
-
-  /** Each problem of `found`, every string of it cleaned of the request's token; `refused`: the proxy answers the request itself. */
-  const report = (found: readonly Violation[], token: string | undefined, refused = false): void => {
-    for (const v of found) options.onViolation(redact(v, { secrets: [token] }), refused);
-  };
+  const exchanges = new Exchanges({ onViolation: options.onViolation, ...(options.onExchange ? { onRecord: options.onExchange } : {}) });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    const requestTarget = req.url ?? '/';
+    const token = tokenOf(req.headers);
+    const exchange = exchanges.begin(method, requestTarget.split('?', 1)[0]!, token);
+    /** The proxy answers itself, with the error envelope: the exchange is named unchecked, with why. */
+    const answerItself = (status: number, body: string, why: string): void => {
+      answer(res, status, body, true);
+      exchange.end(status, { why });
+    };
     // A Host that is not the proxy's own (DNS rebinding) is refused as `crawlspec serve` refuses it, before anything is read.
     const wrongHost = misdirected(req.headers.host, names, example);
-    if (wrongHost !== undefined) return answer(res, wrongHost.status, wrongHost.body, true);
-    const forwarding = forwardingOf(target.origin, prefix, req.url ?? '/');
-    if ('refused' in forwarding) return answer(res, 400, envelope(forwarding.refused), true);
+    if (wrongHost !== undefined) return answerItself(wrongHost.status, wrongHost.body, 'refused by the proxy: not its own Host');
+    const forwarding = forwardingOf(target.origin, prefix, requestTarget);
+    if ('refused' in forwarding)
+      return answerItself(400, envelope(forwarding.refused), 'refused by the proxy: a request target off the target');
     const upstream = forwarding.url;
-    const token = tokenOf(req.headers);
-    const clean = redactor({ secrets: [token] });
-    const read = await readBody(req, maxBodyBytes, budget);
-    if (read === 'tooLarge')
-      return answer(res, 413, envelope(`crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`), true);
-    if (read === 'busy') return answer(res, 503, envelope('crawlspec proxy: too many request bodies held at once; retry'), true);
+    const read = await readBody(req, maxBodyBytes, budget).catch((error: Error) => error);
+    if (read instanceof Error) {
+      res.destroy();
+      return exchange.end(undefined, { why: `the request broke off (${read.message})` });
+    }
+    if (read === 'tooLarge') {
+      const error = `crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`;
+      return answerItself(413, envelope(error), `refused by the proxy: a request body over ${maxBodyBytes} bytes`);
+    }
+    if (read === 'busy')
+      return answerItself(
+        503,
+        envelope('crawlspec proxy: too many request bodies held at once; retry'),
+        'refused by the proxy: its held-bytes bound spent',
+      );
     const { body } = read;
     res.once('close', () => budget.give(body.length));
-    const path = upstream.pathname;
+    const text = body.toString('utf8');
+    exchange.request(text);
     const located = operationOf(target.href, method, upstream.href);
+    const path = upstream.pathname;
     // An operation that takes a body is checked with whatever came, none included (an empty body is no JSON).
+    let bodyValid = false;
     if (located !== undefined && located.operation.requestBody !== undefined) {
-      const found = requestViolations(located, method, path, body.toString('utf8'));
+      const found = requestViolations(located, method, path, text);
+      bodyValid = found.length === 0;
       const refuse = options.errors && found.some((v) => decides(v.level, options.level));
-      report(found, token, refuse);
+      exchange.report(found, refuse);
       if (refuse) {
-        const parsed = parseRequestBody(body.toString('utf8'));
-        if (!parsed.ok) return answer(res, 400, JSON.stringify(MALFORMED_JSON_BODY));
-        const result = validate(`${located.version}/${located.operation.requestBody}` as SchemaName, parsed.value);
-        return answer(res, 400, JSON.stringify(result.valid ? MALFORMED_JSON_BODY : validationErrorBody(located.version, result.errors)));
+        const parsed = parseRequestBody(text);
+        const result = parsed.ok ? validate(`${located.version}/${located.operation.requestBody}` as SchemaName, parsed.value) : undefined;
+        answer(
+          res,
+          400,
+          JSON.stringify(result === undefined || result.valid ? MALFORMED_JSON_BODY : validationErrorBody(located.version, result.errors)),
+        );
+        return exchange.end(400);
       }
     }
     const outgoing = send(upstream, {
@@ -196,9 +231,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on('error', (error) => {
-      notice(clean(`${method} ${path}: the target did not answer (${error.message}); answered 502`));
+      notice(exchange.clean(`${method} ${path}: the target did not answer (${error.message}); answered 502`));
       if (!res.headersSent) answer(res, 502, envelope(`crawlspec proxy: the target did not answer: ${error.message}`));
       else res.destroy();
+      exchange.end(res.headersSent ? 502 : undefined, { why: `the target did not answer (${error.message})` });
     });
     res.on('close', () => {
       if (!res.writableFinished) outgoing.destroy();
@@ -206,22 +242,64 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     outgoing.on('response', (incoming) => {
       // The answer's length, where it said one (a HEAD's too); else node:http frames it.
       const length = incoming.headers['content-length'];
-      res.writeHead(incoming.statusCode ?? 502, {
+      const status = incoming.statusCode ?? 502;
+      res.writeHead(status, {
         ...forwarded(incoming.headers),
         ...(length === undefined ? {} : { 'content-length': length }),
       });
       incoming.pipe(res);
-      const json = /\bjson\b/i.test(String(incoming.headers['content-type'] ?? ''));
-      if (located === undefined || !json) {
-        if (located !== undefined) unchecked += 1;
-        return;
-      }
-      void answerCopy(incoming, maxCheckedBytes, budget).then((copy) => {
-        if ('why' in copy) unchecked += 1;
-        else report(answerViolations(located, method, path, incoming.statusCode ?? 0, copy.text), token);
-      });
+      judge(exchange, incoming, { located, method, path, url: upstream.href, requestBody: text, bodyValid, status });
     });
     outgoing.end(body);
+  }
+
+  /** The answer judged against its request (exchangeChecks.ts), its body read for it when it is JSON. */
+  function judge(
+    exchange: OpenExchange,
+    incoming: IncomingMessage,
+    a: {
+      located: ReturnType<typeof operationOf>;
+      method: string;
+      path: string;
+      url: string;
+      requestBody: string;
+      bodyValid: boolean;
+      status: number;
+    },
+  ): void {
+    const { located, method, path, status } = a;
+    const contentType = String(incoming.headers['content-type'] ?? '');
+    const json = /\bjson\b/i.test(contentType);
+    if (status >= 500) {
+      exchange.report([serverError(located, method, path, status)]);
+      return exchange.end(status);
+    }
+    if (located === undefined) return exchange.end(status, { why: 'not an operation of the spec' });
+    if (answeredAsMissing404(located, method, a.url, a.requestBody, status, { isJson: false }) && (status !== 404 || !json)) {
+      exchange.report([notImplemented(located, method, path, status, false)]);
+      return exchange.end(status);
+    }
+    const refused = a.bodyValid ? validRequestRefused(located, method, path, status, options.level) : undefined;
+    if (refused !== undefined) exchange.report([refused]);
+    if (!json) return exchange.end(status, { why: `its answer is not JSON (Content-Type: ${JSON.stringify(contentType.slice(0, 100))})` });
+    void answerCopy(incoming, maxCheckedBytes, budget).then((copy) => {
+      if ('why' in copy) return exchange.end(status, { why: copy.why });
+      const parsed = status === 404 ? parseJson(copy.text) : undefined;
+      if (
+        parsed !== undefined &&
+        answeredAsMissing404(
+          located,
+          method,
+          a.url,
+          a.requestBody,
+          status,
+          parsed.ok ? { isJson: true, json: parsed.value } : { isJson: false },
+        )
+      )
+        exchange.report([notImplemented(located, method, path, status, true)]);
+      else exchange.report(answerViolations(located, method, path, status, copy.text));
+      exchange.end(status, { answerBody: copy.text });
+    });
   }
 
   const server = createServer((req, res) => {
@@ -244,11 +322,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   example = new URL(url).host;
   return {
     url,
-    unchecked: () => unchecked,
+    totals: () => exchanges.totals(),
     close: async () => {
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      exchanges.endAll();
+      return exchanges.totals();
     },
   };
 }
