@@ -4,7 +4,7 @@
  * what it forwards and what it answers itself (`--errors`), its bounds, and the token never in its output.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,9 +12,12 @@ import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Violation } from '../scripts/proxy/exchangeChecks.js';
+import type { ExchangeRecord } from '../scripts/proxy/exchanges.js';
+import { LOGGED_PROBLEMS, logLine } from '../scripts/proxy/exchangeLog.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../scripts/proxy/proxy.js';
 import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { builtCli } from './support/build.js';
+import { startCaptureServer } from './support/captureServer.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { ROOT } from './support/runCli.js';
 import { untilEnded } from './support/untilEnded.js';
@@ -31,22 +34,57 @@ interface Seen {
 async function proxyFor(
   target: string,
   extra: Partial<ProxyOptions> = {},
-): Promise<{ proxy: RunningProxy; seen: Seen[]; notices: string[] }> {
+): Promise<{ proxy: RunningProxy; seen: Seen[]; notices: string[]; records: ExchangeRecord[] }> {
   const seen: Seen[] = [];
   const notices: string[] = [];
+  const records: ExchangeRecord[] = [];
   const proxy = await startProxy({
     target,
     level: 'interface',
     errors: false,
     onViolation: (violation, refused) => seen.push({ violation, refused }),
+    onExchange: (record) => records.push(record),
     onNotice: (line) => notices.push(line),
     ...extra,
   });
-  return { proxy, seen, notices };
+  return { proxy, seen, notices, records };
 }
 
 const post = (base: string, path: string, body: string) =>
   fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+
+/**
+ * A request sent as written: node:http sends the request target and the Host header as given (fetch would
+ * normalise the one and set the other).
+ */
+function rawRequest(
+  base: string,
+  target: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** A loopback port nothing listens on (one the system gave, then let go). */
+async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return port;
+}
 
 /** Until `check` holds: the proxy reports an answer after the client has it. */
 async function eventually(check: () => boolean): Promise<void> {
@@ -176,11 +214,7 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
     } finally {
       await proxy.close();
     }
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const nowhere = await proxyFor(`http://127.0.0.1:${port}`);
+    const nowhere = await proxyFor(`http://127.0.0.1:${await closedPort()}`);
     try {
       const answer = await post(nowhere.proxy.url, '/v2/crawl', '{}');
       expect(answer.status).toBe(502);
@@ -195,7 +229,7 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
   });
 
   it('what it holds at once is bounded: past the budget a request is answered 503, an answer passes through unchecked', async () => {
-    const { proxy, seen } = await proxyFor(target.url, { maxHeldBytes: 300 });
+    const { proxy, seen, records } = await proxyFor(target.url, { maxHeldBytes: 300 });
     try {
       const before = target.log.length;
       const busy = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, prompt: 'x'.repeat(400) }));
@@ -213,8 +247,13 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
       const status = await fetch(`${proxy.url}/v2/crawl/${id}`, { headers });
       expect(status.status).toBe(200);
       expect((await status.text()).length).toBeGreaterThan(300);
-      await eventually(() => proxy.unchecked() > 0);
-      expect(proxy.unchecked()).toBe(1);
+      await eventually(() => records.length === 3);
+      expect(records.map((r) => [r.status, r.method, r.verdict, r.why])).toEqual([
+        [503, 'POST', 'unchecked', 'refused by the proxy: its held-bytes bound spent'],
+        [200, 'POST', 'passed', undefined],
+        [200, 'GET', 'unchecked', 'the proxy held too much at once for checking (its held-bytes bound)'],
+      ]);
+      expect(proxy.totals()).toEqual({ exchanges: 3, problems: { interface: 0, service: 0 }, unchecked: 2 });
       expect(seen).toEqual([]);
       await fetch(`${proxy.url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
     } finally {
@@ -228,17 +267,263 @@ describe('what the proxy forwards, answers itself, and bounds', () => {
       res.end('data: one\n\ndata: two\n\n');
     });
     await new Promise<void>((resolve) => stream.listen(0, '127.0.0.1', resolve));
-    const { proxy, seen } = await proxyFor(`http://127.0.0.1:${(stream.address() as AddressInfo).port}`);
+    const { proxy, seen, records } = await proxyFor(`http://127.0.0.1:${(stream.address() as AddressInfo).port}`);
     try {
       const answer = await fetch(`${proxy.url}/v2/crawl/0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e`);
       expect(answer.headers.get('content-type')).toBe('text/event-stream');
       expect(await answer.text()).toBe('data: one\n\ndata: two\n\n');
-      expect(proxy.unchecked()).toBe(1);
+      expect(records).toEqual([
+        expect.objectContaining({
+          method: 'GET',
+          path: '/v2/crawl/0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e',
+          status: 200,
+          verdict: 'unchecked',
+          why: 'its answer is not JSON (Content-Type: "text/event-stream")',
+        }),
+      ]);
       expect(seen).toEqual([]);
     } finally {
       await proxy.close();
       await new Promise<void>((resolve) => stream.close(() => resolve()));
     }
+  });
+});
+
+describe('issue 41: where the proxy forwards, to whom it answers, what it writes', () => {
+  let target: KitTarget;
+  beforeAll(async () => {
+    target = await kitTarget({ token: TOKEN });
+  });
+  afterAll(() => target.close());
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('finding 1: a request target that would leave the target (//host, /\\host, a full address, dot segments) is refused 400 and sent nowhere', async () => {
+    const other = await startCaptureServer();
+    const { proxy } = await proxyFor(target.url);
+    const prefixed = await proxyFor(`${other.baseUrl}/api`);
+    try {
+      const before = target.log.length;
+      const host = new URL(other.baseUrl).host;
+      const refused = [
+        [proxy.url, `//${host}/admin`],
+        [proxy.url, `/\\${host}/x`],
+        [proxy.url, `${other.baseUrl}/admin`],
+        [prefixed.proxy.url, '/../admin'],
+        [prefixed.proxy.url, '/v2/%2E%2e/%2e%2E/admin'],
+        // A client whose base address ends in `/`: refused, not normalised (the path is never read as an authority).
+        [proxy.url, '//v2/crawl'],
+      ] as const;
+      for (const [base, path] of refused) {
+        const answer = await rawRequest(base, path, { headers: auth });
+        expect(answer.status, path).toBe(400);
+        expect(JSON.parse(answer.body), path).toEqual({
+          success: false,
+          error: expect.stringMatching(/^crawlspec proxy: the request target ".*" .*; expected a path on the target/),
+        });
+      }
+      expect(other.requests).toEqual([]);
+      expect(target.log.length).toBe(before);
+      // A path on the target goes through, under the prefix.
+      expect((await rawRequest(prefixed.proxy.url, '/v2/crawl/active', { headers: auth })).status).toBe(404);
+      expect(other.requests.map((r) => r.path)).toEqual(['/api/v2/crawl/active']);
+    } finally {
+      await proxy.close();
+      await prefixed.proxy.close();
+      await other.close();
+    }
+  });
+
+  it("finding 7: a Host that is not the proxy's own is answered 421 and not forwarded (DNS rebinding), starts included", async () => {
+    const { proxy } = await proxyFor(target.url);
+    try {
+      const before = target.log.length;
+      const body = JSON.stringify({ url: `${target.url}/site/`, limit: 1 });
+      const headers = { ...auth, 'content-type': 'application/json', host: 'rebound.example' };
+      for (const [method, path] of [
+        ['POST', '/v2/crawl'],
+        ['GET', '/v2/crawl/active'],
+      ] as const) {
+        const answer = await rawRequest(proxy.url, path, { method, headers, ...(method === 'POST' ? { body } : {}) });
+        expect(answer.status).toBe(421);
+        expect(JSON.parse(answer.body)).toEqual({
+          success: false,
+          error: `Misdirected request: this server does not answer to Host "rebound.example"; expected one of its own names, e.g. ${new URL(proxy.url).host}`,
+        });
+      }
+      expect(target.log.length).toBe(before);
+      // Its own names, on any port: localhost, the address it listens on.
+      const local = await rawRequest(proxy.url, '/v2/crawl/active', { headers: { ...auth, host: `localhost:${new URL(proxy.url).port}` } });
+      expect(local.status).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('finding 11: the token is redacted in everything it reports: a body key (at), the path, a notice', async () => {
+    const { proxy, seen } = await proxyFor(target.url);
+    const nowhere = await proxyFor(`http://127.0.0.1:${await closedPort()}`);
+    try {
+      await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${target.url}/site/`, [TOKEN]: 1 }));
+      expect(seen.map((s) => s.violation)).toEqual([expect.objectContaining({ side: 'request', at: expect.stringContaining('***') })]);
+      await rawRequest(nowhere.proxy.url, `/v2/crawl/${TOKEN}`, { headers: auth });
+      expect(nowhere.notices).toEqual([expect.stringMatching(/^GET \/v2\/crawl\/\*\*\*: the target did not answer/)]);
+      for (const text of [JSON.stringify(seen), ...nowhere.notices]) expect(text).not.toContain(TOKEN);
+    } finally {
+      await proxy.close();
+      await nowhere.proxy.close();
+    }
+  });
+});
+
+describe('issue 40: each answer judged against its request', () => {
+  const JOB = '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e';
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  let broken: KitTarget;
+  beforeAll(async () => {
+    // A target that fails a valid crawl (500), refuses a valid `images` format (400), and has no errors endpoint (an HTML 404).
+    broken = await kitTarget({
+      token: TOKEN,
+      deviate: async (request, next) => {
+        const path = request.url.split('?', 1)[0]!;
+        if (request.method === 'POST' && path === '/v2/crawl')
+          return { status: 500, headers: json, body: JSON.stringify({ success: false, error: 'Internal error' }) };
+        if (request.method === 'POST' && path === '/v2/batch/scrape' && request.body.includes('"images"'))
+          return { status: 400, headers: json, body: JSON.stringify({ success: false, error: 'Unsupported format: images' }) };
+        if (request.method === 'GET' && path.endsWith('/errors'))
+          return { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Cannot GET</body></html>' };
+        return next(request);
+      },
+    });
+  });
+  afterAll(() => broken.close());
+
+  it('a 500 to a valid crawl, a 400 to a valid images format, an HTML 404 on the errors endpoint: all three reported; a clean exchange nothing', async () => {
+    const { proxy, seen, records } = await proxyFor(broken.url);
+    const crawl = await post(proxy.url, '/v2/crawl', JSON.stringify({ url: `${broken.url}/site/` }));
+    expect(crawl.status).toBe(500);
+    const images = await post(proxy.url, '/v2/batch/scrape', JSON.stringify({ urls: [`${broken.url}/site/`], formats: ['images'] }));
+    expect(images.status).toBe(400);
+    const errors = await fetch(`${proxy.url}/v2/crawl/${JOB}/errors`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([errors.status, await errors.text()]).toEqual([404, '<html><body>Cannot GET</body></html>']);
+    const active = await fetch(`${proxy.url}/v2/crawl/active`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(active.status).toBe(200);
+    await eventually(() => records.length === 4);
+    expect(seen.map((s) => s.violation)).toEqual([
+      {
+        side: 'answer',
+        method: 'POST',
+        path: '/v2/crawl',
+        status: 500,
+        at: 'status',
+        message: '500: the implementation failed to answer POST /v2/crawl',
+        expected: 'an answer that is not a server error (200 or 400 or 401 or 402 or 403 or 409 or 413 or 429)',
+        level: 'interface',
+        section: 'HTTP (RFC 9110 §15.6: a 5xx says the server failed)',
+      },
+      expect.objectContaining({
+        method: 'POST',
+        path: '/v2/batch/scrape',
+        status: 400,
+        at: 'status',
+        message: '400: a valid request refused (its body breaks no rule of the spec)',
+        level: 'interface',
+        section: 'interface §4',
+      }),
+      expect.objectContaining({
+        method: 'GET',
+        path: `/v2/crawl/${JOB}/errors`,
+        status: 404,
+        message: 'not implemented: GET /v2/crawl/{id}/errors answered 404, not JSON',
+        level: 'service',
+        section: 'service',
+      }),
+    ]);
+    expect(records.map((r) => [r.method, r.path, r.verdict])).toEqual([
+      ['POST', '/v2/crawl', 'problems'],
+      ['POST', '/v2/batch/scrape', 'problems'],
+      ['GET', `/v2/crawl/${JOB}/errors`, 'problems'],
+      ['GET', '/v2/crawl/active', 'passed'],
+    ]);
+    expect(await proxy.close()).toEqual({ exchanges: 4, problems: { interface: 2, service: 1 }, unchecked: 0 });
+  });
+
+  it('at service level a refused valid request is of service level; a body that breaks a rule of any level is not judged valid', async () => {
+    const { proxy, seen } = await proxyFor(broken.url, { level: 'service' });
+    try {
+      await post(proxy.url, '/v2/batch/scrape', JSON.stringify({ urls: [`${broken.url}/site/`], formats: ['images'] }));
+      await post(proxy.url, '/v2/batch/scrape', JSON.stringify({ urls: [`${broken.url}/site/`], formats: ['images'], delay: -1 }));
+      await eventually(() => seen.length >= 2);
+      expect(seen.map((s) => [s.violation.side, s.violation.at, s.violation.level])).toEqual([
+        ['answer', 'status', 'service'],
+        ['request', '$.delay', expect.any(String)],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('an exchange still open when the proxy stops is named unchecked, and counted', async () => {
+    let asked = false;
+    // A target that takes the request and never answers.
+    const silent: Server = createServer(() => (asked = true));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { proxy, records } = await proxyFor(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    const hanging = fetch(`${proxy.url}/v2/crawl/${JOB}`).catch((error: Error) => error);
+    await eventually(() => asked);
+    expect(await proxy.close()).toEqual({ exchanges: 1, problems: { interface: 0, service: 0 }, unchecked: 1 });
+    expect(records).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: `/v2/crawl/${JOB}`,
+        verdict: 'unchecked',
+        why: 'the proxy stopped before the exchange ended',
+      }),
+    ]);
+    expect(await hanging).toBeInstanceOf(Error);
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it('a --log line is bounded: bodies cut as the kit cuts them, ten problems at most, the rest counted', () => {
+    const problem: Violation = {
+      side: 'answer',
+      method: 'GET',
+      path: '/v2/crawl/x',
+      status: 200,
+      at: '$.data[0]',
+      message: 'm'.repeat(5000),
+      expected: 'e',
+      level: 'service',
+      section: 'service',
+    };
+    const line = logLine(
+      {
+        method: 'GET',
+        path: `/v2/crawl/${'p'.repeat(5000)}`,
+        status: 200,
+        verdict: 'problems',
+        problems: Array(50).fill(problem),
+        refused: false,
+        requestBody: 'b'.repeat(10_000),
+        answerBody: 'a'.repeat(10_000),
+      },
+      'interface',
+    );
+    expect(line.endsWith('}\n')).toBe(true);
+    const parsed = JSON.parse(line) as {
+      problems: { message: string; decides: boolean }[];
+      moreProblems: number;
+      requestBody: string;
+      answerBody: string;
+      path: string;
+    };
+    expect(parsed.problems).toHaveLength(LOGGED_PROBLEMS);
+    expect(parsed.moreProblems).toBe(40);
+    expect(parsed.problems[0]!.decides).toBe(false);
+    expect(Buffer.byteLength(parsed.requestBody)).toBeLessThanOrEqual(600);
+    expect(parsed.answerBody).toMatch(/\.\.\. \d+ bytes more$/);
+    expect(Buffer.byteLength(parsed.path)).toBeLessThanOrEqual(1000);
+    expect(Buffer.byteLength(line)).toBeLessThan(50_000);
   });
 });
 
@@ -257,7 +542,8 @@ describe('crawlspec proxy, the command', () => {
 
   it('in front of crawlspec serve: a valid crawl forwarded (200), an invalid one reported with its path; the token never written', async () => {
     const jsonl = join(scratch, 'problems.jsonl');
-    const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target.url, '--json', jsonl], {
+    const logged = join(scratch, 'exchanges.jsonl');
+    const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target.url, '--json', jsonl, '--log', logged], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -285,7 +571,7 @@ describe('crawlspec proxy, the command', () => {
       }),
     );
     expect(invalid.status).toBe(400);
-    await fetch(`${url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+    await (await fetch(`${url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } })).text();
     await new Promise<void>((resolve) => {
       const wait = () => (stdout.includes('$.scrapeOptions.timeout') ? resolve() : setTimeout(wait, 25));
       wait();
@@ -296,9 +582,26 @@ describe('crawlspec proxy, the command', () => {
     expect(lines.filter((l) => l.startsWith('✗'))).toEqual([
       '✗ request POST /v2/crawl: $.scrapeOptions.timeout: must be <= 300000, not 300001. Expected: Request timeout in milliseconds, at most 300000. The default applies only when `waitFor` is not sent. [interface §2.4]',
     ]);
-    expect(lines.at(-1)).toMatch(
-      /^crawlspec proxy: 1 problem\(s\), 1 of interface level or below; 0 answer\(s\) passed through unchecked$/,
+    expect(lines.at(-1)).toBe(
+      'crawlspec proxy: 3 exchange(s); 1 problem(s), 1 of interface level and 0 of service level (1 decide at interface level); 0 exchange(s) unchecked',
     );
+    const log = await readFile(logged, 'utf8');
+    expect(
+      log
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { method: string; path: string; status: number; verdict: string; requestBody?: string }),
+    ).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/v2/crawl', status: 200, verdict: 'passed' }),
+      expect.objectContaining({
+        method: 'POST',
+        path: '/v2/crawl',
+        status: 400,
+        verdict: 'problems',
+        requestBody: expect.stringContaining('"X-Key":"***"'),
+      }),
+      expect.objectContaining({ method: 'DELETE', path: `/v2/crawl/${id}`, verdict: 'passed' }),
+    ]);
     const written = await readFile(jsonl, 'utf8');
     expect(
       written
@@ -306,7 +609,7 @@ describe('crawlspec proxy, the command', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { at: string }),
     ).toEqual([expect.objectContaining({ at: '$.scrapeOptions.timeout' })]);
-    for (const text of [stdout, stderr, written]) expect(text).not.toContain(TOKEN);
+    for (const text of [stdout, stderr, written, log]) expect(text).not.toContain(TOKEN);
   }, 60_000);
 
   it('--json on a file that fails mid-run (/dev/full: no space): said once on stderr, the proxy goes on answering', async () => {

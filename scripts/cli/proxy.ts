@@ -1,10 +1,13 @@
 /**
- * `crawlspec proxy`: the validating proxy (scripts/proxy/) between a client and a target, until Ctrl-C. One line per
- * problem found on stdout (where, what, what is expected, level and section), JSON lines with `--json FILE`.
+ * `crawlspec proxy`: the validating proxy (scripts/proxy/) between a client and a target, until Ctrl-C or SIGTERM.
+ * On stdout one line per problem found (where, what, what is expected, level and section) and per exchange it could
+ * not check (status, method, path, why), then the totals on exit; the problems as JSON lines with `--json FILE`,
+ * every exchange with its verdict with `--log FILE` (exchangeLog.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { LEVELS, decides, type Level } from '../contract/levels.js';
 import type { Violation } from '../proxy/exchangeChecks.js';
+import type { ExchangeRecord, Totals } from '../proxy/exchanges.js';
 import { parseCommand } from './args.js';
 import { baseAddress, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
@@ -22,6 +25,36 @@ function violationLine(v: Violation, level: Level, refused: boolean): string {
   return `${mark} ${where}${answered}: ${v.at}: ${v.message}. Expected: ${v.expected} [${v.section}]`;
 }
 
+/**
+ * A file of JSON lines written while the proxy runs. A file that fails (a full disk) ends the file, not the proxy:
+ * said once on stderr, the lines printed go on.
+ */
+function jsonLines(file: string | undefined, option: string, what: string): { write(line: string): void; end(): Promise<void> } {
+  let stream = file === undefined ? undefined : createWriteStream(file, { flags: 'w' });
+  stream?.once('error', (error: NodeJS.ErrnoException) => {
+    stream = undefined;
+    console.error(
+      printable(
+        `crawlspec proxy: cannot write ${option} ${quote(file ?? '')} (${error.code ?? error.message}); ${what} printed here only from now on`,
+      ),
+    );
+  });
+  return {
+    write: (line) => void stream?.write(line),
+    end: () => new Promise<void>((resolve) => (stream === undefined ? resolve() : stream.end(resolve))),
+  };
+}
+
+/** One line for an exchange not checked: its status, method, path and why. */
+const uncheckedLine = (r: ExchangeRecord) => `? unchecked: ${r.status ?? 'no answer'} ${r.method} ${r.path}: ${r.why ?? ''}`;
+
+/** The totals, said on exit. */
+function totalsLine(t: Totals, level: Level): string {
+  const deciding = level === 'interface' ? t.problems.interface : t.problems.interface + t.problems.service;
+  const problems = t.problems.interface + t.problems.service;
+  return `crawlspec proxy: ${t.exchanges} exchange(s); ${problems} problem(s), ${t.problems.interface} of interface level and ${t.problems.service} of service level (${deciding} decide at ${level} level); ${t.unchecked} exchange(s) unchecked`;
+}
+
 export async function proxyCommand(args: string[]): Promise<number> {
   const { values } = parseCommand(
     'proxy',
@@ -33,6 +66,7 @@ export async function proxyCommand(args: string[]): Promise<number> {
       level: { type: 'string', default: 'interface' },
       errors: { type: 'boolean', default: false },
       json: { type: 'string' },
+      log: { type: 'string' },
     },
     false,
   );
@@ -42,21 +76,14 @@ export async function proxyCommand(args: string[]): Promise<number> {
   const level = levelOption(values.level);
   const port = portOption(values.port);
   const host = await listenHost(values.host);
-  const json =
+  const jsonFile =
     values.json === undefined ? undefined : await outputFile(values.json, '--json', 'the problems as JSON lines', 'problems.jsonl');
+  const logFile =
+    values.log === undefined ? undefined : await outputFile(values.log, '--log', 'every exchange as JSON lines', 'exchanges.jsonl');
   const { startProxy } = await import('../proxy/proxy.js');
-  let lines = json === undefined ? undefined : createWriteStream(json, { flags: 'w' });
-  // A file that fails while the proxy runs (a full disk) ends the file, not the proxy: said once, the lines go on here.
-  lines?.once('error', (error: NodeJS.ErrnoException) => {
-    lines = undefined;
-    console.error(
-      printable(
-        `crawlspec proxy: cannot write --json ${quote(json ?? '')} (${error.code ?? error.message}); the problems are printed here only from now on`,
-      ),
-    );
-  });
-  let found = 0;
-  let deciding = 0;
+  const { logLine } = await import('../proxy/exchangeLog.js');
+  const problems = jsonLines(jsonFile, '--json', 'the problems are');
+  const log = jsonLines(logFile, '--log', "the exchanges' problems and the unchecked ones are");
   const proxy = await startProxy({
     target: target.href,
     host,
@@ -64,10 +91,12 @@ export async function proxyCommand(args: string[]): Promise<number> {
     level,
     errors: values.errors,
     onViolation: (v, refused) => {
-      found += 1;
-      if (decides(v.level, level)) deciding += 1;
       console.log(printable(violationLine(v, level, refused)));
-      lines?.write(`${JSON.stringify({ ...v, decides: decides(v.level, level), refused })}\n`);
+      problems.write(`${JSON.stringify({ ...v, decides: decides(v.level, level), refused })}\n`);
+    },
+    onExchange: (record) => {
+      if (record.verdict === 'unchecked') console.log(printable(uncheckedLine(record)));
+      log.write(logLine(record, level));
     },
     onNotice: (line) => console.error(printable(`crawlspec proxy: ${line}`)),
   }).catch((error: unknown) => listenError(error, host, port));
@@ -78,16 +107,12 @@ export async function proxyCommand(args: string[]): Promise<number> {
   });
   console.log(
     printable(
-      `crawlspec proxy listening on ${proxy.url}, forwarding to ${target.href.replace(/\/$/, '')} (level ${level}; a request that breaks the spec is ${values.errors ? 'answered 400 by the proxy' : 'forwarded'}); Ctrl-C stops it`,
+      `crawlspec proxy listening on ${proxy.url} and forwarding to ${target.href.replace(/\/$/, '')} (level ${level}; a request that breaks the spec is ${values.errors ? 'answered 400 by the proxy' : 'forwarded'}); Ctrl-C stops it`,
     ),
   );
   await stopped;
-  await proxy.close();
-  await new Promise<void>((resolve) => (lines === undefined ? resolve() : lines.end(resolve)));
-  console.log(
-    printable(
-      `crawlspec proxy: ${found} problem(s), ${deciding} of ${level} level or below; ${proxy.unchecked()} answer(s) passed through unchecked`,
-    ),
-  );
+  const totals = await proxy.close();
+  await Promise.all([problems.end(), log.end()]);
+  console.log(printable(totalsLine(totals, level)));
   return 0;
 }

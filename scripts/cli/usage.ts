@@ -53,11 +53,12 @@ exit status: 0 every example valid, 1 one is not, 2 usage error`,
   -o, --output FILE the file to write
 
 exit status: 0 written, 2 usage error or the file cannot be written`,
-  proxy: `usage: crawlspec proxy --target URL [--port N] [--host H] [--level interface|service] [--errors] [--json FILE]
+  proxy: `usage: crawlspec proxy --target URL [--port N] [--host H] [--level interface|service] [--errors] [--json FILE] [--log FILE]
 
   Forward every request to the target as it came and answer with the target's answer, until Ctrl-C; print
   one line per request body or answer that breaks the spec (where, what, what is expected, the level and
-  section). Point a client at the address it prints instead of the service.
+  section) and per exchange it could not check (why), and the totals on exit. Point a client at the address
+  it prints instead of the service.
 
   --target URL      the service's base address, e.g. http://127.0.0.1:3002
   --port N          0 to 65535 (default 0: any free port); the address is printed
@@ -67,6 +68,7 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
   --errors          answer a request whose body breaks the spec at the level with the service's 400 error
                     body, instead of forwarding it
   --json FILE       also write each problem as a JSON line (the token redacted, as everywhere)
+  --log FILE        write every exchange with its verdict as a JSON line (bodies cut to 600 bytes)
 
   Bounds: a request body of more than 10 MiB is answered 413; an answer is streamed through as it comes and
   checked only when it is JSON and at most 32 MiB; at most 256 MiB is held for checking at once (past it, a
@@ -199,7 +201,7 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
                                                  write a version's HTML documentation page, with your
                                                  API's name and your service's address
-  crawlspec proxy --target URL [--port N] [--level L] [--errors] [--json FILE]
+  crawlspec proxy --target URL [--port N] [--level L] [--errors] [--json FILE] [--log FILE]
                                                  forward a client's requests to a target and report each
                                                  request and answer that breaks the spec
   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...

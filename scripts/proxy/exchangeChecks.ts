@@ -5,13 +5,22 @@
  * pages and their records, cancel, errors, active, error envelopes). Each problem says where, what, what is
  * expected, and its level and section, as the contract kit says them: a problem whose source is the interface is of
  * interface level, one the public service fills in is of service level.
+ *
+ * The answer is also judged against its request, as the kit judges it (../contract/expect.ts, endpoints.ts):
+ *   - a 5xx to any request is a failure of the implementation, of interface level, cited as HTTP (the kit's words);
+ *   - an operation answered as by a target that does not have it (405, 501, or a 404 that is not the error body
+ *     the operation documents for an unknown job) is not implemented, named by its method and path template;
+ *   - a 4xx to a request whose body breaks no rule of the spec at any level is a valid request refused, at the
+ *     run's level (not the account's refusals: 401, 402, 403, 429; not a 404, which names an unknown job).
  */
 import type { OperationSpec } from '../../schemas/operations.js';
 import type { Version } from '../../schemas/registry.js';
 import { parseJson } from '../../schemas/parseJson.js';
 import type { ValidationIssue } from '../../schemas/issues.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import { levelOf, type Level } from '../contract/levels.js';
+import { answeredAsMissing } from '../contract/endpoints.js';
+import { ACCOUNT_DEPENDENT } from '../contract/expect.js';
+import { levelOf, SERVER_ERROR_CITATION, type Level } from '../contract/levels.js';
 import { documentedStatuses, locate, type Method } from '../contract/spec.js';
 
 export interface Violation {
@@ -101,4 +110,89 @@ export function answerViolations(located: Located, method: string, path: string,
   }
   // Of an operation the interface lists, a body that is no JSON breaks the interface; of one the service adds, the service.
   return bodyViolations(base, located, response.schema, body, { expected: `a ${response.schema} body`, section: operation.source });
+}
+
+/** `POST /v2/crawl`: an operation's method and path template. */
+const template = (located: Located) => `${located.operation.method.toUpperCase()} /${located.version}${located.operation.path}`;
+
+/**
+ * Whether `status` (with its body, when it was read and is JSON) is the answer of a target that does not have
+ * `located`'s operation: the kit's rule (endpoints.ts), asked with what the proxy saw.
+ */
+export function answeredAsMissing404(
+  located: Located,
+  method: string,
+  url: string,
+  requestBody: string,
+  status: number,
+  answer: { readonly isJson: boolean; readonly json?: unknown },
+): boolean {
+  return answeredAsMissing(
+    {
+      request: { method: method as Method, url, headers: {}, body: requestBody },
+      status,
+      headers: new Headers(),
+      text: '',
+      json: answer.json,
+      isJson: answer.isJson,
+      retried: false,
+    },
+    located.version,
+    located.operation,
+  );
+}
+
+/** A 5xx: the implementation failed, whatever was asked (the kit's words and level). */
+export function serverError(located: Located | undefined, method: string, path: string, status: number): Violation {
+  const missing = located !== undefined && status === 501 ? `: ${template(located)} is not implemented` : '';
+  const others = located === undefined ? [] : documentedStatuses(located.operation).filter((s) => s < 500);
+  return {
+    side: 'answer',
+    method,
+    path,
+    status,
+    at: 'status',
+    message: `${status}: the implementation failed to answer ${method} ${path}${missing}`,
+    expected: `an answer that is not a server error${others.length === 0 ? '' : ` (${others.join(' or ')})`}`,
+    level: 'interface',
+    section: SERVER_ERROR_CITATION,
+  };
+}
+
+/** An operation the target answered as missing. */
+export function notImplemented(located: Located, method: string, path: string, status: number, isJson: boolean): Violation {
+  const how = status === 404 ? (isJson ? ', not the error body it documents for an unknown job' : ', not JSON') : '';
+  return {
+    side: 'answer',
+    method,
+    path,
+    status,
+    at: 'status',
+    message: `not implemented: ${template(located)} answered ${status}${how}`,
+    expected: `${template(located)} as the ${located.operation.source} documents it (${documentedStatuses(located.operation).join(', ')})`,
+    level: levelOf(located.operation.source),
+    section: located.operation.source,
+  };
+}
+
+/** A refusal (4xx) of a request whose body breaks nothing the spec states, or undefined when `status` is none such. */
+export function validRequestRefused(
+  located: Located,
+  method: string,
+  path: string,
+  status: number,
+  runLevel: Level,
+): Violation | undefined {
+  if (status < 400 || status >= 500 || status === 401 || status === 404 || ACCOUNT_DEPENDENT.has(status)) return undefined;
+  return {
+    side: 'answer',
+    method,
+    path,
+    status,
+    at: 'status',
+    message: `${status}: a valid request refused (its body breaks no rule of the spec)`,
+    expected: `accepted: 200 and a ${located.operation.responses['200']?.schema ?? 'documented'} body`,
+    level: runLevel,
+    section: runLevel === 'interface' ? 'interface §4' : 'service',
+  };
 }

@@ -4,13 +4,18 @@
  * breaks the spec (exchangeChecks.ts), as Prism's proxy does for its users. With `errors`, it answers a request whose
  * body breaks the spec at the proxy's level itself, with the service's 400 error body, instead of forwarding it.
  *
+ * It forwards only to its target (requestTarget.ts: a request target that would name another host or leave the
+ * target's path prefix is answered 400), and answers only to its own names: a `Host` that is not (DNS rebinding) is
+ * answered 421 as `crawlspec serve` answers it (../server/http.ts), since the proxy sends the target's own Host on.
+ *
  * Bounded like the reference server: a request body of more than `maxBodyBytes` is answered 413 with the error
- * envelope and not forwarded; what it holds for checking (request bodies, answers) is at most `maxHeldBytes` over all
- * exchanges at once (past it a request is answered 503, an answer passed through unchecked); at most
- * `maxConnections` connections at once; a request must arrive within
- * REQUEST_TIMEOUT_MS and the target must answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client
- * as it comes, untouched (an event stream, a large page); it is checked only when it is JSON and whole within
- * `maxCheckedBytes` (decoded as well): what it did not check is counted (`unchecked`), never guessed at.
+ * envelope and not forwarded; what it holds for checking (request bodies, answers' copies) is at most `maxHeldBytes`
+ * over all exchanges at once (heldBytes.ts; past it a request is answered 503, an answer passed through unchecked); at
+ * most `maxConnections` connections at once; a request must arrive within REQUEST_TIMEOUT_MS and the target must
+ * answer within `timeoutMs` (else 502, with the error envelope). An answer is streamed to the client as it comes,
+ * untouched (an event stream, a large page); it is checked only when it is JSON and whole within `maxCheckedBytes`,
+ * as sent and decoded (answerCopy.ts, which stops decoding the moment it gives up): what it did not check is
+ * counted (`unchecked`), never guessed at. The request's token is cleaned from everything it reports.
  */
 import {
   Agent,
@@ -22,14 +27,27 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { MALFORMED_JSON_BODY, parseRequestBody, validationErrorBody } from '../../schemas/errorEnvelope.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
 import { decides, type Level } from '../contract/levels.js';
 import { redactor } from '../contract/redact.js';
-import { decodedStream } from '../server/contentEncoding.js';
+import { parseJson } from '../../schemas/parseJson.js';
+import { misdirected, serverNames } from '../server/http.js';
 import { deliverableHeaders } from '../server/webhooks.js';
-import { answerViolations, operationOf, requestViolations, type Violation } from './exchangeChecks.js';
+import { answerCopy } from './answerCopy.js';
+import {
+  answeredAsMissing404,
+  answerViolations,
+  notImplemented,
+  operationOf,
+  requestViolations,
+  serverError,
+  validRequestRefused,
+  type Violation,
+} from './exchangeChecks.js';
+import { Exchanges, type ExchangeRecord, type OpenExchange, type Totals } from './exchanges.js';
+import { HeldBytes } from './heldBytes.js';
+import { forwardingOf } from './requestTarget.js';
 
 export interface ProxyOptions {
   /** The service's base address (`http://127.0.0.1:3002`, or with a path prefix). */
@@ -41,8 +59,10 @@ export interface ProxyOptions {
   readonly level: Level;
   /** Answer a request that breaks the spec at `level` with the service's 400 body, instead of forwarding it. */
   readonly errors: boolean;
-  /** Each problem found, with whether the proxy answered the request itself (`errors`). */
+  /** Each problem found, as it is found, with whether the proxy answered the request itself (`errors`). */
   readonly onViolation: (violation: Violation, refused: boolean) => void;
+  /** Each exchange once it has ended, with its verdict: its problems, or why it was not checked. */
+  readonly onExchange?: (record: ExchangeRecord) => void;
   /** What went wrong with an exchange that is not the spec's (the target unreachable, too slow, ...), one line. */
   readonly onNotice?: (line: string) => void;
   readonly maxBodyBytes?: number;
@@ -56,9 +76,10 @@ export interface ProxyOptions {
 export interface RunningProxy {
   /** e.g. `http://127.0.0.1:54321`. */
   readonly url: string;
-  /** Answers passed through without a check (not JSON, too large, an unknown coding). */
-  readonly unchecked: () => number;
-  close(): Promise<void>;
+  /** The exchanges so far, the problems found by level, the exchanges not checked. */
+  totals(): Totals;
+  /** Stops it; every exchange still open is named unchecked; the totals. */
+  close(): Promise<Totals>;
 }
 
 export const DEFAULT_PROXY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -86,20 +107,6 @@ function answer(res: ServerResponse, status: number, body: string, close = false
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(body);
-}
-
-/** Bytes held at once, over all exchanges: what may be taken is given back when the exchange is done with it. */
-class HeldBytes {
-  private held = 0;
-  constructor(private readonly limit: number) {}
-  take(bytes: number): boolean {
-    if (this.held + bytes > this.limit) return false;
-    this.held += bytes;
-    return true;
-  }
-  give(bytes: number): void {
-    this.held -= bytes;
-  }
 }
 
 /**
@@ -147,39 +154,66 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     : new Agent({ keepAlive: true, maxSockets: maxConnections });
   const send = secure ? httpsRequest : httpRequest;
   const notice = options.onNotice ?? (() => {});
-  let unchecked = 0;
-
-  /** Each problem of `found`, the request's token redacted; `refused`: the proxy answers the request itself. */
-  const report = (found: readonly Violation[], token: string | undefined, refused = false): void => {
-    const clean = redactor({ secrets: [token] });
-    for (const v of found) options.onViolation({ ...v, message: clean(v.message), expected: clean(v.expected) }, refused);
-  };
+  const listenOn = options.host ?? '127.0.0.1';
+  const names = serverNames(listenOn);
+  /** For a refused Host's message: the proxy's own address, known once it listens. */
+  let example = '';
+  const exchanges = new Exchanges({ onViolation: options.onViolation, ...(options.onExchange ? { onRecord: options.onExchange } : {}) });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const raw = req.url ?? '/';
-    if (!raw.startsWith('/'))
-      return answer(res, 400, envelope('crawlspec proxy: expected a path (origin-form request target), not a full address'));
-    const read = await readBody(req, maxBodyBytes, budget);
-    if (read === 'tooLarge')
-      return answer(res, 413, envelope(`crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`), true);
-    if (read === 'busy') return answer(res, 503, envelope('crawlspec proxy: too many request bodies held at once; retry'), true);
+    const requestTarget = req.url ?? '/';
+    const token = tokenOf(req.headers);
+    const exchange = exchanges.begin(method, requestTarget.split('?', 1)[0]!, token);
+    /** The proxy answers itself, with the error envelope: the exchange is named unchecked, with why. */
+    const answerItself = (status: number, body: string, why: string): void => {
+      answer(res, status, body, true);
+      exchange.end(status, { why });
+    };
+    // A Host that is not the proxy's own (DNS rebinding) is refused as `crawlspec serve` refuses it, before anything is read.
+    const wrongHost = misdirected(req.headers.host, names, example);
+    if (wrongHost !== undefined) return answerItself(wrongHost.status, wrongHost.body, 'refused by the proxy: not its own Host');
+    const forwarding = forwardingOf(target.origin, prefix, requestTarget);
+    if ('refused' in forwarding)
+      return answerItself(400, envelope(forwarding.refused), 'refused by the proxy: a request target off the target');
+    const upstream = forwarding.url;
+    const read = await readBody(req, maxBodyBytes, budget).catch((error: Error) => error);
+    if (read instanceof Error) {
+      res.destroy();
+      return exchange.end(undefined, { why: `the request broke off (${read.message})` });
+    }
+    if (read === 'tooLarge') {
+      const error = `crawlspec proxy: the request body is larger than ${maxBodyBytes} bytes; not forwarded`;
+      return answerItself(413, envelope(error), `refused by the proxy: a request body over ${maxBodyBytes} bytes`);
+    }
+    if (read === 'busy')
+      return answerItself(
+        503,
+        envelope('crawlspec proxy: too many request bodies held at once; retry'),
+        'refused by the proxy: its held-bytes bound spent',
+      );
     const { body } = read;
     res.once('close', () => budget.give(body.length));
-    const upstream = new URL(`${prefix}${raw}`, target.origin);
-    const path = upstream.pathname;
+    const text = body.toString('utf8');
+    exchange.request(text);
     const located = operationOf(target.href, method, upstream.href);
-    const token = tokenOf(req.headers);
+    const path = upstream.pathname;
     // An operation that takes a body is checked with whatever came, none included (an empty body is no JSON).
+    let bodyValid = false;
     if (located !== undefined && located.operation.requestBody !== undefined) {
-      const found = requestViolations(located, method, path, body.toString('utf8'));
+      const found = requestViolations(located, method, path, text);
+      bodyValid = found.length === 0;
       const refuse = options.errors && found.some((v) => decides(v.level, options.level));
-      report(found, token, refuse);
+      exchange.report(found, refuse);
       if (refuse) {
-        const parsed = parseRequestBody(body.toString('utf8'));
-        if (!parsed.ok) return answer(res, 400, JSON.stringify(MALFORMED_JSON_BODY));
-        const result = validate(`${located.version}/${located.operation.requestBody}` as SchemaName, parsed.value);
-        return answer(res, 400, JSON.stringify(result.valid ? MALFORMED_JSON_BODY : validationErrorBody(located.version, result.errors)));
+        const parsed = parseRequestBody(text);
+        const result = parsed.ok ? validate(`${located.version}/${located.operation.requestBody}` as SchemaName, parsed.value) : undefined;
+        answer(
+          res,
+          400,
+          JSON.stringify(result === undefined || result.valid ? MALFORMED_JSON_BODY : validationErrorBody(located.version, result.errors)),
+        );
+        return exchange.end(400);
       }
     }
     const outgoing = send(upstream, {
@@ -197,9 +231,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on('error', (error) => {
-      notice(`${method} ${path}: the target did not answer (${error.message}); answered 502`);
+      notice(exchange.clean(`${method} ${path}: the target did not answer (${error.message}); answered 502`));
       if (!res.headersSent) answer(res, 502, envelope(`crawlspec proxy: the target did not answer: ${error.message}`));
       else res.destroy();
+      exchange.end(res.headersSent ? 502 : undefined, { why: `the target did not answer (${error.message})` });
     });
     res.on('close', () => {
       if (!res.writableFinished) outgoing.destroy();
@@ -207,65 +242,70 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     outgoing.on('response', (incoming) => {
       // The answer's length, where it said one (a HEAD's too); else node:http frames it.
       const length = incoming.headers['content-length'];
-      res.writeHead(incoming.statusCode ?? 502, {
+      const status = incoming.statusCode ?? 502;
+      res.writeHead(status, {
         ...forwarded(incoming.headers),
         ...(length === undefined ? {} : { 'content-length': length }),
       });
       incoming.pipe(res);
-      const json = /\bjson\b/i.test(String(incoming.headers['content-type'] ?? ''));
-      if (located === undefined || !json) {
-        if (located !== undefined) unchecked += 1;
-        return;
-      }
-      // A copy for the check, as long as it stays within the bound; the client gets the answer either way.
-      const copy = new PassThrough();
-      let size = 0;
-      incoming.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= maxCheckedBytes) copy.write(chunk);
-      });
-      incoming.on('end', () => copy.end());
-      incoming.on('error', () => copy.destroy());
-      const decoded = decodedStream(incoming.headers['content-encoding'], copy);
-      if (decoded === undefined) {
-        unchecked += 1;
-        copy.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let held = 0;
-      let whole = true;
-      decoded.on('data', (chunk: Buffer) => {
-        if (!whole) return;
-        if (held + chunk.length > maxCheckedBytes || !budget.take(chunk.length)) {
-          whole = false;
-          chunks.length = 0;
-          budget.give(held);
-          held = 0;
-          return;
-        }
-        held += chunk.length;
-        chunks.push(chunk);
-      });
-      decoded.on('error', () => {
-        whole = false;
-        unchecked += 1;
-      });
-      decoded.on('close', () => budget.give(held));
-      decoded.on('end', () => {
-        if (!whole || size > maxCheckedBytes) {
-          unchecked += 1;
-          return;
-        }
-        report(answerViolations(located, method, path, incoming.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')), token);
-      });
+      judge(exchange, incoming, { located, method, path, url: upstream.href, requestBody: text, bodyValid, status });
     });
     outgoing.end(body);
   }
 
+  /** The answer judged against its request (exchangeChecks.ts), its body read for it when it is JSON. */
+  function judge(
+    exchange: OpenExchange,
+    incoming: IncomingMessage,
+    a: {
+      located: ReturnType<typeof operationOf>;
+      method: string;
+      path: string;
+      url: string;
+      requestBody: string;
+      bodyValid: boolean;
+      status: number;
+    },
+  ): void {
+    const { located, method, path, status } = a;
+    const contentType = String(incoming.headers['content-type'] ?? '');
+    const json = /\bjson\b/i.test(contentType);
+    if (status >= 500) {
+      exchange.report([serverError(located, method, path, status)]);
+      return exchange.end(status);
+    }
+    if (located === undefined) return exchange.end(status, { why: 'not an operation of the spec' });
+    if (answeredAsMissing404(located, method, a.url, a.requestBody, status, { isJson: false }) && (status !== 404 || !json)) {
+      exchange.report([notImplemented(located, method, path, status, false)]);
+      return exchange.end(status);
+    }
+    const refused = a.bodyValid ? validRequestRefused(located, method, path, status, options.level) : undefined;
+    if (refused !== undefined) exchange.report([refused]);
+    if (!json) return exchange.end(status, { why: `its answer is not JSON (Content-Type: ${JSON.stringify(contentType.slice(0, 100))})` });
+    void answerCopy(incoming, maxCheckedBytes, budget).then((copy) => {
+      if ('why' in copy) return exchange.end(status, { why: copy.why });
+      const parsed = status === 404 ? parseJson(copy.text) : undefined;
+      if (
+        parsed !== undefined &&
+        answeredAsMissing404(
+          located,
+          method,
+          a.url,
+          a.requestBody,
+          status,
+          parsed.ok ? { isJson: true, json: parsed.value } : { isJson: false },
+        )
+      )
+        exchange.report([notImplemented(located, method, path, status, true)]);
+      else exchange.report(answerViolations(located, method, path, status, copy.text));
+      exchange.end(status, { answerBody: copy.text });
+    });
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      notice(`${req.method ?? 'GET'} ${req.url ?? '/'}: ${(error as Error).message}; answered 500`);
+      // Said without the request target, which may carry a secret in its query.
+      notice(redactor({ secrets: [tokenOf(req.headers)] })(`${req.method ?? 'GET'} request: ${(error as Error).message}; answered 500`));
       answer(res, 500, envelope('crawlspec proxy: the exchange failed'));
     });
   });
@@ -275,17 +315,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenOn, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const shown = (options.host ?? '127.0.0.1').includes(':') ? `[${options.host}]` : (options.host ?? '127.0.0.1');
+  const url = `http://${listenOn.includes(':') ? `[${listenOn}]` : listenOn}:${port}`;
+  example = new URL(url).host;
   return {
-    url: `http://${shown}:${port}`,
-    unchecked: () => unchecked,
+    url,
+    totals: () => exchanges.totals(),
     close: async () => {
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      exchanges.endAll();
+      return exchanges.totals();
     },
   };
 }

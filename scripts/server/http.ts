@@ -135,8 +135,8 @@ export function serverNames(host: string, more: readonly string[] = []): Readonl
   return names;
 }
 
-/** The answer to a request whose `Host` names none of `names`, or undefined when it names one. */
-function misdirected(value: string | undefined, names: ReadonlySet<string>, example: string): AppResponse | undefined {
+/** The answer to a request whose `Host` names none of `names`, or undefined when it names one (the validating proxy asks it too). */
+export function misdirected(value: string | undefined, names: ReadonlySet<string>, example: string): AppResponse | undefined {
   const name = HOST_HEADER.exec(value?.trim().toLowerCase() ?? '')?.[1];
   if (name !== undefined && names.has(name)) return undefined;
   const said = value === undefined ? 'a request without a Host header' : `Host ${JSON.stringify(value.slice(0, 200))}`;

@@ -34,6 +34,7 @@ import { SURFACE_ATTACKS } from './surface.js';
 import { AFTER_PAGE_ATTACKS } from './afterPage.js';
 import { RECEIVER_ATTACKS } from './receiver.js';
 import { PDF_ATTACKS } from './pdf.js';
+import { PROXY_ATTACKS } from './proxy.js';
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
@@ -463,4 +464,5 @@ export const ATTACKS: readonly Attack[] = [
   ...AFTER_PAGE_ATTACKS,
   ...RECEIVER_ATTACKS,
   ...PDF_ATTACKS,
+  ...PROXY_ATTACKS,
 ];

@@ -135,3 +135,27 @@ export const RECEIVER_CUT_SLACK_MS = 3_000;
  * inflated). The finding: two 2.1 MB PDFs took the server to 3142 MiB in the 10 s before their time ran out.
  */
 export const RSS_PDF_MIB = RSS_SMALL_MIB + 2 * 192;
+// Issue 41: the validating proxy (`crawlspec proxy`, proxy.ts), in a child process of its own
+
+/**
+ * Peak RSS of the proxy in front of a gzip bomb (41-2): the idle proxy under tsx (~130 MiB), what it may hold for
+ * checking at once (256 MiB, its held-bytes bound: compressed copies and decoded answers, each at most 32 MiB),
+ * and room for V8 to collect what it gave up. The finding: 734–754 MiB, the compressed copies held uncounted.
+ */
+export const RSS_PROXY_MIB = 512;
+/**
+ * The unrelated request's latency bound (to `serve`, which is not what 41-2 attacks) while the proxy and the load
+ * generator move 12 × 33 MB through loopback twice on the same two cores: `serve` waits for a core, not for work of
+ * its own (1.3–1.5 s seen, before the fix and after).
+ */
+export const PROXY_BOMB_UNRELATED_MS = 3_000;
+/** How long the proxy's CPU time is watched once every exchange of 41-2 has ended. */
+export const PROXY_SETTLE_MS = 5_000;
+/**
+ * The proxy's CPU time in those PROXY_SETTLE_MS. What may be left when the clients have their answers is checking
+ * work that is bounded: decoding at most 32 MiB of each of the 12 answers (384 MiB of inflation in all, in 16 KiB
+ * round trips through the event loop: 0.6 s measured on the 2-core machine), then nothing. A proxy that goes on
+ * inflating what it gave up spends both cores for the whole window (the finding: 23.8 s after the exchanges had
+ * ended, another run past 9 min; 2 s in the first 3 s here before the fix).
+ */
+export const PROXY_SETTLE_CPU_MS = 1_500;

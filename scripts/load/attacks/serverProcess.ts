@@ -104,6 +104,14 @@ export class ServerProcess {
    * `timeoutMs`).
    */
   static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN], command = 'serve'): Promise<ServerProcess> {
+   * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`) and resolves once it
+   * has said where it listens (or rejects after `timeoutMs`). `command` `proxy`: the validating proxy instead.
+   */
+  static start(
+    timeoutMs: number,
+    args: readonly string[] = ['--token', TOKEN],
+    command: 'serve' | 'proxy' = 'serve',
+  ): Promise<ServerProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, command, '--host', '127.0.0.1', '--port', '0', ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -37,7 +37,7 @@ async function secretService(secret: string): Promise<Closable & { readonly url:
 }
 
 /** One request over node:http with the headers given as they are (`host` included: fetch would not send another). */
-function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<Answer> {
+export function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
     const request = httpRequest(
