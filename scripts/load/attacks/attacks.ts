@@ -32,6 +32,7 @@ import type { Attack, AttackContext } from './harness.js';
 import { call, closedPort, hangingReceiver, outcome, rawPost, receiver, silentReader, type Answer } from './net.js';
 import { SURFACE_ATTACKS } from './surface.js';
 import { AFTER_PAGE_ATTACKS } from './afterPage.js';
+import { SELECTOR_ATTACKS } from './selectors.js';
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
@@ -459,4 +460,5 @@ export const ATTACKS: readonly Attack[] = [
   attack9,
   ...SURFACE_ATTACKS,
   ...AFTER_PAGE_ATTACKS,
+  ...SELECTOR_ATTACKS,
 ];
