@@ -11,11 +11,12 @@
  * error naming the selector that was running (`SelectorError`), never a stall.
  *
  * Why here and not a worker thread (as `pdfText.ts` runs pdf.js): the document is a DOM of up to 100,000
- * elements (`htmlPage.ts`); a worker would have to be sent the page and parse it again, or be sent the DOM
- * (a structured clone of every node), for every page, and start (about 30 ms and 10 MiB) or be kept in a
- * pool, to be killed on a timer. Counting steps costs a counter a call on the server's thread, cuts off a
- * test wherever it is, and says the same on every machine: a count, not a clock. What a page's selectors
- * may take in all, with turns of the event loop between elements, is `pageContent.ts`'s.
+ * elements (`htmlPage.ts`); a worker would have to be sent the page and parse it again, or be sent the DOM (a
+ * structured clone of every node), for every page, and be started or kept in a pool, to be killed on a timer.
+ * Counting steps costs a counter a call on the server's thread (no more than the noise of the measure:
+ * docs/hardening.md), cuts off a test wherever it is, and says the same on every machine: a count, not a
+ * clock. What a page's selectors may take in all, with turns of the event loop between elements, is
+ * `pageContent.ts`'s.
  */
 import { compile, type Options } from 'css-select';
 import type { Selector } from 'css-what';
