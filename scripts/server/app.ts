@@ -11,7 +11,8 @@
  * first, so a malformed body without a token is its 400 and our 401); then that the body is declared JSON
  * (415, `unsupportedType`; the service reads another type as an empty body); then they parse the JSON (400
  * malformed), check the size (413), the idempotency key where the operation has a 409 (409), then validate
- * the body (400 with `validationErrorBody`), then what the job would hold (402/429, `records.ts`; the
+ * the body (400 with `validationErrorBody`) and its selectors (400 too: what `includeTags` / `excludeTags` the
+ * reference server runs, `selectorLimits.ts`), then what the job would hold (402/429, `records.ts`; the
  * service checks credits before the body, but the refusal of an invalid body tells more); job endpoints
  * check the token, then (v2) that the id is a UUID (400), then find the job (404 not found / expired).
  *
@@ -58,6 +59,8 @@ import { crawlScrapeOptions, listedOptionsText } from './crawlListing.js';
 import { createFetcher, FetchGate, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_JOB, MAX_FETCHES_PER_ORIGIN } from './fetcher.js';
 import { JobPages, readGate } from './jobPages.js';
 import { PageCache } from './pageCache.js';
+import { jobSelectors } from './selectorLimits.js';
+import type { ContentSelectors } from './selectorMeter.js';
 import { BatchSource, MAX_PAGES_PER_JOB, normalizeAddress, type PageSource } from './pageSource.js';
 import { withRawFields } from './jsonText.js';
 import { createReach, portOf } from './reach.js';
@@ -366,6 +369,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     scrapeOptions: Readonly<Record<string, unknown>>,
     listing: Job['listing'],
     ticket: Ticket,
+    selectors: ContentSelectors,
   ): Job => {
     const createdAt = now();
     // A crawl's delay (seconds between scrapes) makes it scrape one page at a time, that far apart.
@@ -376,6 +380,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const work = new JobPages(source, {
       version,
       scrapeOptions,
+      selectors,
       base,
       fetcher,
       cache,
@@ -501,6 +506,9 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     const result = validate(name, parsed.value);
     if (!result.valid) return json(400, validationErrorBody(version, result.errors));
     const raw = parsed.value as Record<string, unknown>;
+    // Parsed and compiled once for the job; a crawl's are in its scrapeOptions.
+    const selectors = route.kind === 'crawl' ? jobSelectors(raw['scrapeOptions'], ['scrapeOptions']) : jobSelectors(raw, []);
+    if ('issues' in selectors) return json(400, validationErrorBody(version, selectors.issues));
 
     // What the job may hold (`records.ts`): a batch appended to holds more; any other start is a new job.
     const pages = pagesAsked(route.kind, raw);
@@ -542,7 +550,7 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
       });
       const id = randomUUID();
       const listing = { url: String(effective['url']), options: listedOptionsText(version, raw, effective) };
-      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, listing, ticket!);
+      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, listing, ticket!, selectors);
       return json(200, { success: true, id, url: jobUrl(route, id) });
     }
 
@@ -563,7 +571,18 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
     }
     // An appendToId of no job (or of one that just expired) names the new job.
     const id = appendTo ?? randomUUID();
-    createJob(version, 'batch', id, new BatchSource(partition.valid, counted), controller, effective, effective, undefined, ticket!);
+    createJob(
+      version,
+      'batch',
+      id,
+      new BatchSource(partition.valid, counted),
+      controller,
+      effective,
+      effective,
+      undefined,
+      ticket!,
+      selectors,
+    );
     return json(200, { success: true, id, url: jobUrl(route, id), ...extras });
   };
 

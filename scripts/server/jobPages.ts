@@ -32,10 +32,12 @@ import { buildDocument, type FetchedDocument, type PageRecord } from './document
 import { FetchGate, type Fetched, type Fetcher, type FetchedPage } from './fetcher.js';
 import { readHtml, readText, type ReadPage } from './htmlPage.js';
 import { cacheKey, cacheVariant, type PageCache } from './pageCache.js';
-import { SelectorError, type ContentOptions } from './pageContent.js';
+import type { ContentOptions } from './pageContent.js';
 import { pageRequest, type PageRequest } from './pageRequest.js';
 import { MAX_PAGES_PER_JOB, type Notice, type PageSource, type PageTask } from './pageSource.js';
 import { MAX_PDF_TEXT_CHARS, pdfHtml, PdfError, pdfText } from './pdfText.js';
+import { pdfHtml, PdfError, pdfText } from './pdfText.js';
+import { NO_SELECTORS, SelectorError, type ContentSelectors } from './selectorMeter.js';
 
 /** Pages of one job in flight at once, whatever its `maxConcurrency`. */
 export const MAX_JOB_FETCHES_IN_FLIGHT = 8;
@@ -44,7 +46,7 @@ export const MAX_READS_IN_FLIGHT = 4;
 /** The formats that show a page's content (its markdown, HTML, first paragraph): without one, a page is read for its links and metadata alone. */
 const CONTENT_FORMATS = new Set(['markdown', 'html', 'summary', 'json', 'extract']);
 /** The content of a PDF's text: every line of it kept. */
-const WHOLE: ContentOptions = { onlyMainContent: false, includeTags: [], excludeTags: [], removeBase64Images: false };
+const WHOLE: ContentOptions = { onlyMainContent: false, selectors: NO_SELECTORS, removeBase64Images: false };
 
 export interface JobPagesEvents {
   page(record: PageRecord): void;
@@ -56,6 +58,8 @@ export interface JobPagesEvents {
 export interface JobPagesOptions {
   readonly version: Version;
   readonly scrapeOptions: Readonly<Record<string, unknown>>;
+  /** Its `includeTags` / `excludeTags`, parsed, bounded and compiled when the job started (`selectorLimits.ts`). */
+  readonly selectors: ContentSelectors;
   readonly base: () => string;
   readonly fetcher: Fetcher;
   /** The server's page cache. */
@@ -102,7 +106,9 @@ export class JobPages {
     const settings = scrapeSettings(options.version, options.scrapeOptions);
     this.#settings = settings;
     this.#request = pageRequest(settings);
-    this.#content = (settings.formats ?? ['markdown']).some((format) => CONTENT_FORMATS.has(format)) ? settings : undefined;
+    this.#content = (settings.formats ?? ['markdown']).some((format) => CONTENT_FORMATS.has(format))
+      ? { onlyMainContent: settings.onlyMainContent, selectors: options.selectors, removeBase64Images: settings.removeBase64Images }
+      : undefined;
     // prepare() never rejects; were it to, the job goes on with what it has rather than the process dying of it.
     void source
       .prepare()

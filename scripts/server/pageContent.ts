@@ -14,28 +14,30 @@
  *     (service level), its `alt` untouched; the markdown then shows `![alt](<Base64-Image-Removed>)`.
  * A selector is any CSS selector (the service takes them so: a tag name, `.class`, `#id`, and the rest), run
  * by css-select, the selector engine of cheerio and of htmlparser2's DOM (fb55's, maintained, MIT), on the
- * document htmlparser2 read (`htmlPage.ts`). A selector css-select cannot compile is an error of the page
- * (`SelectorError`) that names it.
+ * document htmlparser2 read (`htmlPage.ts`). The job's selectors come parsed, bounded and compiled once
+ * (`selectorLimits.ts`, `selectorMeter.ts`); selectors that cannot be compiled are an error of each page
+ * (`SelectorError`) that names them.
  *
  * Bounds: the document walked has at most the elements `htmlPage.ts` keeps (`MAX_CONTENT_ELEMENTS`), nested
- * at most 512 deep, so a selector of tags, classes, ids, attributes and combinators costs at most that depth
- * per element, and one with a `:has()` at most the elements below it (a selector with more than one `:has()`,
- * whose cost grows as a power of the page, is refused); selectors are tested for `TURN_MS` at a time with a
- * turn of the event loop between, and a page whose selectors take more than `MAX_SELECTION_MS` of the
- * server's time in all (the turns given to others not counted: `:nth-last-child` counts the siblings after
- * each element it is tested on, `:has()` searches below it) is an error of the page, never a stall.
+ * at most 512 deep. Testing one element takes at most `MAX_TEST_STEPS` steps of css-select's walk
+ * (`selectorMeter.ts`: past them the page is an error naming the selector); the clock is looked at every
+ * `CLOCK_STEPS` steps (an element walked is one), and the event loop given a turn every `TURN_MS`; a page
+ * whose selectors take more than `MAX_SELECTION_MS` of the server's time in all (the turns given to others not
+ * counted: `:nth-last-child` counts the siblings after each element it is tested on, `:has()` searches below
+ * it) is an error of the page, never a stall.
  */
 import { compile } from 'css-select';
 import { hasChildren, isTag, type AnyNode, type Document, type Element } from 'domhandler';
 import { DomUtils } from 'htmlparser2';
 import { FORCE_MAIN_ID, NON_MAIN_SELECTORS } from '../../schemas/scrape/selectors.js';
 import { turn } from './boundedParser.js';
+import { SelectorError, stepsTaken, type ContentSelectors } from './selectorMeter.js';
 
 /** What the scrape options ask of the content (`ScrapeSettings`). */
 export interface ContentOptions {
   readonly onlyMainContent: boolean;
-  readonly includeTags: readonly string[];
-  readonly excludeTags: readonly string[];
+  /** The job's `includeTags` and `excludeTags`, compiled. */
+  readonly selectors: ContentSelectors;
   readonly removeBase64Images: boolean;
 }
 
@@ -44,38 +46,16 @@ export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 
 /** Time the selectors of one page may take in all, in ms. */
 export const MAX_SELECTION_MS = 5_000;
-/** Time selectors are tested for between two turns of the event loop, in ms (looked at every `CLOCK_STEPS` elements). */
+/** Time selectors are tested for between two turns of the event loop, in ms (looked at every `CLOCK_STEPS` steps). */
 const TURN_MS = 20;
-const CLOCK_STEPS = 64;
+/** Steps (elements walked, and css-select's steps testing them) between two looks at the clock: well under a ms. */
+const CLOCK_STEPS = 4096;
 
 const BASE64_IMAGE = /^\s*data:image\/[^,]*;base64,/i;
-const HAS = /:has\(/gi;
-
-/** A selector of `includeTags` or `excludeTags` that cannot be run, or selectors that took too long. */
-export class SelectorError extends Error {}
 
 type Test = (element: Element) => boolean;
 
 const nonMain: Test = compile<AnyNode, Element>(NON_MAIN_SELECTORS.join(', '));
-
-/** One test for a list of selectors (any of them matches), each compiled on its own so that an error names it. */
-function selectors(list: readonly string[], option: string): Test {
-  const tests = list.map((selector): Test => {
-    if ((selector.match(HAS) ?? []).length > 1)
-      throw new SelectorError(
-        `the ${option} selector ${JSON.stringify(selector.slice(0, 200))} has more than one :has(), which the reference server does not run`,
-      );
-    try {
-      return compile<AnyNode, Element>(selector);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new SelectorError(
-        `the ${option} selector ${JSON.stringify(selector.slice(0, 200))} is not a CSS selector the reference server can run (${why})`,
-      );
-    }
-  });
-  return (element) => tests.some((test) => test(element));
-}
 
 /** The time one page's selectors have taken, between the turns of the event loop they give. */
 class Spent {
@@ -101,12 +81,17 @@ class Spent {
 /** Walks the elements under `roots` in page order (roots included), a turn of the event loop every `TURN_MS` or so; `visit` false skips an element's inside. */
 async function walk(roots: readonly AnyNode[], visit: (element: Element) => boolean, signal: AbortSignal, spent: Spent): Promise<void> {
   const stack = [...roots].reverse();
-  let steps = 0;
+  let walked = 0;
+  let looked = stepsTaken();
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!hasChildren(node)) continue;
     if (isTag(node)) {
-      if (++steps % CLOCK_STEPS === 0 && spent.due) await spent.turn(signal);
+      if (++walked + stepsTaken() - looked >= CLOCK_STEPS) {
+        walked = 0;
+        looked = stepsTaken();
+        if (spent.due) await spent.turn(signal);
+      }
       if (!visit(node)) continue;
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
@@ -119,9 +104,9 @@ async function walk(roots: readonly AnyNode[], visit: (element: Element) => bool
  * matches. Rejects with a `SelectorError`, or when `signal` aborts.
  */
 export async function pageContent(document: Document, options: ContentOptions, signal: AbortSignal): Promise<AnyNode[]> {
+  if ('unrunnable' in options.selectors) throw new SelectorError(options.selectors.unrunnable);
+  const { include, exclude } = options.selectors;
   const spent = new Spent();
-  const include = options.includeTags.length > 0 ? selectors(options.includeTags, 'includeTags') : undefined;
-  const exclude = options.excludeTags.length > 0 ? selectors(options.excludeTags, 'excludeTags') : undefined;
   let roots: AnyNode[];
   if (include !== undefined) {
     const matched: Element[] = [];

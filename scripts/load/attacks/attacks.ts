@@ -35,6 +35,7 @@ import { AFTER_PAGE_ATTACKS } from './afterPage.js';
 import { RECEIVER_ATTACKS } from './receiver.js';
 import { PDF_ATTACKS } from './pdf.js';
 import { PROXY_ATTACKS } from './proxy.js';
+import { SELECTOR_ATTACKS } from './selectors.js';
 
 const MiB = 1024 * 1024;
 const round = (n: number): number => Math.round(n);
@@ -465,4 +466,5 @@ export const ATTACKS: readonly Attack[] = [
   ...RECEIVER_ATTACKS,
   ...PDF_ATTACKS,
   ...PROXY_ATTACKS,
+  ...SELECTOR_ATTACKS,
 ];
