@@ -36,7 +36,6 @@ import type { ContentOptions } from './pageContent.js';
 import { pageRequest, type PageRequest } from './pageRequest.js';
 import { MAX_PAGES_PER_JOB, type Notice, type PageSource, type PageTask } from './pageSource.js';
 import { MAX_PDF_TEXT_CHARS, pdfHtml, PdfError, pdfText } from './pdfText.js';
-import { pdfHtml, PdfError, pdfText } from './pdfText.js';
 import { NO_SELECTORS, SelectorError, type ContentSelectors } from './selectorMeter.js';
 
 /** Pages of one job in flight at once, whatever its `maxConcurrency`. */

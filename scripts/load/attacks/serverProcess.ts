@@ -100,17 +100,13 @@ export class ServerProcess {
 
   /**
    * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`), or another command
-   * of the CLI that listens (`webhook-receiver`), and resolves once it has said where it listens (or rejects after
-   * `timeoutMs`).
-   */
-  static start(timeoutMs: number, args: readonly string[] = ['--token', TOKEN], command = 'serve'): Promise<ServerProcess> {
-   * Starts `crawlspec serve --host 127.0.0.1 --port 0` with `args` (default: `--token TOKEN`) and resolves once it
-   * has said where it listens (or rejects after `timeoutMs`). `command` `proxy`: the validating proxy instead.
+   * of the CLI that listens (`webhook-receiver`, `proxy`), and resolves once it has said where it listens (or
+   * rejects after `timeoutMs`).
    */
   static start(
     timeoutMs: number,
     args: readonly string[] = ['--token', TOKEN],
-    command: 'serve' | 'proxy' = 'serve',
+    command: 'serve' | 'proxy' | 'webhook-receiver' = 'serve',
   ): Promise<ServerProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, command, '--host', '127.0.0.1', '--port', '0', ...args], {
       cwd: ROOT,
