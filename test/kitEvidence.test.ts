@@ -63,11 +63,22 @@ describe('an endpoint that is not there', () => {
     expect(batch.length).toBeGreaterThan(20);
     const passed = batch.filter((c) => c.status === 'pass').map((c) => c.name);
     expect(passed, formatText(report)).toEqual([]);
-    // A refusal check fails there: its valid base was refused by the missing route.
+    // The missing route fails the check that proves it, once; a refusal check, whose valid base met the missing
+    // route, rests on it (inconclusive, naming it) instead of failing for it.
+    const cause = 'POST /v2/batch/scrape is not implemented (answers 404)';
+    const valid = byName(report).get('v2.batch.start.valid')!;
+    expect(valid.status).toBe('fail');
+    expect(valid.failures.every((f) => f.cause === cause)).toBe(true);
     const invalid = byName(report).get('v2.batch.start.invalid.wrongType')!;
-    expect(invalid.status).toBe('fail');
-    expect(invalid.failures.some((f) => f.kind === 'notImplemented' && f.level === 'interface')).toBe(true);
-    expect(byName(report).get('v1.batch.invalidURLs.notIgnoring')!.status).toBe('fail');
+    expect([invalid.status, invalid.cause]).toEqual(['inconclusive', cause]);
+    expect(byName(report).get('v1.batch.invalidURLs.notIgnoring')!.status).toBe('inconclusive');
+    // One fault per route in the report: the check that proves it failed, the others rest on it.
+    const fault = report.causes.find((c) => c.cause === cause)!;
+    expect(fault.failed).toEqual(['v2.batch.start.valid']);
+    expect(fault.resting.length).toBeGreaterThan(5);
+    expect(report.causes.map((c) => c.cause).filter((c) => c.startsWith('POST '))).toEqual(
+      expect.arrayContaining(['POST /v1/batch/scrape is not implemented (answers 404)', cause]),
+    );
   });
 
   it('each missing operation is listed once, with its statuses, requests and checks', () => {

@@ -33,7 +33,7 @@ import { KIND_PATH, locate, sameOrigin, type JobKind } from './spec.js';
 import type { SiteModel } from '../../schemas/crawl/site.js';
 import type { SiteOrigins } from '../site/testSite.js';
 import type { Preflight } from './preflight.js';
-import { answeredAsMissing, type MissingEndpoints } from './endpoints.js';
+import { answeredAsMissing, proverOf, type MissingEndpoints } from './endpoints.js';
 import type { BaseAnswer } from './baseline.js';
 import type { Recording } from './recording.js';
 
@@ -45,6 +45,8 @@ export const truncate = (text: string, limit = BODY_LIMIT) => cut(text, limit);
 
 export interface Env {
   readonly options: ResolvedOptions;
+  /** The checks this run runs (those the user and the target leave in): a missing route fails the one proving it, if it runs. */
+  readonly running?: ReadonlySet<string>;
   readonly client: HttpClient;
   /** The budget of the check running: its share of `maxRequests`. */
   readonly budget: RequestBudget;
@@ -85,13 +87,17 @@ export interface FailureInput {
 }
 
 /**
- * The cause of a failure whose answer says its operation is not there (endpoints.ts): every failure it causes, in
- * any check, names it in the same words, so that the report counts one fault.
+ * The route an answer says is not there (endpoints.ts): its cause, in the same words in every check that meets it
+ * (the report counts one fault), and the check that proves the route.
  */
-function missingCause(baseUrl: string, exchange: Exchange): string | undefined {
+function missingRoute(baseUrl: string, exchange: Exchange): { cause: string; prover: string | undefined } | undefined {
   const located = locate(baseUrl, exchange.request.method, exchange.request.url);
   if (located === undefined || !answeredAsMissing(exchange, located.version, located.operation)) return undefined;
-  return `${located.operation.method.toUpperCase()} /${located.version}${located.operation.path} is not implemented (answers ${exchange.status})`;
+  const { method, path } = located.operation;
+  return {
+    cause: `${method.toUpperCase()} /${located.version}${path} is not implemented (answers ${exchange.status})`,
+    prover: proverOf(located.version, located.operation),
+  };
 }
 
 const NOUN: Record<JobKind, string> = { crawl: 'Crawl', batch: 'BatchScrape' };
@@ -145,6 +151,11 @@ export class Attempt {
     return this.env.options;
   }
 
+  /** Whether the run runs `check` (what the user selected and the target allows). */
+  runs(check: string): boolean {
+    return this.env.running?.has(check) ?? false;
+  }
+
   /**
    * Notes that something could not be judged, without stopping the attempt; it matters at `level` (by
    * default the check's own: what the check proves rests on it) and above.
@@ -167,7 +178,13 @@ export class Attempt {
   fail(failure: FailureInput): void {
     const { exchange, message, expected, request, got, cause, ...rest } = failure;
     const clean = this.clean;
-    const missing = cause ?? (exchange === undefined ? undefined : missingCause(this.options.baseUrl, exchange));
+    const route = exchange === undefined ? undefined : missingRoute(this.options.baseUrl, exchange);
+    // A route that is not there fails the check that proves it, once; a check that only met it rests on it.
+    if (route !== undefined && route.prover !== undefined && route.prover !== this.check && this.runs(route.prover)) {
+      this.leaveUndecided(`${message}: ${route.cause}, which ${route.prover} holds`, failure.level, false, route.cause);
+      return;
+    }
+    const missing = cause ?? route?.cause;
     this.failures.push({
       check: this.check,
       ...rest,

@@ -4,8 +4,10 @@
  * is not the error envelope the service answers for an unknown job, e.g. a framework's "Cannot GET" page), is
  * not there. The run lists each such operation once (method, path, the statuses, how many requests got them,
  * from which checks), first in the report, so that one missing route reads as one finding instead of hundreds
- * of refusals; the checks whose requests it refused fail on their own (a valid request refused), and a refusal
- * check never passes on it (baseline.ts).
+ * of refusals. The fault fails the check that proves the operation (`proverOf`: `vN.crawl.start.valid` for a crawl
+ * start, `vN.status` for a status read...); every other check whose request met it rests on it (inconclusive,
+ * naming it as its cause: context.ts), so that one missing route is one failure and one cause, not a failure per
+ * check (issue 40). A refusal check never passes on it (baseline.ts).
  */
 import type { Version } from '../../schemas/registry.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
@@ -76,4 +78,20 @@ export class MissingEndpoints {
       checks: [...e.checks],
     }));
   }
+}
+
+/**
+ * The check that proves `operation` of `version` is there: the one that fails when it is not. Undefined for an
+ * operation no check is about (a failure meeting it there fails its own check).
+ */
+export function proverOf(version: Version, operation: Pick<OperationSpec, 'method' | 'path'>): string | undefined {
+  const { method, path } = operation;
+  const kind = path.startsWith('/crawl') ? 'crawl' : path.startsWith('/batch/scrape') ? 'batch' : undefined;
+  if (kind === undefined) return undefined;
+  if (method === 'post' && (path === '/crawl' || path === '/batch/scrape')) return `${version}.${kind}.start.valid`;
+  if (method === 'get' && path === '/crawl/active') return `${version}.active`;
+  if (method === 'get' && path.endsWith('/errors')) return `${version}.errors`;
+  if (method === 'get' && path.endsWith('/{id}')) return `${version}.status`;
+  if (method === 'delete') return `${version}.cancel`;
+  return undefined;
 }

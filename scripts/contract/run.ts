@@ -281,6 +281,7 @@ async function runResolved(
   if (preflight.diagnoses.length > 0) observer.onDiagnoses?.(redact(preflight.diagnoses, runRedaction(resolved)));
   const env: Env = {
     options: resolved,
+    running: new Set(checks.filter((check) => notRun(check, resolved, behaviour) === undefined).map((check) => check.name)),
     client,
     budget: new RequestBudget(0),
     jobs,

@@ -53,8 +53,15 @@ const WIDE_PSEUDOS = new Set([
   'icontains',
 ]);
 const WIDE_STEPS = '~, :has(), :nth-child() and the other :nth-*() and :*-of-type, :only-child, :contains()';
-/** The `of S` of `:nth-child(An+B of S)`, as css-select reads it. */
-const NTH_OF = /^(.+?)\s+of\s+(.+)$/is;
+/** Where the ` of ` of `:nth-child(An+B of S)` stands, as css-select reads it (a fixed-length pattern: linear). */
+const NTH_OF = /\sof\s/i;
+
+/** The `S` of `:nth-child(An+B of S)`, if it has one. */
+function nthOf(data: string): string | undefined {
+  const at = data.search(NTH_OF);
+  const rest = at > 0 ? data.slice(at + 3).trim() : '';
+  return rest === '' ? undefined : rest;
+}
 
 const LIMIT = 'the interface takes any string here: this is a limit of the reference server';
 
@@ -93,7 +100,7 @@ function wideSteps(complex: readonly Selector[], depth: number, count: Count): s
 /** The wide steps of a pseudo-class with its nested selectors (the costliest of them), or what is wrong with them. */
 function pseudoSteps(name: string, data: Selector[][] | string | null, depth: number, count: Count): string[] | string {
   const own = WIDE_PSEUDOS.has(name) ? [`:${name}()`] : [];
-  const of = typeof data === 'string' && name.startsWith('nth-') ? NTH_OF.exec(data)?.[2] : undefined;
+  const of = typeof data === 'string' && name.startsWith('nth-') ? nthOf(data) : undefined;
   let nested: Selector[][] | undefined = Array.isArray(data) ? data : undefined;
   if (of !== undefined) {
     try {

@@ -34,7 +34,7 @@ export async function readTargetErrors(attempt: Attempt, statusUrl: string): Pro
   let url: string;
   try {
     const at = new URL(statusUrl);
-    at.pathname = `${at.pathname.replace(/\/+$/, '')}/errors`;
+    at.pathname = `${at.pathname.endsWith('/') ? at.pathname.slice(0, -1) : at.pathname}/errors`;
     url = at.href;
   } catch {
     return undefined;
