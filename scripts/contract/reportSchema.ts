@@ -81,7 +81,7 @@ export const FailureSchema = Type.Object(
       Type.Integer({
         minimum: 2,
         description:
-          'How many failures of this class the check found (same level, kind, section, status, and message and answer up to the request specifics), when more than one: this entry stands for them all and shows the smallest request.',
+          'How many failures of this class the check found (same level, kind, section, status, and message, expectation and answer up to the request specifics), when more than one: this entry stands for them all and shows the smallest request.',
       }),
     ),
   },
