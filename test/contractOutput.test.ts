@@ -14,11 +14,13 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResponse } from '../scripts/server/app.js';
 import { collapse } from '../scripts/contract/collapse.js';
-import { truncate } from '../scripts/contract/context.js';
-import { cut, LINE_LIMIT } from '../scripts/contract/cut.js';
+import { Attempt, truncate, type Env } from '../scripts/contract/context.js';
+import { DEFAULT_OPTIONS, resolveOptions } from '../scripts/contract/options.js';
+import { cut, DETAIL_LIMIT, FAILURE_TEXT_LIMIT, LINE_LIMIT, REPORT_LIMIT } from '../scripts/contract/cut.js';
 import { SERVER_ERROR_CITATION } from '../scripts/contract/levels.js';
 import { progressLine } from '../scripts/contract/progress.js';
 import { jsonReport, type CheckResult, type ContractReport, type Failure } from '../scripts/contract/report.js';
+import { formatHtml } from '../scripts/contract/reportHtml.js';
 import { formatSummary } from '../scripts/contract/reportText.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
@@ -173,8 +175,80 @@ describe('cutting', () => {
     const shown = DomUtils.findAll(() => true, junit.children).flatMap((e) => [DomUtils.textContent(e), ...Object.values(e.attribs)]);
     expect(shown.join('\n')).toContain('bytes more');
     for (const line of lines(shown.join('\n'))) expect(bytes(line)).toBeLessThanOrEqual(LINE_LIMIT);
-    // The JSON keeps the request whole.
+    // The JSON keeps the request as the failure holds it (cut only where it is made, past FAILURE_TEXT_LIMIT).
     expect(jsonReport(r).checks[0]!.failures[0]!.request).toHaveLength(15_000 + `curl --data-raw '{"url":""}'`.length);
+  });
+
+  it('no report a person reads is over REPORT_LIMIT, with a 12 MB request, body and message and every check failing at the most a failure keeps', () => {
+    // Issue 40: a 12 MB request body made a 12.7 MB HTML report.
+    const huge = `curl --data-raw '${'{"url":"http://127.0.0.1:4000/site"}\n'.repeat((12 * 1024 * 1024) / 36)}'`;
+    const most = (text: string) => text.repeat(Math.ceil(FAILURE_TEXT_LIMIT / text.length)).slice(0, FAILURE_TEXT_LIMIT);
+    const [message, expected, request, body, note] = ['<&> message ', 'expected\n', `curl '&'\n`, '<b>&amp;</b>\n', 'note '].map(most) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const entries = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        failure({ check: name, message: `${i} ${message}`, expected, request, got: { status: 500, body } }),
+      );
+    const names = checkNames(['v1', 'v2']);
+    const r = report({
+      checks: [
+        check(names[0]!, {
+          status: 'fail',
+          failures: [failure({ request: huge, message: huge, expected: huge, got: { status: 400, body: huge } })],
+        }),
+        ...names
+          .slice(1)
+          .map((name) =>
+            check(name, { status: 'fail', failures: entries(name, 5), differences: entries(name, 2), notes: [note], detail: note }),
+          ),
+      ],
+    });
+    const [text, junit, html] = [formatText(r), formatJunit(r), formatHtml(r)];
+    for (const [format, written] of [
+      ['text', text],
+      ['JUnit', junit],
+      ['HTML', html],
+    ] as const) {
+      expect(bytes(written), format).toBeLessThanOrEqual(REPORT_LIMIT);
+      expect(written, format).toContain(
+        `more entries not shown: this report shows ${DETAIL_LIMIT} bytes of failure details at most (--json lists each)`,
+      );
+      // The 12 MB entry, shown first, is cut saying how much.
+      expect(written, format).toMatch(/\.\.\. 12\d{6} bytes more/);
+    }
+    expectWellFormedXml(junit);
+    expect(text.trimEnd().split('\n').pop()).toBe('deviations found');
+  });
+
+  it('a failure keeps FAILURE_TEXT_LIMIT bytes of a 12 MB request and message, so the JSON report of it is under REPORT_LIMIT', () => {
+    const options = resolveOptions({ ...DEFAULT_OPTIONS, seed: 7, baseUrl: 'http://127.0.0.1:4000', token: TOKEN, versions: ['v2'] });
+    const attempt = new Attempt({ name: 'v2.crawl.start.valid', level: 'interface' }, { options } as unknown as Env);
+    const huge = 'x'.repeat(12 * 1024 * 1024);
+    attempt.fail({
+      kind: 'status',
+      level: 'interface',
+      message: `400 to ${huge}`,
+      expected: 'accepted',
+      section: 'interface §2.1',
+      request: `curl -H 'Authorization: Bearer ${TOKEN}' --data-raw '{"url":"${huge}"}'`,
+      got: { status: 400, body: huge },
+    });
+    const [kept] = attempt.failures;
+    for (const text of [kept!.request!, kept!.message]) {
+      expect(bytes(text)).toBeLessThanOrEqual(FAILURE_TEXT_LIMIT);
+      expect(text).toMatch(/x\.\.\. 12\d{6} bytes more$/);
+    }
+    // Cleaned before it was cut: the token is redacted, not cut in half.
+    expect(kept!.request).toContain("'Authorization: Bearer ***'");
+    const json = JSON.stringify(
+      jsonReport(report({ checks: [check('v2.crawl.start.valid', { status: 'fail', failures: attempt.failures })] })),
+    );
+    expect(bytes(json)).toBeLessThanOrEqual(REPORT_LIMIT);
   });
 
   it('cut keeps whole characters and counts the bytes left out', () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import { toCurl } from './curl.js';
-import { cut } from './cut.js';
+import { cut, FAILURE_TEXT_LIMIT } from './cut.js';
 import { holdAnswer, type Expectation } from './expect.js';
 import {
   AnswerTooLarge,
@@ -151,19 +151,23 @@ export class Attempt {
     return this.bodies.copy().digest('hex');
   }
 
-  /** Records a failure, cleaned of the token (the body before it is cut, so that no cut leaves half a token). */
+  /**
+   * Records a failure, cleaned of the token (each text before it is cut, so that no cut leaves half a token),
+   * its texts cut to FAILURE_TEXT_LIMIT bytes (a 12 MB request once made a 12.7 MB report: cut.ts).
+   */
   fail(failure: FailureInput): void {
     const { exchange, message, expected, request, got, ...rest } = failure;
     const clean = this.clean;
+    const kept = (text: string) => cut(clean(text), FAILURE_TEXT_LIMIT);
     this.failures.push({
       check: this.check,
       ...rest,
-      message: clean(message),
-      expected: clean(expected),
-      ...(request === undefined ? {} : { request: clean(request) }),
+      message: kept(message),
+      expected: kept(expected),
+      ...(request === undefined ? {} : { request: kept(request) }),
       ...(got === undefined ? {} : { got: { status: got.status, body: truncate(clean(got.body)) } }),
       ...(exchange
-        ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
+        ? { request: kept(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
         : {}),
     });
   }

@@ -10,6 +10,7 @@
  */
 import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
+import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from './cut.js';
 import { escapeHtml } from './escapeHtml.js';
 import { LABEL, leading } from './reportText.js';
 
@@ -65,14 +66,15 @@ apply();
 
 const e = escapeHtml;
 
+/** A failure, each of its fields cut as in the text report (cut.ts `shownField`). */
 function failureHtml(failure: Failure, difference: boolean): string {
   const parts = [
-    `<dt>what</dt><dd>${e(failure.message)}${failure.count === undefined ? '' : ` <b>× ${failure.count}</b> (the smallest request shown)`}</dd>`,
-    `<dt>expected</dt><dd>${e(failure.expected)}</dd>`,
-    `<dt>got</dt><dd>${failure.got === undefined ? 'nothing to show' : `<pre>${e(`${failure.got.status ?? 'no answer'} ${failure.got.body}`)}</pre>`}</dd>`,
+    `<dt>what</dt><dd>${e(shownField(failure.message))}${failure.count === undefined ? '' : ` <b>× ${failure.count}</b> (the smallest request shown)`}</dd>`,
+    `<dt>expected</dt><dd>${e(shownField(failure.expected))}</dd>`,
+    `<dt>got</dt><dd>${failure.got === undefined ? 'nothing to show' : `<pre>${e(shownField(`${failure.got.status ?? 'no answer'} ${failure.got.body}`))}</pre>`}</dd>`,
     `<dt>source</dt><dd>${e(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
   ];
-  if (failure.request !== undefined) parts.push(`<dt>request</dt><dd><pre>${e(failure.request)}</pre></dd>`);
+  if (failure.request !== undefined) parts.push(`<dt>request</dt><dd><pre>${e(shownField(failure.request))}</pre></dd>`);
   if (failure.counterexample !== undefined) {
     const { seed, path, shrinks } = failure.counterexample;
     parts.push(`<dt>replay</dt><dd>--seed ${seed} (path ${e(path)}, shrunk ${shrinks} times)</dd>`);
@@ -80,15 +82,21 @@ function failureHtml(failure: Failure, difference: boolean): string {
   return `<dl class="failure${difference ? ' difference' : ''}">${parts.join('')}</dl>`;
 }
 
-function checkRow(check: CheckResult): string {
+/** The entries of `failures`, as many as `budget` leaves room for, then how many are not shown. */
+function entriesHtml(failures: readonly Failure[], difference: boolean, budget: DetailBudget): string[] {
+  const { shown, hidden } = budget.take(failures, (f) => failureHtml(f, difference));
+  return [...shown, ...(hidden > 0 ? [`<p>${e(notShown(hidden))}</p>`] : [])];
+}
+
+function checkRow(check: CheckResult, budget: DetailBudget): string {
   const entries = [
-    ...check.failures.map((f) => failureHtml(f, false)),
+    ...entriesHtml(check.failures, false, budget),
     ...(check.differences.length === 0
       ? []
-      : [`<p>differs from the service (does not decide the verdict):</p>`, ...check.differences.map((f) => failureHtml(f, true))]),
-    ...(check.notes ?? []).map((note) => `<p>not judged above the run's level: ${e(note)}</p>`),
+      : [`<p>differs from the service (does not decide the verdict):</p>`, ...entriesHtml(check.differences, true, budget)]),
+    ...(check.notes ?? []).map((note) => `<p>not judged above the run's level: ${e(cut(note, LINE_LIMIT))}</p>`),
   ];
-  const detail = check.detail === undefined ? '' : `<div>${e(check.detail)}</div>`;
+  const detail = check.detail === undefined ? '' : `<div>${e(cut(check.detail, LINE_LIMIT))}</div>`;
   const graphs = (check.crawls ?? []).map((graph) => {
     const { missing, extra } = graphCounts(graph);
     return `<figure><figcaption>${e(graph.title)} (from ${e(graph.start)}): ${missing} missing, ${extra} extra</figcaption>${crawlGraphSvg(graph)}</figure>`;
@@ -102,7 +110,9 @@ function checkRow(check: CheckResult): string {
       ? detail
       : `${detail}<details${check.status === 'fail' ? ' open' : ''}><summary>${check.failures.length} failure(s), ${check.differences.length} difference(s)</summary>${entries.join('')}</details>`) +
     pictures;
-  const search = `${check.name} ${check.status} ${check.level} ${check.failures.map((f) => f.message).join(' ')}`.toLowerCase();
+  // What the filter matches: the name, the state, the level and the beginnings of the first failures' messages.
+  const messages = check.failures.slice(0, 8).map((f) => f.message.slice(0, 200));
+  const search = cut(`${check.name} ${check.status} ${check.level} ${messages.join(' ')}`, LINE_LIMIT).toLowerCase();
   return [
     `<tr class="check" data-status="${check.status}" data-search="${e(search)}">`,
     `<td class="name">${e(check.name)}</td>`,
@@ -121,6 +131,7 @@ export function formatHtml(report: ContractReport): string {
   const count = totals(report);
   const states = (Object.keys(LABEL) as CheckResult['status'][]).filter((s) => report.checks.some((c) => c.status === s));
   const title = `crawlspec contract: ${result} (${report.target})`;
+  const budget = new DetailBudget();
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -135,7 +146,7 @@ export function formatHtml(report: ContractReport): string {
 <div class="meta">target ${e(report.target)} · level ${report.level} · versions ${report.versions.join(', ')} · seed ${report.seed} · ${report.runs} generated request(s) per check · exit status ${exitCode(report)}</div>
 <div class="totals"><span>passed ${count.passed}</span><span>failed ${count.failed}</span><span>inconclusive ${count.inconclusive}</span><span>skipped ${count.skipped}</span><span>differs ${count.differs}</span><span>not judged ${count.notJudged}</span></div>
 ${leading(report)
-  .map((lines) => `<div class="notice">${e(lines.join('\n'))}</div>`)
+  .map((lines) => `<div class="notice">${e(cutLines(lines.join('\n')))}</div>`)
   .join('\n')}
 <div class="filters">${states
     .map(
@@ -148,7 +159,7 @@ ${leading(report)
 <table>
 <thead><tr><th>check</th><th>state</th><th>level</th><th>requests</th><th>time</th><th>what it found</th></tr></thead>
 <tbody>
-${report.checks.map(checkRow).join('\n')}
+${report.checks.map((check) => checkRow(check, budget)).join('\n')}
 </tbody>
 </table>
 <script>${SCRIPT}</script>

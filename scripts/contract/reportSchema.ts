@@ -57,7 +57,8 @@ export const FailureSchema = Type.Object(
     message: Type.String({ description: 'What went wrong, in a sentence.' }),
     request: Type.Optional(
       Type.String({
-        description: 'The request, as a runnable `curl` line (token redacted as `***`); whole, where the text report cuts it.',
+        description:
+          'The request, as a runnable `curl` line (token redacted as `***`); whole up to 65536 bytes, where the text report cuts it; a longer one is cut, ending "... N bytes more" (no longer runnable).',
       }),
     ),
     got: Type.Optional(

@@ -11,10 +11,11 @@
  *
  * `formatText` is all of it. The command prints the header when it starts and each check's line as the check
  * ends (progress.ts), then `formatSummary`: the report without its check list, which was just printed. No line
- * is longer than LINE_LIMIT bytes (cut.ts): a long message, answer or curl line says how much of it was cut
- * (the JSON keeps each request whole).
+ * is longer than LINE_LIMIT bytes, no field of a failure longer than FIELD_LIMIT, and the failure entries past
+ * DETAIL_LIMIT bytes are counted, not shown (cut.ts): a long message, answer or curl line says how much of it
+ * was cut.
  */
-import { cutLines } from './cut.js';
+import { cutLines, DetailBudget, notShown, shownField } from './cut.js';
 import { timeLimitOf } from './timeLimit.js';
 import { decides } from './levels.js';
 import {
@@ -82,9 +83,12 @@ export function checkLine(check: CheckResult, level: ContractReport['level']): s
 export function failureLines(failure: Failure): string[] {
   const label = (name: string, text: string) => `  ${`${name}:`.padEnd(10)}${indent(text, ' '.repeat(12))}`;
   const times = failure.count === undefined ? '' : `  × ${failure.count} (the smallest request shown)`;
-  const lines = [`✗ ${failure.message} [${failure.section}]${times}`, label('expected', failure.expected)];
-  if (failure.got) lines.push(label('got', `${failure.got.status ?? 'no answer'} ${failure.got.body}`).trimEnd());
-  if (failure.request) lines.push(label('request', failure.request));
+  const lines = [
+    `✗ ${indent(shownField(failure.message), '  ')} [${failure.section}]${times}`,
+    label('expected', shownField(failure.expected)),
+  ];
+  if (failure.got) lines.push(label('got', shownField(`${failure.got.status ?? 'no answer'} ${failure.got.body}`)).trimEnd());
+  if (failure.request) lines.push(label('request', shownField(failure.request)));
   if (failure.counterexample) {
     const { seed, path, shrinks } = failure.counterexample;
     lines.push(`  minimal counterexample of its class after ${shrinks} shrinks (seed ${seed}, path ${JSON.stringify(path)})`);
@@ -99,9 +103,17 @@ export function notImplementedLine(entry: NotImplemented): string {
   return `${entry.method} ${entry.path} [${entry.source}]: ${entry.statuses.join(', ')} to ${plural(entry.requests, 'request')} of ${plural(entry.checks.length, 'check')} (${shown}${rest})`;
 }
 
-/** The checks' failures of one kind, each check's name then its entries. */
-const detailed = (checks: readonly CheckResult[], of: (check: CheckResult) => readonly Failure[]) =>
-  checks.flatMap((check) => [`  ${check.name}`, ...of(check).flatMap((f) => failureLines(f).map((line) => `    ${line}`))]);
+/** The checks' failures of one kind, each check's name then its entries, as many as `budget` leaves room for. */
+function detailed(checks: readonly CheckResult[], of: (check: CheckResult) => readonly Failure[], budget: DetailBudget): string[] {
+  return checks.flatMap((check) => {
+    const { shown, hidden } = budget.take(of(check), (f) =>
+      failureLines(f)
+        .map((line) => `    ${line}`)
+        .join('\n'),
+    );
+    return [`  ${check.name}`, ...shown, ...(hidden > 0 ? [`    ${notShown(hidden)}`] : [])];
+  });
+}
 
 /** A site the target cannot use (preflight.ts): what, what showed it, the fix; with how many checks it kept from running once known. */
 export function diagnosisLines(diagnosis: Omit<Diagnosis, 'checks'> & { readonly checks?: number }): string[] {
@@ -130,18 +142,19 @@ export function leading(report: ContractReport): string[][] {
 
 /** The sections after the check list, each a list of lines. */
 function trailing(report: ContractReport): string[][] {
+  const budget = new DetailBudget();
   const out: string[][] = [];
   const failing = report.checks.filter((c) => c.status === 'fail');
   if (failing.length > 0)
     out.push([
       `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,
-      ...detailed(failing, (c) => c.failures),
+      ...detailed(failing, (c) => c.failures, budget),
     ]);
   const differing = report.checks.filter((c) => c.differences.length > 0);
   if (differing.length > 0)
     out.push([
       `differs from the service (${entries(differences(report))}; these do not decide the verdict at ${report.level} level):`,
-      ...detailed(differing, (c) => c.differences),
+      ...detailed(differing, (c) => c.differences, budget),
     ]);
   const noted = report.checks.filter((c) => (c.notes ?? []).length > 0);
   if (noted.length > 0)
