@@ -140,6 +140,60 @@ export function leading(report: ContractReport): string[][] {
   return out;
 }
 
+/** The names of `checks` by their detail (their state when they have none), first met first. */
+function byDetail(checks: readonly CheckResult[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const check of checks) {
+    const detail = check.detail ?? check.status;
+    const names = groups.get(detail);
+    if (names === undefined) groups.set(detail, [check.name]);
+    else names.push(check.name);
+  }
+  return groups;
+}
+
+/**
+ * Why the run is incomplete, as sections of lines (none when it is not): each in-scope check that did not run to
+ * a verdict, grouped by why (a diagnosis, the time limit, each other detail), or, when no check of the run's
+ * level ran, how many were left out for each reason. The text report says it after the failures, the HTML
+ * report at its top.
+ */
+export function incompleteSections(report: ContractReport): string[][] {
+  if (report.unreachable) return [];
+  const out: string[][] = [];
+  const missing = unfinished(report);
+  // The checks a diagnosis kept from running are one line per diagnosis, not one each.
+  const blocked = (d: Diagnosis) => missing.filter((check) => check.detail === blockedDetail(d)).length;
+  // So are the checks the time limit cut short, which all say the same (timeLimit.ts).
+  const late = missing.filter((check) => timeLimitOf(check.detail) !== undefined);
+  const unblocked = missing.filter(
+    (check) => !report.diagnoses.some((d) => check.detail === blockedDetail(d)) && timeLimitOf(check.detail) === undefined,
+  );
+  if (missing.length > 0)
+    out.push([
+      `incomplete: ${plural(missing.length, 'in-scope check')} did not run to a verdict:`,
+      ...report.diagnoses
+        .filter((d) => blocked(d) > 0)
+        .map((d) => `  ${plural(blocked(d), 'check')} resting on ${d.site}: ${blockedDetail(d)}`),
+      ...(late.length === 0 ? [] : [`  ${plural(late.length, 'check')}: ${late[0]!.detail}`]),
+      ...[...byDetail(unblocked)].map(([detail, names]) =>
+        names.length === 1 ? `  ${names[0]}: ${detail}` : `  ${plural(names.length, 'check')}: ${detail}: ${names.join(', ')}`,
+      ),
+    ]);
+  if (missing.length === 0 && decidedNothing(report)) {
+    // Why no check of the run's level ran: how many were left out, by each reason given.
+    const why = new Map<string, number>();
+    for (const check of report.checks.filter((c) => decides(c.level, report.level)))
+      why.set(check.detail ?? check.status, (why.get(check.detail ?? check.status) ?? 0) + 1);
+    out.push([
+      `incomplete: no check at ${report.level} level ran, so the run observed nothing it is meant to prove:`,
+      ...[...why].map(([reason, n]) => `  ${plural(n, 'check')} at ${report.level} level or below: ${reason}`),
+      `  run checks of that level (a wider --only, without --only-no-job), or hold the target to the service too (--level service)`,
+    ]);
+  }
+  return out;
+}
+
 /** The sections after the check list, each a list of lines. */
 function trailing(report: ContractReport): string[][] {
   const budget = new DetailBudget();
@@ -162,34 +216,7 @@ function trailing(report: ContractReport): string[][] {
       `not judged above ${report.level} level (these do not decide the verdict):`,
       ...noted.flatMap((c) => (c.notes ?? []).map((note) => `  ${c.name}: ${note}`)),
     ]);
-  const missing = unfinished(report);
-  // The checks a diagnosis kept from running are one line per diagnosis, not one each.
-  const blocked = (d: Diagnosis) => missing.filter((check) => check.detail === blockedDetail(d)).length;
-  // So are the checks the time limit cut short, which all say the same (timeLimit.ts).
-  const late = missing.filter((check) => timeLimitOf(check.detail) !== undefined);
-  const unblocked = missing.filter(
-    (check) => !report.diagnoses.some((d) => check.detail === blockedDetail(d)) && timeLimitOf(check.detail) === undefined,
-  );
-  if (missing.length > 0 && !report.unreachable)
-    out.push([
-      `incomplete: ${plural(missing.length, 'in-scope check')} did not run to a verdict:`,
-      ...report.diagnoses
-        .filter((d) => blocked(d) > 0)
-        .map((d) => `  ${plural(blocked(d), 'check')} resting on ${d.site}: ${blockedDetail(d)}`),
-      ...(late.length === 0 ? [] : [`  ${plural(late.length, 'check')}: ${late[0]!.detail}`]),
-      ...unblocked.map((check) => `  ${check.name}: ${check.detail ?? check.status}`),
-    ]);
-  if (missing.length === 0 && decidedNothing(report) && !report.unreachable) {
-    // Why no check of the run's level ran: how many were left out, by each reason given.
-    const why = new Map<string, number>();
-    for (const check of report.checks.filter((c) => decides(c.level, report.level)))
-      why.set(check.detail ?? check.status, (why.get(check.detail ?? check.status) ?? 0) + 1);
-    out.push([
-      `incomplete: no check at ${report.level} level ran, so the run observed nothing it is meant to prove:`,
-      ...[...why].map(([reason, n]) => `  ${plural(n, 'check')} at ${report.level} level or below: ${reason}`),
-      `  run checks of that level (a wider --only, without --only-no-job), or hold the target to the service too (--level service)`,
-    ]);
-  }
+  out.push(...incompleteSections(report));
   const t = totals(report);
   const left = report.checks.filter(notSelected).length;
   out.push([
