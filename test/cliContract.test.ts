@@ -169,7 +169,7 @@ describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () =
     }
   });
 
-  it('--json: the report on stdout, valid against the published schema, with verdict, exit status and totals; the progress on stderr', async () => {
+  it('--json: the report on stdout, valid against the published schema, with verdict, exit status and totals; the progress and the verdict line on stderr', async () => {
     const run = await cli([
       'contract',
       '--json',
@@ -194,7 +194,9 @@ describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () =
     expect(lines[0]).toMatch(
       /^crawlspec contract: http:\/\/127\.0\.0\.1:\d+ \(v1, v2\), level interface, seed 7, 1 run per generated check$/,
     );
-    expect(lines.slice(1).map((line) => PROGRESS_LINE.test(line))).toEqual([true, true]);
+    expect(lines.slice(1, -1).map((line) => PROGRESS_LINE.test(line))).toEqual([true, true]);
+    // The line the text report ends with, so that a person watching the run sees the verdict there too.
+    expect(lines.at(-1)).toBe('conformant');
   });
 
   it('--max-requests 0: nothing sent, incomplete, exit 3, saying what did not run and why', async () => {
@@ -250,6 +252,21 @@ describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () =
       'crawlspec: a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication (crawlspec contract --help)\n',
     );
     expect(run.stdout).toBe('');
+  });
+
+  it('--only or --skip naming no check: the nearest pattern that names some is suggested, one line, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['--only', 'v2.crawl.behavior.*'], '--only "v2.crawl.behavior.*" names no check of v1 and v2; did you mean "v2.crawl.behaviour.*"? '],
+      [['--only', 'behavior'], '--only "behavior" names no check of v1 and v2; did you mean "*.behaviour.*"? '],
+      [['--skip', 'v2.crawl.start.vallid'], '--skip "v2.crawl.start.vallid" names no check of v1 and v2; did you mean "v2.crawl.start.valid"? '],
+      // Nothing near: no suggestion.
+      [['--only', 'nothing.matches'], '--only "nothing.matches" names no check of v1 and v2; '],
+    ];
+    for (const [args, said] of cases) {
+      const run = await cli(['contract', ...args]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(`crawlspec: ${said}expected a name or pattern of crawlspec contract --list-checks (crawlspec contract --help)\n`);
+    }
   });
 
   it('--version v3: a usage error, exit 2', async () => {

@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINE_LIMIT } from '../scripts/contract/cut.js';
 import type { ContractReport, Failure } from '../scripts/contract/report.js';
 import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reportHtml.js';
 import { externalLoads } from '../scripts/emit/docs.js';
@@ -127,7 +128,80 @@ describe('the HTML report', () => {
   });
 });
 
+/** A run with failing, passing and unfinished checks, long dotted names, a long answer and curl line (issue 40). */
+const READ_FIRST: ContractReport = report({
+  checks: [
+    check('json.malformed'),
+    check('v2.crawl.behaviour.maxDiscoveryDepthAndIncludePathsTogether', { status: 'inconclusive', detail: 'the crawl did not end within 60 s' }),
+    check('v2.batch.scrape.behaviour.ignoreInvalidURLs', { status: 'skipped', detail: 'no test site: --behaviour-site not given' }),
+    check('v1.crawl.behaviour.limit', { status: 'skipped', detail: 'no test site: --behaviour-site not given' }),
+    check('v2.crawl.start.fieldAlone', {
+      status: 'fail',
+      failures: [
+        failure({
+          message: `refused a valid crawl: 400 https://example.com/${'y'.repeat(400)}`,
+          request: `curl -sS -X POST 'http://127.0.0.1:4000/v2/crawl' --data-raw '{"url":"http://127.0.0.1:4000/site","pad":"${'x'.repeat(50_000)}"}'`,
+          got: { status: 400, body: `{"error":"${'z'.repeat(3000)}\n${'w'.repeat(3000)}"}` },
+        }),
+      ],
+    }),
+  ],
+});
+
+describe('the HTML report: what a person reads first', () => {
+  const html = formatHtml(READ_FIRST);
+  const rowOrder = [...html.matchAll(/<tr class="check" data-status="(\w+)"/g)].map((m) => m[1]);
+
+  it('the failing checks first, then those that did not run to a verdict, the passing ones last', () => {
+    expect(rowOrder).toEqual(['fail', 'inconclusive', 'skipped', 'skipped', 'pass']);
+  });
+
+  it('an incomplete run says why at the top, before the table: the unfinished in-scope checks grouped by detail', () => {
+    const r = report({ checks: READ_FIRST.checks.filter((c) => c.status !== 'fail') });
+    const page = formatHtml(r);
+    expect(page).toContain('<span class="verdict incomplete">incomplete</span>');
+    const notice = /<div class="notice">([^<]*(?:<wbr>[^<]*)*)<\/div>/.exec(page)?.[1]?.replace(/<wbr>/g, '');
+    expect(notice).toBe(
+      [
+        'incomplete: 3 in-scope checks did not run to a verdict:',
+        '  v2.crawl.behaviour.maxDiscoveryDepthAndIncludePathsTogether: the crawl did not end within 60 s',
+        '  2 checks: no test site: --behaviour-site not given: v2.batch.scrape.behaviour.ignoreInvalidURLs, v1.crawl.behaviour.limit',
+      ].join('\n'),
+    );
+    expect(page.indexOf('<div class="notice">')).toBeLessThan(page.indexOf('<table>'));
+  });
+
+  it('a check name breaks after its dots and nowhere else; no style lets a word break anywhere', () => {
+    expect(html).toContain('<td class="name">v2.<wbr>crawl.<wbr>behaviour.<wbr>maxDiscoveryDepthAndIncludePathsTogether</td>');
+    expect(html).not.toMatch(/overflow-wrap:\s*anywhere/);
+    expect(html).toMatch(/td\.name \{[^}]*word-break: keep-all/);
+  });
+
+  it('the answer and the curl line are cut as in the text report: each line LINE_LIMIT bytes at most, saying how much', () => {
+    const pres = [...html.matchAll(/<pre>([^<]*)<\/pre>/g)].map((m) => m[1]!.replace(/&#39;|&quot;/g, "'"));
+    expect(pres).toHaveLength(2);
+    for (const pre of pres) for (const line of pre.split('\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(LINE_LIMIT);
+    expect(pres[1]).toMatch(/\.\.\. \d+ bytes more$/);
+  });
+});
+
 describe.skipIf(BROWSER.skip)('the HTML report in headless Chromium', () => {
+  // The page measured as it lays out, in a frame of the width (headless Chromium's window is 500 pixels wide at
+  // least): a script the test adds posts how wide the page is against its window to the frame's parent, which writes it.
+  const MEASURE = `<script>addEventListener('load', () => parent.postMessage(document.documentElement.scrollWidth + ' ' + innerWidth, '*'));</script>`;
+  const frame = (file: string, width: number) =>
+    `<!DOCTYPE html><html><body style="margin:0"><iframe src="${file}" style="width:${width}px;height:900px;border:0"></iframe><script>addEventListener('message', (m) => { const o = document.createElement('output'); o.id = 'measured'; o.textContent = m.data; document.body.append(o); });</script></body></html>`;
+  for (const width of [1280, 400])
+    it(`at ${width} pixels wide the page does not scroll sideways`, async () => {
+      await writeFile(join(scratch, `wide-${width}.html`), formatHtml(READ_FIRST).replace('</body>', `${MEASURE}</body>`));
+      const file = join(scratch, `frame-${width}.html`);
+      await writeFile(file, frame(`wide-${width}.html`, width));
+      const page = await renderPage(BROWSER.path(), file, '', '<output id="measured">', 1300);
+      const [scroll, window] = /<output id="measured">(\d+) (\d+)<\/output>/.exec(page.dom)!.slice(1).map(Number);
+      expect(window).toBe(width);
+      expect(scroll).toBeLessThanOrEqual(width);    }, 120_000);
+
+
   it('a failing report: the filter script ran over every row, failures shown, nothing fetched', async () => {
     const chromium = BROWSER.path();
     const file = join(scratch, 'failing.html');

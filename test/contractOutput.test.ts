@@ -14,11 +14,13 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResponse } from '../scripts/server/app.js';
 import { collapse } from '../scripts/contract/collapse.js';
-import { truncate } from '../scripts/contract/context.js';
-import { cut, LINE_LIMIT } from '../scripts/contract/cut.js';
+import { Attempt, truncate, type Env } from '../scripts/contract/context.js';
+import { DEFAULT_OPTIONS, resolveOptions } from '../scripts/contract/options.js';
+import { cut, DETAIL_LIMIT, FAILURE_TEXT_LIMIT, LINE_LIMIT, REPORT_LIMIT } from '../scripts/contract/cut.js';
 import { SERVER_ERROR_CITATION } from '../scripts/contract/levels.js';
 import { progressLine } from '../scripts/contract/progress.js';
 import { jsonReport, type CheckResult, type ContractReport, type Failure } from '../scripts/contract/report.js';
+import { formatHtml } from '../scripts/contract/reportHtml.js';
 import { formatSummary } from '../scripts/contract/reportText.js';
 import { checkNames, exitCode, formatJunit, formatText, runContract } from '../scripts/contract/run.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
@@ -65,12 +67,11 @@ const systemOut = (element: Parameters<typeof DomUtils.textContent>[0]) =>
   DomUtils.textContent(DomUtils.getElementsByTagName('system-out', element));
 
 describe('repeated failures of one check collapse', () => {
-  it('the same 500 to 22 requests is one entry × 22 with the smallest request; another answer stays apart; a generated class is kept', () => {
-    const fields = Array.from({ length: 22 }, (_, i) => `field${i}`);
-    const same = fields.map((field, i) =>
+  it('the same 500 to 22 requests differing in numbers, addresses and ids is one entry × 22 with the smallest request; another answer stays apart; a generated class is kept', () => {
+    const same = Array.from({ length: 22 }, (_, i) =>
       failure({
-        expected: `accepted: 200 and a start answer (${field} alone)`,
-        request: `curl -X POST 'http://127.0.0.1:4000/v2/crawl' --data-raw '{"url":"http://127.0.0.1:4000/site/${i}","${field}":${'1'.repeat(30 - i)}}'`,
+        expected: `accepted: 200 and a start answer (limit: ${22 - i} alone)`,
+        request: `curl -X POST 'http://127.0.0.1:4000/v2/crawl' --data-raw '{"url":"http://127.0.0.1:4000/site/${i}","limit":${'1'.repeat(30 - i)}}'`,
         got: { status: 500, body: `{"error":"Internal error","requestId":"6f1c2a9e-0b7d-4c1e-9a55-${String(i).padStart(12, '0')}"}` },
       }),
     );
@@ -83,12 +84,48 @@ describe('repeated failures of one check collapse', () => {
     const out = collapse([...same.slice(0, 10), other, ...same.slice(10), ...generated]);
     expect(out).toHaveLength(4);
     expect(out[0]).toMatchObject({ count: 22, message: same[0]!.message });
-    // The smallest request is the last one built (its value has the fewest digits).
+    // The smallest request is the last one built (its value has the fewest digits), shown with its own expectation.
     expect(out[0]!.request).toBe(same[21]!.request);
-    expect(out[0]!.expected).toBe('accepted: 200 and a start answer (field21 alone)');
+    expect(out[0]!.expected).toBe('accepted: 200 and a start answer (limit: 1 alone)');
     expect(out[1]).toBe(other);
     expect(out[1]!.count).toBeUndefined();
     expect(out.slice(2)).toEqual(generated);
+  });
+
+  it('three fields accepted with a fraction are three entries; the same field met again with other numbers, addresses and ids is one × 2', () => {
+    // Issue 40: `limit: 2.5`, `maxDepth: 1.5` and `maxDiscoveryDepth: 1.5` accepted were one line `limit: 2.5 × 3`.
+    const accepted = (field: string, value: number, id: string) =>
+      failure({
+        check: 'v2.crawl.start.invalid.fraction',
+        kind: 'status',
+        message: '200: the request was not refused, although the interface refuses it',
+        expected: `refused: a 4xx answer and no job (${field}: ${value} is not an integer: /${field}: must be integer)`,
+        section: 'interface §2.1',
+        request: `curl -X POST 'http://127.0.0.1:4000/v2/crawl' --data-raw '{"url":"http://127.0.0.1:4000/site","${field}":${value}}'`,
+        got: { status: 200, body: `{"success":true,"id":"${id}","url":"http://127.0.0.1:4000/v2/crawl/${id}"}` },
+      });
+    const out = collapse([
+      accepted('limit', 2.5, '6f1c2a9e-0b7d-4c1e-9a55-000000000001'),
+      accepted('maxDepth', 1.5, '6f1c2a9e-0b7d-4c1e-9a55-000000000002'),
+      accepted('maxDiscoveryDepth', 1.5, '6f1c2a9e-0b7d-4c1e-9a55-000000000003'),
+      accepted('limit', 12.5, '6f1c2a9e-0b7d-4c1e-9a55-000000000004'),
+    ]);
+    expect(out.map((f) => [f.expected, f.count])).toEqual([
+      ['refused: a 4xx answer and no job (limit: 2.5 is not an integer: /limit: must be integer)', 2],
+      ['refused: a 4xx answer and no job (maxDepth: 1.5 is not an integer: /maxDepth: must be integer)', undefined],
+      ['refused: a 4xx answer and no job (maxDiscoveryDepth: 1.5 is not an integer: /maxDiscoveryDepth: must be integer)', undefined],
+    ]);
+    const text = formatText(report({ checks: [check('v2.crawl.start.invalid.fraction', { status: 'fail', failures: out })] }));
+    for (const field of ['limit', 'maxDepth', 'maxDiscoveryDepth']) expect(text).toContain(`(${field}: `);
+    expect(text).toContain('(4 failures)');
+  });
+
+  it("a field whose name ends in a digit is not another field's number: field1 and field2 are two classes", () => {
+    const alone = (field: string) => failure({ expected: `accepted: 200 and a start answer (${field} alone)` });
+    expect(collapse([alone('field1'), alone('field2'), alone('field1')]).map((f) => [f.expected, f.count])).toEqual([
+      ['accepted: 200 and a start answer (field1 alone)', 2],
+      ['accepted: 200 and a start answer (field2 alone)', undefined],
+    ]);
   });
 
   it('a 400 naming another field is another class', () => {
@@ -138,8 +175,80 @@ describe('cutting', () => {
     const shown = DomUtils.findAll(() => true, junit.children).flatMap((e) => [DomUtils.textContent(e), ...Object.values(e.attribs)]);
     expect(shown.join('\n')).toContain('bytes more');
     for (const line of lines(shown.join('\n'))) expect(bytes(line)).toBeLessThanOrEqual(LINE_LIMIT);
-    // The JSON keeps the request whole.
+    // The JSON keeps the request as the failure holds it (cut only where it is made, past FAILURE_TEXT_LIMIT).
     expect(jsonReport(r).checks[0]!.failures[0]!.request).toHaveLength(15_000 + `curl --data-raw '{"url":""}'`.length);
+  });
+
+  it('no report a person reads is over REPORT_LIMIT, with a 12 MB request, body and message and every check failing at the most a failure keeps', () => {
+    // Issue 40: a 12 MB request body made a 12.7 MB HTML report.
+    const huge = `curl --data-raw '${'{"url":"http://127.0.0.1:4000/site"}\n'.repeat((12 * 1024 * 1024) / 36)}'`;
+    const most = (text: string) => text.repeat(Math.ceil(FAILURE_TEXT_LIMIT / text.length)).slice(0, FAILURE_TEXT_LIMIT);
+    const [message, expected, request, body, note] = ['<&> message ', 'expected\n', `curl '&'\n`, '<b>&amp;</b>\n', 'note '].map(most) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const entries = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        failure({ check: name, message: `${i} ${message}`, expected, request, got: { status: 500, body } }),
+      );
+    const names = checkNames(['v1', 'v2']);
+    const r = report({
+      checks: [
+        check(names[0]!, {
+          status: 'fail',
+          failures: [failure({ request: huge, message: huge, expected: huge, got: { status: 400, body: huge } })],
+        }),
+        ...names
+          .slice(1)
+          .map((name) =>
+            check(name, { status: 'fail', failures: entries(name, 5), differences: entries(name, 2), notes: [note], detail: note }),
+          ),
+      ],
+    });
+    const [text, junit, html] = [formatText(r), formatJunit(r), formatHtml(r)];
+    for (const [format, written] of [
+      ['text', text],
+      ['JUnit', junit],
+      ['HTML', html],
+    ] as const) {
+      expect(bytes(written), format).toBeLessThanOrEqual(REPORT_LIMIT);
+      expect(written, format).toContain(
+        `more entries not shown: this report shows ${DETAIL_LIMIT} bytes of failure details at most (--json lists each)`,
+      );
+      // The 12 MB entry, shown first, is cut saying how much.
+      expect(written, format).toMatch(/\.\.\. 12\d{6} bytes more/);
+    }
+    expectWellFormedXml(junit);
+    expect(text.trimEnd().split('\n').pop()).toBe('deviations found');
+  });
+
+  it('a failure keeps FAILURE_TEXT_LIMIT bytes of a 12 MB request and message, so the JSON report of it is under REPORT_LIMIT', () => {
+    const options = resolveOptions({ ...DEFAULT_OPTIONS, seed: 7, baseUrl: 'http://127.0.0.1:4000', token: TOKEN, versions: ['v2'] });
+    const attempt = new Attempt({ name: 'v2.crawl.start.valid', level: 'interface' }, { options } as unknown as Env);
+    const huge = 'x'.repeat(12 * 1024 * 1024);
+    attempt.fail({
+      kind: 'status',
+      level: 'interface',
+      message: `400 to ${huge}`,
+      expected: 'accepted',
+      section: 'interface §2.1',
+      request: `curl -H 'Authorization: Bearer ${TOKEN}' --data-raw '{"url":"${huge}"}'`,
+      got: { status: 400, body: huge },
+    });
+    const [kept] = attempt.failures;
+    for (const text of [kept!.request!, kept!.message]) {
+      expect(bytes(text)).toBeLessThanOrEqual(FAILURE_TEXT_LIMIT);
+      expect(text).toMatch(/x\.\.\. 12\d{6} bytes more$/);
+    }
+    // Cleaned before it was cut: the token is redacted, not cut in half.
+    expect(kept!.request).toContain("'Authorization: Bearer ***'");
+    const json = JSON.stringify(
+      jsonReport(report({ checks: [check('v2.crawl.start.valid', { status: 'fail', failures: attempt.failures })] })),
+    );
+    expect(bytes(json)).toBeLessThanOrEqual(REPORT_LIMIT);
   });
 
   it('cut keeps whole characters and counts the bytes left out', () => {
@@ -438,21 +547,17 @@ describe('real runs', () => {
     }, 60_000);
     afterAll(() => target.close());
 
-    it('its failures are one entry with how many and the smallest request', () => {
+    it('its failures: one entry per field sent alone (each another expectation), together every 500 it answered', () => {
       const fieldAlone = r.checks.find((c) => c.name === 'v2.crawl.start.fieldAlone')!;
       expect(fieldAlone.status).toBe('fail');
       const starts = target.log.filter((e) => e.method === 'POST' && e.url === '/v2/crawl' && e.status === 500);
       expect(starts.length).toBeGreaterThan(5);
-      expect(fieldAlone.failures).toHaveLength(1);
-      const [only] = fieldAlone.failures;
-      expect(only).toMatchObject({ kind: 'serverError', count: starts.length });
-      const smallest = starts.map((e) => e.body).reduce((a, b) => (b.length < a.length ? b : a));
-      expect(only!.request).toContain(`--data-raw '${smallest}'`);
-      expect(formatText(r)).toMatch(
-        new RegExp(
-          `✗ 500: the implementation failed to answer POST /v2/crawl \\[HTTP [^\\]]*\\] {2}× ${starts.length} \\(the smallest request shown\\)`,
-        ),
-      );
+      const failures = fieldAlone.failures;
+      expect(failures.every((f) => f.kind === 'serverError' && f.got?.status === 500)).toBe(true);
+      expect(new Set(failures.map((f) => f.expected)).size).toBe(failures.length);
+      expect(failures.reduce((n, f) => n + (f.count ?? 1), 0)).toBe(starts.length);
+      expect(failures.map((f) => /--data-raw '(.*)'$/.exec(f.request ?? '')?.[1]).sort()).toEqual(starts.map((e) => e.body).sort());
+      expect(formatText(r)).toContain(`v2.crawl.start.fieldAlone  (${starts.length} failures)`);
     });
 
     it('its JSON validates, its JUnit has one failure, nothing told or written holds the token', () => {

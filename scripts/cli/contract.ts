@@ -21,6 +21,7 @@ import {
   UsageError,
   webhookSecret,
 } from './errors.js';
+import { closestPattern } from './suggest.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
@@ -278,16 +279,17 @@ export async function contractCommand(args: string[]): Promise<number> {
   const kit = await loadKit();
   const siteUrl = values['site-url'] === undefined ? undefined : siteUrlOption(kit, values['site-url'], versions);
   const names = kit.checkNames(versions);
-  for (const pattern of values.only ?? [])
-    if (!names.some((name) => kit.matchesGlob(pattern, name)))
-      throw new UsageError(
-        `--only ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`,
-      );
-  for (const pattern of values.skip ?? [])
-    if (!names.some((name) => kit.matchesGlob(pattern, name)))
-      throw new UsageError(
-        `--skip ${quote(pattern)} names no check of ${versions.join(' and ')}; expected a name or pattern of crawlspec contract --list-checks`,
-      );
+  for (const [option, patterns] of [
+    ['--only', values.only],
+    ['--skip', values.skip],
+  ] as const)
+    for (const pattern of patterns ?? [])
+      if (!names.some((name) => kit.matchesGlob(pattern, name))) {
+        const meant = closestPattern(pattern, names, kit.matchesGlob);
+        throw new UsageError(
+          `${option} ${quote(pattern)} names no check of ${versions.join(' and ')}; ${meant === undefined ? '' : `did you mean ${quote(meant)}? `}expected a name or pattern of crawlspec contract --list-checks`,
+        );
+      }
 
   const options: Omit<ContractOptions, 'baseUrl'> = {
     token: auth === 'none' ? undefined : auth.token,
@@ -399,6 +401,8 @@ export async function contractCommand(args: string[]): Promise<number> {
     process.stdout.write(
       values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,
     );
+    // With --json, the verdict also ends what a person watching sees (stderr), as it ends the text report.
+    if (values.json) process.stderr.write(`${kit.verdict(result)}\n`);
     if (report !== undefined)
       await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
         throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);

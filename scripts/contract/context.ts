@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import { toCurl } from './curl.js';
-import { cut } from './cut.js';
+import { cut, FAILURE_TEXT_LIMIT } from './cut.js';
 import { holdAnswer, type Expectation } from './expect.js';
 import {
   AnswerTooLarge,
@@ -174,27 +174,31 @@ export class Attempt {
     return this.bodies.copy().digest('hex');
   }
 
-  /** Records a failure, cleaned of the token (the body before it is cut, so that no cut leaves half a token). */
+  /**
+   * Records a failure, cleaned of the token (each text before it is cut, so that no cut leaves half a token),
+   * its texts cut to FAILURE_TEXT_LIMIT bytes (a 12 MB request once made a 12.7 MB report: cut.ts).
+   */
   fail(failure: FailureInput): void {
     const { exchange, message, expected, request, got, cause, ...rest } = failure;
     const clean = this.clean;
+    const kept = (text: string) => cut(clean(text), FAILURE_TEXT_LIMIT);
     const route = exchange === undefined ? undefined : missingRoute(this.options.baseUrl, exchange);
     // A route that is not there fails the check that proves it, once; a check that only met it rests on it.
     if (route !== undefined && route.prover !== undefined && route.prover !== this.check && this.runs(route.prover)) {
-      this.leaveUndecided(`${message}: ${route.cause}, which ${route.prover} holds`, failure.level, false, route.cause);
+      this.leaveUndecided(kept(`${message}: ${route.cause}, which ${route.prover} holds`), failure.level, false, route.cause);
       return;
     }
     const missing = cause ?? route?.cause;
     this.failures.push({
       check: this.check,
       ...rest,
-      ...(missing === undefined ? {} : { cause: clean(missing) }),
-      message: clean(message),
-      expected: clean(expected),
-      ...(request === undefined ? {} : { request: clean(request) }),
+      ...(missing === undefined ? {} : { cause: kept(missing) }),
+      message: kept(message),
+      expected: kept(expected),
+      ...(request === undefined ? {} : { request: kept(request) }),
       ...(got === undefined ? {} : { got: { status: got.status, body: truncate(clean(got.body)) } }),
       ...(exchange
-        ? { request: clean(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
+        ? { request: kept(toCurl(exchange.request)), got: { status: exchange.status, body: truncate(clean(exchange.text)) } }
         : {}),
     });
   }

@@ -12,9 +12,9 @@
  *
  * The suite's properties carry the run (target, level, seed, ...), the verdict and exit status, and the
  * operations not implemented, which the suite's `<system-out>` also lists, after the preflight's diagnoses.
- * Lines are cut as in the text report.
+ * Lines are cut as in the text report, and so are the failure entries past its bound (cut.ts DETAIL_LIMIT).
  */
-import { cut, cutLines } from './cut.js';
+import { cut, cutLines, DetailBudget, notShown } from './cut.js';
 import { exitCode, NOT_SELECTED, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
 import { diagnosisLines, failureLines, LABEL, notImplementedLine } from './reportText.js';
 
@@ -36,28 +36,31 @@ export function escapeXml(text: string): string {
 /** Longest `message` of a `<failure>`, in bytes (before escaping). */
 const MESSAGE_LIMIT = 400;
 
-const entriesText = (failures: readonly Failure[]) =>
-  cutLines(failures.map((f) => [`[${f.level}] ${f.kind}`, ...failureLines(f)].join('\n')).join('\n\n'));
+/** The entries of `failures` as text, as many as `budget` leaves room for, then how many are not shown. */
+function entriesText(failures: readonly Failure[], budget: DetailBudget): string {
+  const { shown, hidden } = budget.take(failures, (f) => cutLines([`[${f.level}] ${f.kind}`, ...failureLines(f)].join('\n')));
+  return [...shown, ...(hidden > 0 ? [notShown(hidden)] : [])].join('\n\n');
+}
 
 /** The one `<failure>` of a failed check. */
-function failureElement(check: CheckResult): string {
+function failureElement(check: CheckResult, budget: DetailBudget): string {
   const [first] = check.failures;
   const total = check.failures.reduce((n, f) => n + (f.count ?? 1), 0);
   const others = total - (first?.count ?? 1);
   const message = `${first?.message ?? 'failed'}${first?.count === undefined ? '' : ` (× ${first.count})`}${others > 0 ? ` (and ${others} more failure${others === 1 ? '' : 's'})` : ''}`;
   // The message in a few hundred bytes (the tag's line stays within the line bound); the entries below it, each line cut as in the text report.
-  return `      <failure message="${escapeXml(cut(message, MESSAGE_LIMIT))}" type="${escapeXml(first?.kind ?? 'fail')}">\n${escapeXml(entriesText(check.failures))}</failure>`;
+  return `      <failure message="${escapeXml(cut(message, MESSAGE_LIMIT))}" type="${escapeXml(first?.kind ?? 'fail')}">\n${escapeXml(entriesText(check.failures, budget))}</failure>`;
 }
 
 /** What a check's `<system-out>` says: its state above the run's level, its differences, what was not judged above the run's level. */
-function systemOut(check: CheckResult, level: ContractReport['level']): string[] {
+function systemOut(check: CheckResult, level: ContractReport['level'], budget: DetailBudget): string[] {
   const out: string[] = [];
   if (check.status === 'differs' || check.status === 'notJudged')
     out.push(
       `${LABEL[check.status]} at ${check.level} level (informs, does not decide at ${level} level)${check.detail === undefined ? '' : `: ${check.detail}`}`,
     );
   if (check.differences.length > 0)
-    out.push(`differs from the service (does not decide the verdict at ${level} level):\n${entriesText(check.differences)}`);
+    out.push(`differs from the service (does not decide the verdict at ${level} level):\n${entriesText(check.differences, budget)}`);
   for (const note of check.notes ?? []) out.push(`not judged above ${level} level: ${note}`);
   return out;
 }
@@ -67,6 +70,7 @@ export function formatJunit(report: ContractReport): string {
   const listed = report.checks.filter((c) => !(c.status === 'skipped' && c.detail === NOT_SELECTED));
   const left = report.checks.length - listed.length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const budget = new DetailBudget();
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const counts = `tests="${listed.length}" failures="${t.failed}" skipped="${t.inconclusive + t.skipped - left}" time="${seconds(report.durationMs)}"`;
   out.push(`<testsuites name="crawlspec contract" ${counts}>`);
@@ -90,10 +94,10 @@ export function formatJunit(report: ContractReport): string {
   for (const check of listed) {
     const classname = check.name.split('.').slice(0, -1).join('.') || check.name;
     const open = `    <testcase classname="${escapeXml(`crawlspec.${classname}`)}" name="${escapeXml(check.name)}" time="${seconds(check.durationMs)}"`;
-    const said = systemOut(check, report.level);
+    const said = systemOut(check, report.level, budget);
     const outcome =
       check.status === 'fail'
-        ? failureElement(check)
+        ? failureElement(check, budget)
         : check.status === 'inconclusive' || check.status === 'skipped'
           ? `      <skipped message="${escapeXml(cut(check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped'), MESSAGE_LIMIT))}"/>`
           : undefined;

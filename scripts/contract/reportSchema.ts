@@ -57,7 +57,8 @@ export const FailureSchema = Type.Object(
     message: Type.String({ description: 'What went wrong, in a sentence.' }),
     request: Type.Optional(
       Type.String({
-        description: 'The request, as a runnable `curl` line (token redacted as `***`); whole, where the text report cuts it.',
+        description:
+          'The request, as a runnable `curl` line (token redacted as `***`); whole up to 65536 bytes, where the text report cuts it; a longer one is cut, ending "... N bytes more" (no longer runnable).',
       }),
     ),
     got: Type.Optional(
@@ -87,7 +88,7 @@ export const FailureSchema = Type.Object(
       Type.Integer({
         minimum: 2,
         description:
-          'How many failures of this class the check found (same level, kind, section, status, and message and answer up to the request specifics), when more than one: this entry stands for them all and shows the smallest request.',
+          'How many failures of this class the check found (same level, kind, section, status, and message, expectation and answer up to the request specifics), when more than one: this entry stands for them all and shows the smallest request.',
       }),
     ),
   },

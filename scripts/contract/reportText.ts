@@ -11,11 +11,12 @@
  *
  * `formatText` is all of it. The command prints the header when it starts and each check's line as the check
  * ends (progress.ts), then `formatSummary`: the report without its check list, which was just printed. No line
- * is longer than LINE_LIMIT bytes (cut.ts): a long message, answer or curl line says how much of it was cut
- * (the JSON keeps each request whole).
+ * is longer than LINE_LIMIT bytes, no field of a failure longer than FIELD_LIMIT, and the failure entries past
+ * DETAIL_LIMIT bytes are counted, not shown (cut.ts): a long message, answer or curl line says how much of it
+ * was cut.
  */
 import { causeLine } from './causes.js';
-import { cutLines } from './cut.js';
+import { cutLines, DetailBudget, notShown, shownField } from './cut.js';
 import { timeLimitOf } from './timeLimit.js';
 import { decides } from './levels.js';
 import {
@@ -83,9 +84,12 @@ export function checkLine(check: CheckResult, level: ContractReport['level']): s
 export function failureLines(failure: Failure): string[] {
   const label = (name: string, text: string) => `  ${`${name}:`.padEnd(10)}${indent(text, ' '.repeat(12))}`;
   const times = failure.count === undefined ? '' : `  × ${failure.count} (the smallest request shown)`;
-  const lines = [`✗ ${failure.message} [${failure.section}]${times}`, label('expected', failure.expected)];
-  if (failure.got) lines.push(label('got', `${failure.got.status ?? 'no answer'} ${failure.got.body}`).trimEnd());
-  if (failure.request) lines.push(label('request', failure.request));
+  const lines = [
+    `✗ ${indent(shownField(failure.message), '  ')} [${failure.section}]${times}`,
+    label('expected', shownField(failure.expected)),
+  ];
+  if (failure.got) lines.push(label('got', shownField(`${failure.got.status ?? 'no answer'} ${failure.got.body}`)).trimEnd());
+  if (failure.request) lines.push(label('request', shownField(failure.request)));
   if (failure.counterexample) {
     const { seed, path, shrinks } = failure.counterexample;
     lines.push(`  minimal counterexample of its class after ${shrinks} shrinks (seed ${seed}, path ${JSON.stringify(path)})`);
@@ -100,9 +104,17 @@ export function notImplementedLine(entry: NotImplemented): string {
   return `${entry.method} ${entry.path} [${entry.source}]: ${entry.statuses.join(', ')} to ${plural(entry.requests, 'request')} of ${plural(entry.checks.length, 'check')} (${shown}${rest})`;
 }
 
-/** The checks' failures of one kind, each check's name then its entries. */
-const detailed = (checks: readonly CheckResult[], of: (check: CheckResult) => readonly Failure[]) =>
-  checks.flatMap((check) => [`  ${check.name}`, ...of(check).flatMap((f) => failureLines(f).map((line) => `    ${line}`))]);
+/** The checks' failures of one kind, each check's name then its entries, as many as `budget` leaves room for. */
+function detailed(checks: readonly CheckResult[], of: (check: CheckResult) => readonly Failure[], budget: DetailBudget): string[] {
+  return checks.flatMap((check) => {
+    const { shown, hidden } = budget.take(of(check), (f) =>
+      failureLines(f)
+        .map((line) => `    ${line}`)
+        .join('\n'),
+    );
+    return [`  ${check.name}`, ...shown, ...(hidden > 0 ? [`    ${notShown(hidden)}`] : [])];
+  });
+}
 
 /** A site the target cannot use (preflight.ts): what, what showed it, the fix; with how many checks it kept from running once known. */
 export function diagnosisLines(diagnosis: Omit<Diagnosis, 'checks'> & { readonly checks?: number }): string[] {
@@ -129,33 +141,27 @@ export function leading(report: ContractReport): string[][] {
   return out;
 }
 
-/** The sections after the check list, each a list of lines. */
-function trailing(report: ContractReport): string[][] {
+/** The names of `checks` by their detail (their state when they have none), first met first. */
+function byDetail(checks: readonly CheckResult[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const check of checks) {
+    const detail = check.detail ?? check.status;
+    const names = groups.get(detail);
+    if (names === undefined) groups.set(detail, [check.name]);
+    else names.push(check.name);
+  }
+  return groups;
+}
+
+/**
+ * Why the run is incomplete, as sections of lines (none when it is not): each in-scope check that did not run to
+ * a verdict, grouped by why (a diagnosis, the time limit, each other detail), or, when no check of the run's
+ * level ran, how many were left out for each reason. The text report says it after the failures, the HTML
+ * report at its top.
+ */
+export function incompleteSections(report: ContractReport): string[][] {
+  if (report.unreachable) return [];
   const out: string[][] = [];
-  const failing = report.checks.filter((c) => c.status === 'fail');
-  // The faults first: one line each, however many checks each shows in (causes.ts).
-  if (report.causes.length > 0)
-    out.push([
-      `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
-      ...report.causes.map((cause) => `  ${causeLine(cause)}`),
-    ]);
-  if (failing.length > 0)
-    out.push([
-      `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,
-      ...detailed(failing, (c) => c.failures),
-    ]);
-  const differing = report.checks.filter((c) => c.differences.length > 0);
-  if (differing.length > 0)
-    out.push([
-      `differs from the service (${entries(differences(report))}; these do not decide the verdict at ${report.level} level):`,
-      ...detailed(differing, (c) => c.differences),
-    ]);
-  const noted = report.checks.filter((c) => (c.notes ?? []).length > 0);
-  if (noted.length > 0)
-    out.push([
-      `not judged above ${report.level} level (these do not decide the verdict):`,
-      ...noted.flatMap((c) => (c.notes ?? []).map((note) => `  ${c.name}: ${note}`)),
-    ]);
   const missing = unfinished(report);
   // The checks a diagnosis kept from running are one line per diagnosis, not one each.
   const blocked = (d: Diagnosis) => missing.filter((check) => check.detail === blockedDetail(d)).length;
@@ -164,16 +170,18 @@ function trailing(report: ContractReport): string[][] {
   const unblocked = missing.filter(
     (check) => !report.diagnoses.some((d) => check.detail === blockedDetail(d)) && timeLimitOf(check.detail) === undefined,
   );
-  if (missing.length > 0 && !report.unreachable)
+  if (missing.length > 0)
     out.push([
       `incomplete: ${plural(missing.length, 'in-scope check')} did not run to a verdict:`,
       ...report.diagnoses
         .filter((d) => blocked(d) > 0)
         .map((d) => `  ${plural(blocked(d), 'check')} resting on ${d.site}: ${blockedDetail(d)}`),
       ...(late.length === 0 ? [] : [`  ${plural(late.length, 'check')}: ${late[0]!.detail}`]),
-      ...unblocked.map((check) => `  ${check.name}: ${check.detail ?? check.status}`),
+      ...[...byDetail(unblocked)].map(([detail, names]) =>
+        names.length === 1 ? `  ${names[0]}: ${detail}` : `  ${plural(names.length, 'check')}: ${detail}: ${names.join(', ')}`,
+      ),
     ]);
-  if (missing.length === 0 && decidedNothing(report) && !report.unreachable) {
+  if (missing.length === 0 && decidedNothing(report)) {
     // Why no check of the run's level ran: how many were left out, by each reason given.
     const why = new Map<string, number>();
     for (const check of report.checks.filter((c) => decides(c.level, report.level)))
@@ -184,6 +192,38 @@ function trailing(report: ContractReport): string[][] {
       `  run checks of that level (a wider --only, without --only-no-job), or hold the target to the service too (--level service)`,
     ]);
   }
+  return out;
+}
+
+/** The sections after the check list, each a list of lines. */
+function trailing(report: ContractReport): string[][] {
+  const budget = new DetailBudget();
+  const out: string[][] = [];
+  const failing = report.checks.filter((c) => c.status === 'fail');
+  // The faults first: one line each, however many checks each shows in (causes.ts).
+  if (report.causes.length > 0)
+    out.push([
+      `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
+      ...report.causes.map((cause) => `  ${shownField(causeLine(cause))}`),
+    ]);
+  if (failing.length > 0)
+    out.push([
+      `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,
+      ...detailed(failing, (c) => c.failures, budget),
+    ]);
+  const differing = report.checks.filter((c) => c.differences.length > 0);
+  if (differing.length > 0)
+    out.push([
+      `differs from the service (${entries(differences(report))}; these do not decide the verdict at ${report.level} level):`,
+      ...detailed(differing, (c) => c.differences, budget),
+    ]);
+  const noted = report.checks.filter((c) => (c.notes ?? []).length > 0);
+  if (noted.length > 0)
+    out.push([
+      `not judged above ${report.level} level (these do not decide the verdict):`,
+      ...noted.flatMap((c) => (c.notes ?? []).map((note) => `  ${c.name}: ${note}`)),
+    ]);
+  out.push(...incompleteSections(report));
   const t = totals(report);
   const left = report.checks.filter(notSelected).length;
   out.push([

@@ -59,9 +59,17 @@ export interface Rendered {
   requests: string[];
 }
 
-/** Opens `file` (at `hash`) in headless Chromium and returns the DOM once the page settled. */
-/** `marker`: what the DOM must hold once rendered (else the render failed); by default Redoc's container. */
-export async function renderPage(chromium: string, file: string, hash = '', marker = '<div id="redoc">'): Promise<Rendered> {
+/**
+ * Opens `file` (at `hash`) in headless Chromium and returns the DOM once the page settled. `marker`: what the DOM
+ * must hold once rendered (else the render failed); by default Redoc's container. `width`: of the window, in pixels.
+ */
+export async function renderPage(
+  chromium: string,
+  file: string,
+  hash = '',
+  marker = '<div id="redoc">',
+  width?: number,
+): Promise<Rendered> {
   const profile = await mkdtemp(join(tmpdir(), 'crawlspec-chromium-'));
   const netLog = join(profile, 'net-log.json');
   const url = `${pathToFileURL(file).href}${hash}`;
@@ -78,6 +86,7 @@ export async function renderPage(chromium: string, file: string, hash = '', mark
       `--user-data-dir=${profile}`,
       `--log-net-log=${netLog}`,
       '--virtual-time-budget=10000',
+      ...(width === undefined ? [] : [`--window-size=${width},900`]),
       '--dump-dom',
       url,
     ];
