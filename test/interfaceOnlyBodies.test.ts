@@ -43,4 +43,23 @@ describe('interface-only bodies', () => {
       }),
     ).toEqual(['scrapeOptions.changeTrackingOptions.modes.[] (service)']);
   });
+
+  it('a key no definition lists is found at any depth, but not inside free-form content (headers, a JSON Schema)', () => {
+    const body = {
+      url: 'https://example.com',
+      note: 1,
+      scrapeOptions: {
+        location: { country: 'DE', region: 'BY' },
+        formats: ['markdown', { type: 'json', schema: { type: 'object', properties: { title: { type: 'string' } } }, extra: true }],
+        actions: [{ type: 'wait', milliseconds: 5, retry: 2 }],
+        headers: { 'x-anything': 'goes' },
+      },
+    };
+    expect(serviceOnlyPlaces('v2', 'CrawlRequest', body)).toEqual([
+      'note (a key no definition lists)',
+      'scrapeOptions.location.region (a key no definition lists)',
+      'scrapeOptions.formats.[].extra (a key no definition lists)',
+      'scrapeOptions.actions.[].retry (a key no definition lists)',
+    ]);
+  });
 });

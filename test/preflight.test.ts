@@ -231,6 +231,60 @@ describe('the preflight tells what is the site from what is the target', () => {
   }, 60_000);
 });
 
+describe("a target that refuses the run's credentials: one diagnosis, not a failure per check", () => {
+  it('crawlspec contract with no token against crawlspec serve --token X: exactly one diagnosis, every check not run but the auth ones (exit 3)', async () => {
+    const server = await startServerProcess(TOKEN);
+    try {
+      const run = await runCli(['contract', '--base-url', server.url, '--no-auth', '--runs', '1', '--json'], '', CLI_TIMEOUT_MS);
+      expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => /^crawlspec:/.test(l)) }).toEqual({ code: 3, stderr: [] });
+      const report = JSON.parse(run.stdout) as ContractReport;
+      expect(report.diagnoses).toHaveLength(1);
+      const [diagnosis] = report.diagnoses;
+      expect(diagnosis).toMatchObject({ site: server.url, summary: 'the target refuses requests without a token (401)' });
+      expect(diagnosis!.problem).toContain('sent with no Authorization header (--no-auth)');
+      expect(diagnosis!.fix).toContain('--token TOKEN or CRAWLSPEC_TOKEN=TOKEN');
+      expect(diagnosis!.fix).toContain('--header');
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'pass' || c.status === 'differs').map((c) => c.name)).toEqual(
+        [],
+      );
+      const blocked = report.checks.filter((c) => c.status === 'inconclusive' || c.status === 'notJudged');
+      for (const check of blocked)
+        expect(check.detail, check.name).toBe(`not run: ${diagnosis!.summary} (the diagnosis above says why and what to do)`);
+      expect(diagnosis!.checks).toBe(blocked.length);
+      // The auth checks need a token: without one they are left out, not blocked.
+      expect(report.checks.filter((c) => c.status === 'skipped').map((c) => c.name)).toEqual(
+        expect.arrayContaining(['auth.missing', 'auth.wrongToken']),
+      );
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
+  it('a wrong token: the diagnosis quotes the WWW-Authenticate header; the auth checks still run', async () => {
+    const challenge: Handler = async (request, next) => {
+      const answer = await next(request);
+      return answer.status === 401
+        ? { ...answer, headers: { ...answer.headers, 'www-authenticate': 'Bearer realm="crawlspec", error="invalid_token"' } }
+        : answer;
+    };
+    const target = await kitTarget({ token: TOKEN, deviate: challenge });
+    try {
+      const report = await runContract(
+        target.options({ token: 'not-the-token', versions: ['v2'], runs: 1, only: ['auth.*', 'v2.crawl.start.*', 'v2.status'] }),
+      );
+      expect(report.diagnoses.map((d) => d.summary)).toEqual(['the target refuses the token given (401)']);
+      expect(report.diagnoses[0]!.problem).toContain('WWW-Authenticate: Bearer realm="crawlspec", error="invalid_token"');
+      expect(report.diagnoses[0]!.fix).toContain('the one given is refused');
+      for (const check of report.checks.filter((c) => c.status !== 'skipped'))
+        if (check.name.startsWith('auth.')) expect(check.requests, check.name).toBeGreaterThan(0);
+        else expect(check.detail, check.name).toMatch(/^not run: the target refuses the token given/);
+      expect(exitCode(report)).toBe(3);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
+
 describe('the command against a target that refuses loopback addresses', () => {
   it(
     'prints the diagnosis before the first check line and in the report, naming --site-host and the export route; exit 3',

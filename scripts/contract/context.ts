@@ -406,9 +406,17 @@ export class Attempt {
   /**
    * The address to read a job's status from: the start answer's `url`, which must be the job's status
    * endpoint on this target. A `url` elsewhere is noted and the job's own address is used instead, so the
-   * token never leaves the target. Undefined when the job has no address at all.
+   * token never leaves the target. Undefined when the job has no address at all, or when its id was given to an
+   * earlier start too (left undecided: see `Job.repeated`).
    */
   statusUrl(job: Job, startExchange: Exchange): string | undefined {
+    // An id given to an earlier start too names no one job: nothing read there can be told to be this one's.
+    if (job.repeated) {
+      this.leaveUndecided(
+        `the target gave the job id ${JSON.stringify(job.id.slice(0, 80))} to an earlier ${job.version} ${job.kind} start too, so what is read at it cannot be told to be this job's: not followed, and what rests on it was not judged (see ${job.version}.${job.kind}.start.distinctIds)`,
+      );
+      return undefined;
+    }
     const own = job.address;
     const given = job.url;
     const expected = `the job's url is its status endpoint on the target${own === undefined ? '' : `: ${own}`}`;

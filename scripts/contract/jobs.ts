@@ -29,6 +29,11 @@ export interface Job {
   state: JobState;
   /** DELETEs sent for it. */
   cancelAttempts: number;
+  /**
+   * Its id was given to an earlier start of the run too (of the same version and kind), as a mock that answers
+   * every start alike does: what is read or done at that id cannot be told to be this job's.
+   */
+  readonly repeated: boolean;
 }
 
 /** Why `id` cannot be put in a URL path, or undefined when it can. */
@@ -52,7 +57,8 @@ export class JobTracker {
   add(version: Version, kind: JobKind, id: string, url: unknown, budget: RequestBudget, reservation: Reservation): Job {
     const own = unusableJobId(id) === undefined ? this.address({ version, kind, id }) : undefined;
     const given = typeof url === 'string' && locate(this.baseUrl, 'DELETE', url) !== undefined ? url : undefined;
-    const job: Job = { version, kind, id, url, address: own ?? given, budget, reservation, state: 'open', cancelAttempts: 0 };
+    const repeated = this.all.some((other) => other.version === version && other.kind === kind && other.id === id);
+    const job: Job = { version, kind, id, url, address: own ?? given, budget, reservation, state: 'open', cancelAttempts: 0, repeated };
     this.all.push(job);
     return job;
   }

@@ -7,12 +7,15 @@
  *     IP or loopback hosts);
  *   - it accepts them, but the jobs end with no page of the site (none, or every one an error) while the
  *     control's jobs end with one: the target cannot reach the site;
+ *   - it refuses the site's bodies and the control's alike, each with 401 or 403: it refuses the run's
+ *     credentials (no token, or one it does not know), whatever the site (credentialsDiagnosis.ts);
  *   - anything else: the site is usable, or the target treats the control no better (it refuses valid bodies,
  *     or reaches no site at all: the checks say so themselves), or nothing could be told (no answer, an account
  *     limit, a job still running).
  *
  * In the first two cases every check that rests on that site is inconclusive without being run, and the report
- * carries one diagnosis with the cause and the fix, where there would be dozens of failures saying the same.
+ * carries one diagnosis with the cause and the fix, where there would be dozens of failures saying the same; in
+ * the third, every check but the auth checks (which send credentials of their own), under one diagnosis.
  * A control is sent only to tell those cases apart. Every job is cancelled (a control's at once, unless its
  * pages are needed); the requests come out of the run's budget (`preflightCost`).
  */
@@ -25,6 +28,7 @@ import { AnswerTooLarge, NetworkFailure, sleep, TargetUnreachable, type Exchange
 import type { Job, JobTracker } from './jobs.js';
 import type { ResolvedOptions } from './options.js';
 import { blockedDetail, type Diagnosis } from './report.js';
+import { credentialsDiagnosis, refusesCredentials, type CredentialsRefusal } from './credentialsDiagnosis.js';
 import { KIND_PATH, type JobKind } from './spec.js';
 import { TEST_SITE_PROFILE } from '../site/testSite.js';
 import { OutOfTime } from './timeLimit.js';
@@ -84,12 +88,24 @@ export function preflightSites(
   return [...sites.values()];
 }
 
-/** What the preflight found: the sites the target cannot use, each with its diagnosis. */
+/** What the preflight found: the sites the target cannot use, each with its diagnosis, or credentials it refuses. */
 export class Preflight {
-  constructor(readonly diagnoses: readonly SiteDiagnosis[]) {}
+  readonly diagnoses: readonly SiteDiagnosis[];
 
-  /** The detail of a check the preflight keeps from running (it rests on a site the target cannot use), if it does. */
+  constructor(
+    sites: readonly SiteDiagnosis[],
+    private readonly credentials?: SiteDiagnosis,
+  ) {
+    // A target that refuses the run's credentials refuses every site's bodies alike: its one diagnosis says it all.
+    this.diagnoses = credentials === undefined ? sites : [credentials];
+  }
+
+  /**
+   * The detail of a check the preflight keeps from running (it rests on a site the target cannot use, or on
+   * requests whose credentials the target refuses: every check but those sending credentials of their own), if it does.
+   */
   blocking(check: CheckInfo, options: ResolvedOptions, behaviour: BehaviourSite | undefined): string | undefined {
+    if (this.credentials !== undefined) return check.needsAuth ? undefined : blockedDetail(this.credentials);
     const site = siteOfCheck(check, options, behaviour);
     const diagnosis = site === undefined ? undefined : this.diagnoses.find((d) => d.site === site);
     return diagnosis === undefined ? undefined : blockedDetail(diagnosis);
@@ -107,7 +123,14 @@ interface Context {
 /** What became of one start: accepted (and whether its pages were read), refused (with what), or nothing told. */
 type Tried =
   | { readonly kind: JobKind; readonly answer: 'accepted'; readonly pages: Pages }
-  | { readonly kind: JobKind; readonly answer: 'refused'; readonly status: number; readonly said: string }
+  | {
+      readonly kind: JobKind;
+      readonly answer: 'refused';
+      readonly status: number;
+      readonly said: string;
+      /** The answer's `WWW-Authenticate` header, if any. */
+      readonly authenticate: string | undefined;
+    }
   | { readonly kind: JobKind; readonly answer: 'unknown' };
 
 /** What an accepted job showed: a page of the site, none (with what it ended as), or nothing told (still running, unreadable). */
@@ -193,7 +216,8 @@ async function tryStart(ctx: Context, kind: JobKind, body: unknown, read: boolea
     ctx.budget.release(reservation);
     // An account limit or a 2xx without a job tells nothing of the site.
     if (exchange.status < 400 || exchange.status === 402 || exchange.status === 429) return { kind, answer: 'unknown' };
-    return { kind, answer: 'refused', status: exchange.status, said: saidIn(exchange) };
+    const authenticate = exchange.headers.get('www-authenticate') ?? undefined;
+    return { kind, answer: 'refused', status: exchange.status, said: saidIn(exchange), authenticate };
   } catch (error) {
     if (untold(error)) return { kind, answer: 'unknown' };
     throw error;
@@ -218,22 +242,33 @@ const FIXES: Record<SiteSource, string> = {
 
 const KIND_WORD: Record<JobKind, string> = { crawl: 'crawl', batch: 'batch scrape' };
 
-/** Whether the target can use `site`; a diagnosis when it cannot. */
-async function trySite(ctx: Context, site: PreflightSite): Promise<SiteDiagnosis | undefined> {
+/** What one site showed: a diagnosis of the site, or the starts refused for their credentials (the control's too). */
+type Found = { readonly site: SiteDiagnosis } | { readonly credentials: readonly CredentialsRefusal[] } | undefined;
+
+const refusedForCredentials = (tried: readonly Tried[]): tried is readonly (Tried & { answer: 'refused' })[] =>
+  tried.every((t) => t.answer === 'refused' && refusesCredentials(t.status));
+
+/** Whether the target can use `site`; a diagnosis when it cannot, or the refusals that show it refuses the run's credentials. */
+async function trySite(ctx: Context, site: PreflightSite): Promise<Found> {
   const tried = await Promise.all(KINDS.map((kind) => tryStart(ctx, kind, bodyOf(kind, site.url, site.pages), true)));
-  if (site.url === CONTROL_SITE) return undefined;
   const control = (kind: JobKind, read: boolean) => tryStart(ctx, kind, bodyOf(kind, CONTROL_SITE, site.pages), read);
   const refused = tried.filter((t) => t.answer === 'refused');
+  // The control site itself refused for its credentials: that is no matter of the site.
+  if (site.url === CONTROL_SITE) return refusedForCredentials(tried) ? { credentials: tried } : undefined;
   if (refused.length > 0) {
     const controls = await Promise.all(refused.map((t) => control(t.kind, false)));
+    // Each start of the site and of the control refused with 401 or 403: the credentials, whatever the site.
+    if (refusedForCredentials(tried) && refusedForCredentials(controls)) return { credentials: tried };
     const shown = refused.filter((_, i) => controls[i]!.answer === 'accepted');
     if (shown.length === 0) return undefined;
     const what = shown.map((t) => `a ${ctx.version} ${KIND_WORD[t.kind]} of it (${t.status} ${JSON.stringify(t.said)})`).join(' and ');
     return {
-      site: site.url,
-      summary: `the target refuses ${site.url}`,
-      problem: `it refused ${what}, and accepted the same ${shown.length === 1 ? 'body' : 'bodies'} with ${CONTROL_SITE} in place of the site: a rule of the target keeps the site out (an SSRF guard, or a rule against IP or loopback hosts), so it cannot be used to test what rests on the site`,
-      fix: FIXES[site.source],
+      site: {
+        site: site.url,
+        summary: `the target refuses ${site.url}`,
+        problem: `it refused ${what}, and accepted the same ${shown.length === 1 ? 'body' : 'bodies'} with ${CONTROL_SITE} in place of the site: a rule of the target keeps the site out (an SSRF guard, or a rule against IP or loopback hosts), so it cannot be used to test what rests on the site`,
+        fix: FIXES[site.source],
+      },
     };
   }
   const ended = tried.flatMap((t) => (t.answer === 'accepted' && t.pages.seen === 'none' ? [{ kind: t.kind, ended: t.pages.ended }] : []));
@@ -242,10 +277,12 @@ async function trySite(ctx: Context, site: PreflightSite): Promise<SiteDiagnosis
   const controls = await Promise.all(KINDS.map((kind) => control(kind, true)));
   if (!controls.some((c) => c.answer === 'accepted' && c.pages.seen === 'some')) return undefined;
   return {
-    site: site.url,
-    summary: `the target cannot reach ${site.url}`,
-    problem: `it accepted a ${ctx.version} crawl and a batch scrape of it, but they ended with no page of it (${ended.map((e) => `${KIND_WORD[e.kind]}: ${e.ended}`).join('; ')}), while the same jobs on ${CONTROL_SITE} gave pages: the target cannot fetch the site from where it runs, so it cannot be used to test what rests on the site`,
-    fix: site.source === 'served' ? `${LOOPBACK_FIX}; or ${SERVED_FIX}` : FIXES[site.source],
+    site: {
+      site: site.url,
+      summary: `the target cannot reach ${site.url}`,
+      problem: `it accepted a ${ctx.version} crawl and a batch scrape of it, but they ended with no page of it (${ended.map((e) => `${KIND_WORD[e.kind]}: ${e.ended}`).join('; ')}), while the same jobs on ${CONTROL_SITE} gave pages: the target cannot fetch the site from where it runs, so it cannot be used to test what rests on the site`,
+      fix: site.source === 'served' ? `${LOOPBACK_FIX}; or ${SERVED_FIX}` : FIXES[site.source],
+    },
   };
 }
 
@@ -260,5 +297,11 @@ export async function runPreflight(
   const version = options.versions[options.versions.length - 1]!;
   const ctx: Context = { client, jobs, budget, baseUrl: options.baseUrl, version };
   const found = await Promise.all(sites.map((site) => trySite(ctx, site)));
-  return new Preflight(found.filter((d): d is SiteDiagnosis => d !== undefined));
+  const refused = found.find((f) => f !== undefined && 'credentials' in f);
+  return new Preflight(
+    found.flatMap((f) => (f !== undefined && 'site' in f ? [f.site] : [])),
+    refused === undefined || !('credentials' in refused)
+      ? undefined
+      : credentialsDiagnosis(options, version, CONTROL_SITE, refused.credentials),
+  );
 }

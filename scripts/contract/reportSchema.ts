@@ -193,15 +193,22 @@ export const NotImplementedSchema = Type.Object(
 
 export const DiagnosisSchema = Type.Object(
   {
-    site: Type.String({ description: 'The site the target cannot use.' }),
+    site: Type.String({ description: "The site the target cannot use; for credentials it refuses, the target's own address." }),
     summary: Type.String({ description: 'What is wrong, in a few words, e.g. `the target refuses http://127.0.0.1:4000`.' }),
     problem: Type.String({
       description: 'What the preflight sent and got that shows it (statuses, error text, the control on https://example.com).',
     }),
-    fix: Type.String({ description: 'How to give the target a site it can use (or leave out what rests on it).' }),
+    fix: Type.String({
+      description:
+        'How to give the target a site it can use (or leave out what rests on it), or the credentials it expects (the flags that give them).',
+    }),
     checks: count('The checks left inconclusive (not run) because they rest on that site.'),
   },
-  { ...closed, description: 'A site the preflight found the target cannot use (it refuses it, or cannot reach it), and the fix.' },
+  {
+    ...closed,
+    description:
+      'A site the preflight found the target cannot use (it refuses it, or cannot reach it), or credentials it refuses (every start refused with 401 or 403, whatever its site), and the fix.',
+  },
 );
 
 export const CauseSchema = Type.Object(

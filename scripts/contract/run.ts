@@ -14,7 +14,7 @@ import { fieldChecks } from './checks/fields.js';
 import { invalidStartChecks, validStartChecks } from './checks/generated.js';
 import { invalidUrlChecks } from './checks/invalidUrls.js';
 import { malformedJsonCheck } from './checks/json.js';
-import { activeCheck, cancelCheck, errorsCheck, statusCheck } from './checks/lifecycle.js';
+import { activeCheck, cancelCheck, distinctIdsChecks, errorsCheck, statusCheck } from './checks/lifecycle.js';
 import { paginationCheck } from './checks/pagination.js';
 import { ruleChecks } from './checks/rules.js';
 import { scrapeChecks } from './checks/scrapeChecks.js';
@@ -69,6 +69,7 @@ export function contractChecks(versions: readonly Version[]): Check[] {
     ...each(cancelCheck),
     ...each(errorsCheck),
     ...each(activeCheck),
+    ...each(distinctIdsChecks),
     ...each(webhookChecks),
     ...each(fieldChecks),
     ...each(behaviourChecks),

@@ -177,17 +177,52 @@ function leaves(value: unknown, path: (string | number)[] = []): { path: (string
   return [{ path, value }];
 }
 
+/** The object schemas a value at `node` may be: the node's own, or each branch of a union. */
+function objectsOf(node: Schema): Schema[] {
+  const object = (node[Kind] === 'Intersect' ? objectOf(node) : node) as unknown as Schema | undefined;
+  if (object?.[Kind] === 'Object') return [object];
+  if (object?.[Kind] === 'Union') return (object.anyOf as Schema[]).flatMap(objectsOf);
+  return [];
+}
+
+/**
+ * How many leading segments of `path` the definition `version/name` lists: a key that no object schema there
+ * names (an object that names its properties; a free-form one, such as a JSON Schema given for extraction,
+ * holds what it likes) ends it. `path.length` when every key is listed.
+ */
+function listedDepth(version: Version, name: string, path: readonly (string | number)[]): number {
+  let node = definitions[version].get(name) as Schema | undefined;
+  for (let i = 0; i < path.length && node !== undefined; i++) {
+    const segment = path[i]!;
+    if (typeof segment === 'string') {
+      const objects = objectsOf(node).filter((o) => Object.keys((o.properties as object | undefined) ?? {}).length > 0);
+      if (objects.length > 0 && !objects.some((o) => Object.hasOwn(o.properties as object, segment))) return i;
+    }
+    node = child(node, segment);
+  }
+  return path.length;
+}
+
+const placeName = (path: readonly (string | number)[]) => path.map((s) => (typeof s === 'number' ? '[]' : s)).join('.');
+
 /**
  * The places in `body` (a request of `version/name`) whose values the interface does not state: where the
- * definitions cite the service (an extension field, a form the service fills in). A header's value counts as its
- * header (the interface's `headers` object, whose values are text). Empty for a body of interface values only.
+ * definitions cite the service (an extension field, a form the service fills in), and keys no definition lists
+ * (which the service ignores in its open objects, a location say, and refuses elsewhere). A header's value counts
+ * as its header (the interface's `headers` object, whose values are text). Empty for a body of interface values
+ * only.
  */
 export function serviceOnlyPlaces(version: Version, name: string, body: unknown): string[] {
   const found = new Set<string>();
   for (const { path, value } of leaves(body)) {
+    const listed = listedDepth(version, name, path);
+    if (listed < path.length) {
+      found.add(`${placeName(path.slice(0, listed + 1))} (a key no definition lists)`);
+      continue;
+    }
     const header = path.length >= 2 && path[path.length - 2] === 'headers';
     const source = header ? sourceAt(version, name, path.slice(0, -1)) : sourceAt(version, name, path, value);
-    if (levelOf(source) !== 'interface') found.add(`${path.map((s) => (typeof s === 'number' ? '[]' : s)).join('.')} (${source})`);
+    if (levelOf(source) !== 'interface') found.add(`${placeName(path)} (${source})`);
   }
   return [...found];
 }

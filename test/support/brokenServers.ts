@@ -119,7 +119,9 @@ const ERROR_ANSWER_CHECKS = ALL_CHECKS.filter((name) =>
 
 /** Every check that starts a job and holds the answer to its cancel (`Attempt.cancel`), except the cancel checks. */
 const CANCELLING_CHECKS = ALL_CHECKS.filter((name) =>
-  /\.batch\.invalidURLs\.|\.status$|\.status\.pagination$|\.errors$|\.active$|\.start\.valid(\.service)?$|\.start\.(fieldAlone|enumValue)$/.test(name),
+  /\.batch\.invalidURLs\.|\.status$|\.status\.pagination$|\.errors$|\.active$|\.start\.valid(\.service)?$|\.start\.(fieldAlone|enumValue)$/.test(
+    name,
+  ),
 );
 
 /** The request schema of a start. */
@@ -198,7 +200,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     name: 'ignoreInvalidURLs.wrongV2Default',
     defect: 'A v2 batch that leaves ignoreInvalidURLs out is treated as not ignoring invalid URLs (v1 default) instead of ignoring them.',
     level: 'interface',
-    expectedFailingChecks: ['v2.batch.invalidURLs.default', 'v2.batch.start.valid', 'v2.batch.start.fieldAlone', 'v2.batch.start.enumValue'],
+    expectedFailingChecks: [
+      'v2.batch.invalidURLs.default',
+      'v2.batch.start.valid',
+      'v2.batch.start.fieldAlone',
+      'v2.batch.start.enumValue',
+    ],
     wrap: (app) =>
       around(app, (request, next) => {
         const start = startOf(request);
@@ -255,18 +262,27 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     // breaks an optional field.
     expectedFailingChecks: everyStart('start.invalid.wrongType').filter((n) => n !== 'v1.batch.start.invalid.wrongType'),
     // Rule cases whose body breaks a type as well, and fractions (an integer field given 1.5 is a type error).
-    mayAlsoFail: [...ALL_CHECKS.filter((n) => /\.rule\./.test(n)), ...everyStart('start.invalid.fraction'), 'v1.batch.start.invalid.wrongType'],
+    mayAlsoFail: [
+      ...ALL_CHECKS.filter((n) => /\.rule\./.test(n)),
+      ...everyStart('start.invalid.fraction'),
+      'v1.batch.start.invalid.wrongType',
+    ],
     wrap: dropping('type'),
   },
   {
     name: 'enums.dropped',
     defect: 'Fields of a start body whose value is outside their enum are dropped instead of refused.',
     level: 'interface',
-    // With the run's seed and the default budget, the v1 crawl bodies drawn carry only enums of the service's
-    // (an extension's `integration`, v1 `changeTrackingOptions.modes`), whose refusal is not expected at interface
-    // level: that check catches the defect only when a draw breaks an interface enum.
-    expectedFailingChecks: everyStart('start.invalid.outsideEnum').filter((n) => n !== 'v1.crawl.start.invalid.outsideEnum'),
-    mayAlsoFail: [...ALL_CHECKS.filter((n) => /\.rule\./.test(n)), 'v1.crawl.start.invalid.outsideEnum'],
+    // With the run's seed and the variants' budget, the v1 bodies drawn (of interface fields only in a run at
+    // interface level) carry no interface enum (formats, proxy) to break, only the service's (v1
+    // `changeTrackingOptions.modes`), whose refusal is not expected at interface level: those checks catch the
+    // defect only when a draw breaks an interface enum.
+    expectedFailingChecks: ['v2.crawl.start.invalid.outsideEnum', 'v2.batch.start.invalid.outsideEnum'],
+    mayAlsoFail: [
+      ...ALL_CHECKS.filter((n) => /\.rule\./.test(n)),
+      'v1.crawl.start.invalid.outsideEnum',
+      'v1.batch.start.invalid.outsideEnum',
+    ],
     wrap: dropping('enum'),
   },
   {
@@ -318,7 +334,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
         return Promise.resolve({
           status: 400,
           headers: { 'content-type': 'application/json; charset=utf-8' },
-          body: JSON.stringify({ success: false, code: 'BAD_REQUEST', error: 'Bad Request', details: [{ code: 'invalid_enum_value', path: ['sitemap'] }] }),
+          body: JSON.stringify({
+            success: false,
+            code: 'BAD_REQUEST',
+            error: 'Bad Request',
+            details: [{ code: 'invalid_enum_value', path: ['sitemap'] }],
+          }),
         });
       }),
   },
@@ -363,9 +384,15 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   },
   {
     name: 'delayAndLookAround.accepted',
-    defect: 'A crawl delay above 60 s is taken as 60, and path patterns with look-around are dropped, instead of refused (rules only the service has).',
+    defect:
+      'A crawl delay above 60 s is taken as 60, and path patterns with look-around are dropped, instead of refused (rules only the service has).',
     level: 'service',
-    expectedFailingChecks: ['v1.rule.delayAtMost60Seconds', 'v2.rule.delayAtMost60Seconds', 'v1.rule.pathPatternsCompile', 'v2.rule.pathPatternsCompile'],
+    expectedFailingChecks: [
+      'v1.rule.delayAtMost60Seconds',
+      'v2.rule.delayAtMost60Seconds',
+      'v1.rule.pathPatternsCompile',
+      'v2.rule.pathPatternsCompile',
+    ],
     // The outOfRange mutation, when the seed makes it push the delay over 60.
     mayAlsoFail: ['v1.crawl.start.invalid.outOfRange', 'v2.crawl.start.invalid.outOfRange'],
     wrap: (app) =>
@@ -375,7 +402,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
           editRequest(request, (body) => {
             if (typeof body['delay'] === 'number' && body['delay'] > 60) body['delay'] = 60;
             for (const field of ['includePaths', 'excludePaths'])
-              if (Array.isArray(body[field])) body[field] = (body[field] as unknown[]).filter((p) => typeof p !== 'string' || !LOOK_AROUND.test(p));
+              if (Array.isArray(body[field]))
+                body[field] = (body[field] as unknown[]).filter((p) => typeof p !== 'string' || !LOOK_AROUND.test(p));
             return body;
           }),
         );
@@ -385,11 +413,25 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     name: 'extensions.refused',
     defect: "A start carrying one of the service's extension fields (origin, integration, ignoreRobotsTxt, ...) is refused with 400.",
     level: 'service',
-    expectedFailingChecks: ['v1.crawl.start.valid.service', 'v2.crawl.start.valid.service', 'v1.batch.start.valid.service', 'v2.batch.start.valid.service'],
+    expectedFailingChecks: [
+      'v1.crawl.start.valid.service',
+      'v2.crawl.start.valid.service',
+      'v1.batch.start.valid.service',
+      'v2.batch.start.valid.service',
+    ],
     wrap: (app) =>
       around(app, (request, next) => {
         const body = startOf(request) === undefined ? undefined : jsonObject(request.body);
-        const extension = ['origin', 'integration', 'ignoreRobotsTxt', 'deduplicateSimilarURLs', 'regexOnFullURL', 'appendToId', 'fastMode', 'useMock'];
+        const extension = [
+          'origin',
+          'integration',
+          'ignoreRobotsTxt',
+          'deduplicateSimilarURLs',
+          'regexOnFullURL',
+          'appendToId',
+          'fastMode',
+          'useMock',
+        ];
         if (body === undefined || !extension.some((k) => k in body)) return next(request);
         return Promise.resolve({
           status: 400,
@@ -434,7 +476,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       around(app, async (request, next) => {
         const answer = await next(request);
         if (!isStatusRead(request) || answer.status !== 200) return answer;
-        return editAnswer(answer, (body) => (typeof body['completed'] === 'number' ? { ...body, completed: String(body['completed']) } : body));
+        return editAnswer(answer, (body) =>
+          typeof body['completed'] === 'number' ? { ...body, completed: String(body['completed']) } : body,
+        );
       }),
   },
   {
@@ -512,6 +556,27 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
         const answer = await next(request);
         return isJobEndpoint(request) && answer.status === 404 ? { ...answer, status: 418 } : answer;
       }),
+  },
+  {
+    name: 'jobs.sameId',
+    defect:
+      'Every start is answered with the job id (and url) of the first job of its kind started, as a mock of the OpenAPI document does.',
+    level: 'interface',
+    expectedFailingChecks: everyStart('start.distinctIds'),
+    wrap: (app) => {
+      const first = new Map<string, { id: unknown; url: unknown }>();
+      return around(app, async (request, next) => {
+        const answer = await next(request);
+        const start = startOf(request);
+        if (start === undefined || answer.status !== 200) return answer;
+        return editAnswer(answer, (body) => {
+          const key = `${start.version} ${start.kind}`;
+          const given = first.get(key) ?? { id: body['id'], url: body['url'] };
+          first.set(key, given);
+          return { ...body, id: given.id, url: given.url };
+        });
+      });
+    },
   },
   // A webhook dropped, or its metadata: the defects issue 23 names. The others of webhookVariants.ts are run on the
   // webhook checks alone (test/webhookChecks.test.ts): they change nothing but what a webhook delivers.
@@ -606,7 +671,16 @@ export const BROKEN_CRAWLERS: readonly BrokenServer[] = [
     name: 'crawl.robotsIgnored',
     defect: 'The crawler ignores robots.txt: the pages it disallows are crawled (which only the service forbids).',
     level: 'service',
-    expectedFailingChecks: behaviour('default', 'excludePaths', 'ignoreSitemap', 'sitemap', 'ignoreQueryParameters', 'crawlEntireDomain', 'allowBackwardLinks', 'allowExternalLinks'),
+    expectedFailingChecks: behaviour(
+      'default',
+      'excludePaths',
+      'ignoreSitemap',
+      'sitemap',
+      'ignoreQueryParameters',
+      'crawlEntireDomain',
+      'allowBackwardLinks',
+      'allowExternalLinks',
+    ),
     mayAlsoFail: behaviour('limit', 'maxDepth', 'maxDiscoveryDepth', 'allowSubdomains'),
     wrap: rewritingCrawls((body) => ({ ...body, ignoreRobotsTxt: true })),
   },
@@ -648,6 +722,7 @@ export const CHECK_CLASSES: readonly RegExp[] = [
   /\.start\.enumValue$/,
   /\.start\.valid$/,
   /\.start\.valid\.service$/,
+  /\.start\.distinctIds$/,
   ...INVALID_KINDS.map((kind) => new RegExp(`\\.start\\.invalid\\.${kind}$`)),
   /\.start\.invalid\.fraction$/,
   /\.crawl\.behaviour\./,

@@ -8,7 +8,9 @@
  *   - `vN.<kind>.start.invalid.fraction`: each integer field the interface states, sent with a fraction, is
  *     refused (the interface says integer).
  *
- * Values come from the schema (typicalValues.ts). A value that a rule pairs with another field (the v1 `json`
+ * A body that holds what only the service states (an action kind the interface names, with the field the service
+ * gives it: a `write` action's `text`) is held to the service's acceptance only: an implementation of the interface
+ * may refuse it. Values come from the schema (typicalValues.ts). A value that a rule pairs with another field (the v1 `json`
  * format with `jsonOptions`, `changeTracking` with `markdown`) is sent with the companion a rule case shows.
  * Fields that are never sent: `url`/`urls` (always there), `webhook` (delivers elsewhere), `zeroDataRetention`
  * (depends on the account), `prompt` (asks a language model); `scrapeOptions` is sent field by field.
@@ -23,10 +25,11 @@ import { startRefused } from '../baseline.js';
 import { START, simpleCheck, type Check } from '../check.js';
 import type { Attempt } from '../context.js';
 import { acceptance, refusal } from '../expect.js';
+import type { Level } from '../levels.js';
 import type { ResolvedOptions } from '../options.js';
 import { RULE_CASES } from '../ruleCases.js';
 import { minimalRequest, requestName, requestSchema, type Body } from '../safeRequests.js';
-import type { JobKind } from '../spec.js';
+import { serviceOnlyPlaces, type JobKind } from '../spec.js';
 import { typicalValues } from '../typicalValues.js';
 import { checkInvalidUrls } from './follow.js';
 import { expectedInvalidUrls } from '../../../schemas/batchPartition.js';
@@ -43,6 +46,12 @@ export interface FieldBody {
   readonly body: Body;
   /** For a body that must be refused: the valid body it was broken from (baseline.ts). */
   readonly base?: Body;
+  /**
+   * `interface` for a body of what the interface states only; `service` for one that also holds what only the
+   * service states (an action kind the interface names with the field the service gives it, `text` of a `write`):
+   * an implementation of the interface may refuse such a body, so its acceptance is the service's to judge.
+   */
+  readonly level: Level;
 }
 
 export interface FieldPlan {
@@ -129,27 +138,34 @@ export function fieldPlan(version: Version, kind: JobKind, options: Pick<Resolve
   const enumValues: FieldBody[] = [];
   const fractions: FieldBody[] = [];
   const unsent = { alone: [] as string[], enumValues: [] as string[] };
+  const bodyLevel = (body: Body): Level => (serviceOnlyPlaces(version, requestName(kind), body).length > 0 ? 'service' : 'interface');
   for (const { field, at, schema } of interfaceFields(version, kind)) {
     const values = typicalValues(schema);
-    const bodies = values.map((value) => ({ value, body: validBody(version, kind, base, at, value) }));
-    // Other than its default, and other than what the minimal body already says (a crawl's `limit` of 1).
-    const sendable = bodies.filter(
-      (b): b is { value: unknown; body: Body } =>
-        b.body !== undefined && !isDeepStrictEqual(b.value, schema.default) && !isDeepStrictEqual(b.value, base[at[at.length - 1]!]),
-    );
+    const bodies = values.map((value) => {
+      const body = validBody(version, kind, base, at, value);
+      return { value, body, level: body === undefined ? 'interface' : bodyLevel(body) };
+    });
+    // Other than its default, and other than what the minimal body already says (a crawl's `limit` of 1); those of
+    // interface values only first (a json format with the schema the interface names, before one with a prompt).
+    const sendable = bodies
+      .filter(
+        (b): b is { value: unknown; body: Body; level: Level } =>
+          b.body !== undefined && !isDeepStrictEqual(b.value, schema.default) && !isDeepStrictEqual(b.value, base[at[at.length - 1]!]),
+      )
+      .sort((a, b) => Number(a.level === 'service') - Number(b.level === 'service'));
     const first = sendable[0];
     // An object is sent once per optional member the interface states (each stands alone inside it).
     const isObject = schema[Kind] === 'Object' || schema[Kind] === 'Intersect';
-    for (const b of isObject ? sendable : sendable.slice(0, 1)) alone.push({ field, value: b.value, body: b.body });
+    for (const b of isObject ? sendable : sendable.slice(0, 1)) alone.push({ field, value: b.value, body: b.body, level: b.level });
     if (!first) unsent.alone.push(`${field} (no value other than its default makes a valid body)`);
     if (holdsLiterals(schema))
-      for (const { value, body } of bodies) {
-        if (body) enumValues.push({ field, value, body });
+      for (const { value, body, level } of bodies) {
+        if (body) enumValues.push({ field, value, body, level });
         else unsent.enumValues.push(`${field}: ${JSON.stringify(value)}`);
       }
     if (schema.type === 'integer' && first !== undefined) {
       const fraction = (first.value as number) + 0.5;
-      fractions.push({ field, value: fraction, body: placed(first.body, at, fraction), base: first.body });
+      fractions.push({ field, value: fraction, body: placed(first.body, at, fraction), base: first.body, level: first.level });
     }
   }
   return { alone, enumValues, fractions, unsent };
@@ -175,7 +191,13 @@ async function acceptEach(attempt: Attempt, version: Version, kind: JobKind, pla
       version,
       kind,
       { json: b.body },
-      acceptance('interface', `${describe(b)} is a value the interface states`, sectionOf(version, kind, b.field)),
+      acceptance(
+        b.level,
+        b.level === 'interface'
+          ? `${describe(b)} is a value the interface states`
+          : `${describe(b)}: the interface states ${b.field}, the service what else the body holds (${serviceOnlyPlaces(version, requestName(kind), b.body).join(', ')})`,
+        sectionOf(version, kind, b.field),
+      ),
     );
     if (ok && kind === 'batch') checkInvalidUrls(attempt, expectedInvalidUrls(version, b.body), exchange, 'interface');
     if (job) await attempt.cancel(job);

@@ -3,7 +3,9 @@
  * interface level bodies made of interface fields and values only (`vN.<kind>.start.valid`), at service level
  * bodies that may carry the service's extensions (`vN.<kind>.start.valid.service`). Bodies broken by one
  * mutation of each kind must be refused (`vN.<kind>.start.invalid.<kind>`): at interface level when the
- * broken constraint is the interface's, else at service level (expect.ts `refusal`).
+ * broken constraint is the interface's, else at service level (expect.ts `refusal`). In a run at interface level
+ * they are broken from bodies of interface fields and values only, so that an implementation refusing what the
+ * interface does not list still shows each refusal against an accepted base (safeRequests.ts `invalidRequests`).
  *
  * Failures are put in classes so that each distinct problem is reported, shrunk on its own: a refused valid
  * body by its status and the reason the target gave (the paths of the error's details, else its message);
@@ -121,7 +123,7 @@ export function invalidStartChecks(version: Version): Check[] {
         startsJob: true,
         // The broken body, and its valid base when the broken one is refused (baseline.ts).
         perAttempt: 2 * START,
-        arbitrary: (env) => invalidRequests(version, kind, mutation, env.options.siteUrl),
+        arbitrary: (env) => invalidRequests(version, kind, mutation, env.options.siteUrl, env.options.level),
         body: async (attempt, invalid) => {
           const name = requestSchema(version, kind);
           const what = `the body is not a valid ${name} (${invalid.description} at ${jsonPath(invalid.errorPath)})`;

@@ -3,14 +3,16 @@
  * until the job ends, each page a valid `Document`), cancel, errors, and the active-crawl list. Each check
  * starts its own small jobs on the run's site and cancels them. A check that saw nothing to judge (no page
  * record, no job still running when cancelled, no error record, its crawl not seen running in the list) is
- * inconclusive, with the reason: a pass always rests on evidence.
+ * inconclusive, with the reason: a pass always rests on evidence. And one the interface states: two starts
+ * get two job identifiers.
  */
 import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, START, type Check } from '../check.js';
+import { acceptance } from '../expect.js';
 import type { Attempt } from '../context.js';
 import type { Exchange } from '../http.js';
 import type { Body } from '../safeRequests.js';
-import type { JobKind } from '../spec.js';
+import { KIND_PATH, type JobKind } from '../spec.js';
 import { POLLS, waitForEnd } from './follow.js';
 
 const KINDS: readonly JobKind[] = ['crawl', 'batch'];
@@ -218,5 +220,52 @@ export function activeCheck(version: Version): Check {
       if (!seen && attempt.failures.length === 0)
         attempt.leaveUndecided('every crawl ended before the list was read; a listed crawl was not seen');
     },
+  );
+}
+
+/**
+ * Two starts of the same kind get two job identifiers (interface §1: "Starting a crawl returns a job identifier";
+ * an identifier names one job). A target that answers every start with the same id, as a mock does, fails here;
+ * and every check that follows a job whose id an earlier start got too is inconclusive (context.ts `statusUrl`),
+ * so that no check passes on jobs it could not tell apart.
+ */
+export function distinctIdsChecks(version: Version): Check[] {
+  return KINDS.map((kind) =>
+    simpleCheck(
+      {
+        name: `${version}.${kind}.start.distinctIds`,
+        level: 'interface',
+        proves: `Two ${version} ${kind === 'crawl' ? 'crawls' : 'batch scrapes'} started one after the other are accepted with two different job ids (interface §1: starting one returns a job identifier, which names that job).`,
+        cites: [{ source: 'interface §1', names: [kind === 'crawl' ? 'crawl' : 'batch scrape', 'id'] }],
+        startsJob: true,
+        cost: 2 * START,
+      },
+      async (attempt) => {
+        const section = kind === 'crawl' ? 'interface §2.1' : 'interface §2.2';
+        const started = [];
+        for (let i = 0; i < 2; i++) {
+          const { exchange, ok, job } = await attempt.start(
+            version,
+            kind,
+            { json: pagesJob(attempt, kind) },
+            acceptance('interface', `a ${kind} of the run's site, the smallest valid body`, section),
+          );
+          if (ok && job !== undefined) started.push({ exchange, job });
+          if (job !== undefined) await attempt.cancelQuietly(job);
+        }
+        const [first, second] = started;
+        if (first === undefined || second === undefined) return;
+        if (first.job.id === second.job.id)
+          attempt.fail({
+            kind: 'jobId',
+            level: 'interface',
+            message: `two ${kind} starts (POST /${version}${KIND_PATH[kind]}) were answered with the same job id ${JSON.stringify(first.job.id.slice(0, 80))}`,
+            expected:
+              'a job id of its own for each start: an identifier names one job (interface §1: "Starting a crawl returns a job identifier")',
+            section: 'interface §1',
+            exchange: second.exchange,
+          });
+      },
+    ),
   );
 }
