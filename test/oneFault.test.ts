@@ -15,7 +15,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOST_RECORDS_CAUSE } from '../scripts/contract/checks/jobAccount.js';
+import { formatJunit } from '../scripts/contract/junit.js';
 import { jsonReport, type ContractReport } from '../scripts/contract/report.js';
+import { formatHtml } from '../scripts/contract/reportHtml.js';
+import { formatText } from '../scripts/contract/reportText.js';
 import { runContract } from '../scripts/contract/run.js';
 import type { ContractOptions } from '../scripts/contract/options.js';
 import type { ReferenceApp } from '../scripts/server/app.js';
@@ -86,6 +89,21 @@ describe('one fault, one verdict', () => {
     expect(failing(report).sort()).toEqual(['v1.batch.behaviour.markdown', 'v2.batch.behaviour.markdown']);
     expect(report.causes).toHaveLength(1);
     expect(report.causes[0]!.cause).toMatch(/lacks the markdown asked for/);
+  });
+
+  it('every report a person reads leads with the faults: text, HTML and JUnit', () => {
+    const report = reports.get('lost')!;
+    for (const [format, text] of [
+      ['text', formatText(report)],
+      ['html', formatHtml(report)],
+      ['junit', formatJunit(report)],
+    ] as const) {
+      expect(text, format).toContain('1 fault behind the verdict');
+      expect(text, format).toContain(`${LOST_RECORDS_CAUSE}: 2 checks failed`);
+    }
+    // In the text, before the failures.
+    const text = formatText(report);
+    expect(text.indexOf('1 fault behind the verdict')).toBeLessThan(text.indexOf('failures ('));
   });
 
   it('the causes of every report validate against the published report schema', () => {

@@ -16,7 +16,7 @@
  */
 import { cut, cutLines, DetailBudget, notShown } from './cut.js';
 import { exitCode, NOT_SELECTED, totals, verdict, type CheckResult, type ContractReport, type Failure } from './report.js';
-import { diagnosisLines, failureLines, LABEL, notImplementedLine } from './reportText.js';
+import { diagnosisLines, faultLines, failureLines, LABEL, notImplementedLine } from './reportText.js';
 
 /** Text made safe for XML 1.0: characters XML cannot hold dropped, markup characters escaped. */
 export function escapeXml(text: string): string {
@@ -112,6 +112,7 @@ export function formatJunit(report: ContractReport): string {
   }
   // The suite's own output: the preflight's diagnoses (the sites the target cannot use), the operations not implemented.
   const suiteSaid = [
+    ...faultLines(report),
     ...report.diagnoses.flatMap((d) => diagnosisLines(d)),
     ...(report.notImplemented.length > 0
       ? [`not implemented (answered 404, 405 or 501):`, ...report.notImplemented.map((e) => `  ${notImplementedLine(e)}`)]

@@ -17,7 +17,7 @@ import { exitCode, totals, verdict, type CheckResult, type ContractReport, type 
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from './cut.js';
 import { escapeHtml } from './escapeHtml.js';
-import { incompleteSections, LABEL, leading } from './reportText.js';
+import { faultLines, incompleteSections, LABEL, leading } from './reportText.js';
 
 export const REPORT_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
@@ -170,7 +170,8 @@ export function formatHtml(report: ContractReport): string {
 <h1>crawlspec contract <span class="verdict ${result.replace(/ /g, '-')}">${e(result)}</span></h1>
 <div class="meta">target ${e(report.target)} · level ${report.level} · versions ${report.versions.join(', ')} · seed ${report.seed} · ${report.runs} generated request(s) per check · exit status ${exitCode(report)}</div>
 <div class="totals"><span>passed ${count.passed}</span><span>failed ${count.failed}</span><span>inconclusive ${count.inconclusive}</span><span>skipped ${count.skipped}</span><span>differs ${count.differs}</span><span>not judged ${count.notJudged}</span></div>
-${[...incompleteSections(report), ...leading(report)]
+${[faultLines(report), ...incompleteSections(report), ...leading(report)]
+  .filter((lines) => lines.length > 0)
   .map((lines) => `<div class="notice">${breakable(cutLines(lines.join('\n')))}</div>`)
   .join('\n')}
 <div class="filters">${states

@@ -195,17 +195,25 @@ export function incompleteSections(report: ContractReport): string[][] {
   return out;
 }
 
+/**
+ * The faults behind the verdict, one line each however many checks each shows in (causes.ts): what the text
+ * report says before its failures, the HTML report at its top and the JUnit report in its suite's output.
+ */
+export function faultLines(report: ContractReport): string[] {
+  if (report.causes.length === 0) return [];
+  return [
+    `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
+    ...report.causes.map((cause) => `  ${shownField(causeLine(cause))}`),
+  ];
+}
+
 /** The sections after the check list, each a list of lines. */
 function trailing(report: ContractReport): string[][] {
   const budget = new DetailBudget();
   const out: string[][] = [];
   const failing = report.checks.filter((c) => c.status === 'fail');
-  // The faults first: one line each, however many checks each shows in (causes.ts).
-  if (report.causes.length > 0)
-    out.push([
-      `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
-      ...report.causes.map((cause) => `  ${shownField(causeLine(cause))}`),
-    ]);
+  const faults = faultLines(report);
+  if (faults.length > 0) out.push(faults);
   if (failing.length > 0)
     out.push([
       `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,
