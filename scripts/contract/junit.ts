@@ -112,11 +112,11 @@ export function formatJunit(report: ContractReport): string {
   }
   // The suite's own output: the preflight's diagnoses (the sites the target cannot use), the operations not implemented.
   const suiteSaid = [
-    ...faultLines(report),
     ...report.diagnoses.flatMap((d) => diagnosisLines(d)),
     ...(report.notImplemented.length > 0
       ? [`not implemented (answered 404, 405 or 501):`, ...report.notImplemented.map((e) => `  ${notImplementedLine(e)}`)]
       : []),
+    ...faultLines(report),
   ];
   if (suiteSaid.length > 0) out.push(`    <system-out>${escapeXml(cutLines(suiteSaid.join('\n')))}</system-out>`);
   out.push('  </testsuite>');

@@ -16,7 +16,7 @@
  * was cut.
  */
 import { causeLine } from './causes.js';
-import { cutLines, DetailBudget, notShown, shownField } from './cut.js';
+import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from './cut.js';
 import { timeLimitOf } from './timeLimit.js';
 import { decides } from './levels.js';
 import {
@@ -201,11 +201,17 @@ export function incompleteSections(report: ContractReport): string[][] {
  */
 export function faultLines(report: ContractReport): string[] {
   if (report.causes.length === 0) return [];
+  const shown = report.causes.slice(0, FAULTS_SHOWN);
+  const more = report.causes.length - shown.length;
   return [
     `${plural(report.causes.length, 'fault')} behind the verdict, most checks first:`,
-    ...report.causes.map((cause) => `  ${shownField(causeLine(cause))}`),
+    ...shown.map((cause) => `  ${cut(causeLine(cause), LINE_LIMIT - 2)}`),
+    ...(more > 0 ? [`  and ${plural(more, 'fault')} more, each with its failures below (--json lists each in causes)`] : []),
   ];
 }
+
+/** Faults listed at the most: past them each is still said with its failures (the report's size stays bounded). */
+const FAULTS_SHOWN = 50;
 
 /** The sections after the check list, each a list of lines. */
 function trailing(report: ContractReport): string[][] {
