@@ -146,6 +146,21 @@ export const scrapeCheck = (option: string, versions: readonly Version[] = ['v1'
 export const batchCheck = (name: string, versions: readonly Version[] = ['v1', 'v2']) =>
   versions.map((v) => `${v}.batch.behaviour.${name}`);
 
+/** The scrape options of both versions whose checks judge a record's content (all but the PDF option). */
+const SHOWN_OPTIONS = [
+  'onlyMainContent',
+  'includeTags',
+  'excludeTags',
+  'removeBase64Images',
+  'headers',
+  'mobile',
+  'location',
+  'maxAge',
+  'storeInCache',
+  'timeout',
+  'skipTlsVerification',
+];
+
 /** A variant, and the versions a run needs to show it (both by default). */
 export type ScrapeVariant = BrokenServer & {
   readonly versions?: readonly Version[];
@@ -297,21 +312,7 @@ export const OTHER_VARIANTS: readonly ScrapeVariant[] = [
     // A batch that asks for markdown alone has it nowhere: the format is missing too.
     expectedFailingChecks: [...batchCheck('markdown'), ...batchCheck('formats')],
     // Every meaning that shows in the markdown is lost with it.
-    mayAlsoFail: [
-      'onlyMainContent',
-      'includeTags',
-      'excludeTags',
-      'removeBase64Images',
-      'headers',
-      'mobile',
-      'location',
-      'maxAge',
-      'storeInCache',
-      'timeout',
-      'skipTlsVerification',
-    ]
-      .flatMap((o) => scrapeCheck(o))
-      .concat('v1.scrape.behaviour.parsePDF', 'v2.scrape.behaviour.parsers'),
+    mayAlsoFail: SHOWN_OPTIONS.flatMap((o) => scrapeCheck(o)).concat('v1.scrape.behaviour.parsePDF', 'v2.scrape.behaviour.parsers'),
     wrap: rewritingRecords((r) => {
       if (typeof r['markdown'] === 'string') r['markdown'] = '';
     }),
@@ -331,20 +332,7 @@ export const OTHER_VARIANTS: readonly ScrapeVariant[] = [
     versions: ['v2'],
     // Every check resting on a job with a record sees the loss: one cause, LOST_RECORDS_CAUSE, in every one of them.
     expectedFailingChecks: [
-      ...[
-        'onlyMainContent',
-        'includeTags',
-        'excludeTags',
-        'removeBase64Images',
-        'headers',
-        'mobile',
-        'location',
-        'maxAge',
-        'storeInCache',
-        'timeout',
-        'skipTlsVerification',
-        'parsers',
-      ].map((o) => `v2.scrape.behaviour.${o}`),
+      ...[...SHOWN_OPTIONS, 'parsers'].map((o) => `v2.scrape.behaviour.${o}`),
       ...['records', 'formats', 'rawHtml', 'links', 'metadata', 'markdown'].map((b) => `v2.batch.behaviour.${b}`),
     ],
     wrap: losingLastRecord,
