@@ -17,7 +17,7 @@
 import type { Version } from '../../schemas/registry.js';
 import type { Attempt } from './context.js';
 import { answeredAsMissing } from './endpoints.js';
-import type { Expectation } from './expect.js';
+import type { Expectation } from './expectation.js';
 import type { Auth, Exchange } from './http.js';
 import type { Job } from './jobs.js';
 import { levelOf, lowest } from './levels.js';

@@ -9,20 +9,8 @@ import { Attempt, type Env } from './context.js';
 import { decides, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { CheckStatus, CrawlGraph, Failure } from './report.js';
+import type { CheckInfo, Undecided } from './checkInfo.js';
 import { Inconclusive, Skip, Stop } from './signals.js';
-
-/** Something a check could not judge, and the level at which that matters (signals.ts). */
-export interface Undecided {
-  readonly reason: string;
-  readonly level: Level;
-  /**
-   * Undecided for one attempt's value only (a refusal whose base was refused too, baseline.ts): the check is
-   * inconclusive, but its other values are still tried and shrunk (property.ts), so a failure is still found.
-   */
-  readonly local?: boolean;
-  /** The fault it rests on, in the words of the failures it caused (the report groups checks by it). */
-  readonly cause?: string;
-}
 
 export interface CheckOutcome {
   failures: Failure[];
@@ -47,35 +35,6 @@ export function leaveUndecided(outcome: CheckOutcome, reason: string, level: Lev
 /** The first thing left undecided that matters at `runLevel`. */
 export const undecidedAt = (outcome: Pick<CheckOutcome, 'undecided'>, runLevel: Level): Undecided | undefined =>
   outcome.undecided.find((u) => decides(u.level, runLevel));
-
-/**
- * Where what a check proves comes from: `interface §2.4` with the fields, values or rules of that section it
- * relies on (test/checkCitations.test.ts proves the section states each), or `service`.
- */
-export interface Citation {
-  readonly source: string;
-  readonly names: readonly string[];
-}
-
-export interface CheckInfo {
-  /** Stable dotted identifier, e.g. `v2.crawl.start.valid`. */
-  readonly name: string;
-  /** The lowest level among the expectations the check holds: it decides the verdict from that level on. */
-  readonly level: Level;
-  /** What a pass proves, in one sentence. */
-  readonly proves: string;
-  readonly cites: readonly Citation[];
-  /** Whether the check starts jobs on a conformant target (`onlyNoJob` leaves these out). */
-  readonly startsJob: boolean;
-  /** Whether the check needs a token (skipped without one). */
-  readonly needsAuth: boolean;
-  /** A crawl-behaviour check: it needs the run's behaviour site (and `subdomain`: one with a subdomain). */
-  readonly behaviour?: 'site' | 'subdomain';
-  /** The check sends nothing that names the run's site: it is judged whatever the target makes of the site (preflight.ts). */
-  readonly siteIndependent?: boolean;
-  /** A webhook check (checks/webhooks.ts): it needs the run's webhook receiver (and `signature`: the secret the target signs with). */
-  readonly webhook?: 'events' | 'signature';
-}
 
 export interface Check extends CheckInfo {
   /** The most requests the check sends to reach its verdict on a conformant target (its share of the budget is sized from it). */

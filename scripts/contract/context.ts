@@ -8,7 +8,8 @@ import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget, type Reservation } from './budget.js';
 import { toCurl } from './curl.js';
 import { cut, FAILURE_TEXT_LIMIT } from './cut.js';
-import { holdAnswer, type Expectation } from './expect.js';
+import { holdAnswer } from './expect.js';
+import type { Expectation } from './expectation.js';
 import {
   AnswerTooLarge,
   ConnectionLost,
@@ -22,7 +23,7 @@ import {
 import { unusableJobId, type Job, type JobTracker } from './jobs.js';
 import { levelOf, type Level } from './levels.js';
 import type { ResolvedOptions } from './options.js';
-import type { Undecided } from './check.js';
+import type { Undecided } from './checkInfo.js';
 import type { CrawlGraph, Failure, FailureKind } from './report.js';
 import { redactor, runRedaction } from './redact.js';
 import type { Reserve } from './reserve.js';

@@ -23,38 +23,10 @@ import { Inconclusive } from './signals.js';
 import type { Exchange } from './http.js';
 import { levelOf, SERVER_ERROR_CITATION, type Level } from './levels.js';
 import { bodyProblems, documentedStatuses, locate, type OperationSpec } from './spec.js';
+import type { Expectation, InterfaceExpectation, ServiceExpectation } from './expectation.js';
 
 /** Answers that depend on the account (credits, plan, rate limits), not on the implementation. */
 export const ACCOUNT_DEPENDENT = new Set([402, 403, 429]);
-
-export interface InterfaceExpectation {
-  /** `accepted`: 200 and a valid start answer; `refused`: a 4xx answer (and so no job). */
-  readonly outcome: 'accepted' | 'refused';
-  /** Why, in words (what the request is, per the interface). */
-  readonly why: string;
-  /** The section that says so, e.g. `interface §2.4`. */
-  readonly section: string;
-  /** A refusal of the credentials (interface §5): a 403 refuses them as well as a 401 does. */
-  readonly credentials?: boolean;
-}
-
-export interface ServiceExpectation {
-  /** The statuses that pass. */
-  readonly status: number | readonly number[];
-  /** What the service answers, in words; by default the statuses and their bodies' definitions. */
-  readonly expected?: string;
-}
-
-export interface Expectation {
-  /** The interface's requirement; absent where the interface says nothing of this exchange (§4 rule 3). */
-  readonly interface?: InterfaceExpectation;
-  readonly service: ServiceExpectation;
-  /**
-   * Nothing else the check judges rests on this answer, so an account-dependent answer to it leaves only
-   * its own (service) claim undecided. Otherwise what the check proves is left undecided, at its level.
-   */
-  readonly standsAlone?: boolean;
-}
 
 const statusList = (e: ServiceExpectation): readonly number[] => (typeof e.status === 'number' ? [e.status] : e.status);
 

@@ -18,7 +18,7 @@
  * and kept whole. Everything is cleaned of the token and the `--header` values (redact.ts) before it is written.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Expectation } from './expect.js';
+import type { Expectation } from './expectation.js';
 import type { ExchangeRecord } from './http.js';
 
 /** Longest answer text a recording keeps, in characters. */

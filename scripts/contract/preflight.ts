@@ -21,8 +21,8 @@
  */
 import type { Version } from '../../schemas/registry.js';
 import { BudgetExhausted, type RequestBudget } from './budget.js';
-import type { CheckInfo } from './check.js';
-import { POLL_DELAYS, POLLS } from './checks/follow.js';
+import type { CheckInfo } from './checkInfo.js';
+import { POLL_DELAYS, POLLS } from './polls.js';
 import type { BehaviourSite } from './context.js';
 import { AnswerTooLarge, NetworkFailure, sleep, TargetUnreachable, type Exchange, type HttpClient } from './http.js';
 import type { Job, JobTracker } from './jobs.js';

@@ -13,7 +13,8 @@
  */
 import fc from 'fast-check';
 import { Attempt, type Env } from './context.js';
-import { newOutcome, runAttempt, type Check, type CheckInfo, type CheckOutcome } from './check.js';
+import { newOutcome, runAttempt, type Check, type CheckOutcome } from './check.js';
+import type { CheckInfo } from './checkInfo.js';
 import { decides } from './levels.js';
 import type { ResolvedOptions } from './options.js';
 import type { Failure } from './report.js';

@@ -13,7 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { packageVersion } from '../cli/version.js';
-import type { Expectation } from './expect.js';
+import type { Expectation } from './expectation.js';
 import {
   harEntry,
   harHead,

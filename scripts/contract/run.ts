@@ -53,7 +53,8 @@ export { progressPrinter, type RunObserver } from './progress.js';
 export { formatJunit } from './junit.js';
 export { formatHtml } from './reportHtml.js';
 export { RecordingFailed } from './recording.js';
-export type { Check, CheckInfo, Citation } from './check.js';
+export type { Check } from './check.js';
+export type { CheckInfo, Citation } from './checkInfo.js';
 
 /** Every check of a run over `versions`, in the order they run. */
 export function contractChecks(versions: readonly Version[]): Check[] {

@@ -7,7 +7,7 @@
 import type { Version } from '../../../schemas/registry.js';
 import { startRefused } from '../baseline.js';
 import { simpleCheck, START, type Check } from '../check.js';
-import type { Expectation } from '../expect.js';
+import type { Expectation } from '../expectation.js';
 import type { Auth } from '../http.js';
 import { minimalRequest } from '../safeRequests.js';
 

@@ -6,7 +6,8 @@
 import { expectedInvalidUrls } from '../../../schemas/batchPartition.js';
 import type { Version } from '../../../schemas/registry.js';
 import type { Attempt, JobStatusBody } from '../context.js';
-import type { Expectation } from '../expect.js';
+import type { Expectation } from '../expectation.js';
+import { POLL_DELAYS } from '../polls.js';
 import { sleep, type Exchange } from '../http.js';
 import type { Level } from '../levels.js';
 import type { Body } from '../safeRequests.js';
@@ -64,14 +65,6 @@ export async function startFollowCancel(attempt: Attempt, version: Version, kind
   }
 }
 
-/**
- * Status reads while waiting for the job to end, and the waits between them (ms): some 29 s in all. They grow
- * slowly over the first seconds, where a small job ends (a job that ends at 1.6 s is seen ending at 1.7 s, not at
- * 3 s as when each wait doubled), then up to 5 s apart: 8 reads in the first two seconds, 17 at most.
- */
-export const POLL_DELAYS = [50, 100, 150, 200, 300, 400, 500, 750, 1000, 1500, 2000, 3000, 4000, 5000, 5000, 5000];
-/** Requests `waitForEnd` sends at most. */
-export const POLLS = POLL_DELAYS.length + 1;
 
 /** Reads the status until the job has ended (or the polls run out); the last status read. */
 export async function waitForEnd(attempt: Attempt, statusUrl: string): Promise<JobStatusBody | undefined> {

@@ -15,7 +15,7 @@ import { partitionBatch } from '../../../schemas/batchPartition.js';
 import type { Version } from '../../../schemas/registry.js';
 import { startRefused } from '../baseline.js';
 import { simpleCheck, START, type Check } from '../check.js';
-import type { Expectation } from '../expect.js';
+import type { Expectation } from '../expectation.js';
 import type { Level } from '../levels.js';
 import { checkInvalidUrls } from './follow.js';
 

@@ -13,7 +13,8 @@ import type { Attempt } from '../context.js';
 import type { Exchange } from '../http.js';
 import type { Body } from '../safeRequests.js';
 import { KIND_PATH, type JobKind } from '../spec.js';
-import { POLLS, waitForEnd } from './follow.js';
+import { POLLS } from '../polls.js';
+import { waitForEnd } from './follow.js';
 
 const KINDS: readonly JobKind[] = ['crawl', 'batch'];
 

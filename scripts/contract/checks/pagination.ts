@@ -8,7 +8,8 @@
 import type { Version } from '../../../schemas/registry.js';
 import { simpleCheck, START, type Check } from '../check.js';
 import { locate, sameOrigin } from '../spec.js';
-import { POLL_DELAYS, POLLS, waitForEnd } from './follow.js';
+import { POLL_DELAYS, POLLS } from '../polls.js';
+import { waitForEnd } from './follow.js';
 
 /** Pages followed at most. */
 export const MAX_PAGES = 10;

@@ -10,7 +10,7 @@
  */
 import type { ScrapeConstraint } from '../../../schemas/scrape/constraint.js';
 import type { Version } from '../../../schemas/registry.js';
-import type { Citation } from '../check.js';
+import type { Citation } from '../checkInfo.js';
 import type { ScrapeCheckDef } from './scrapeChecks.js';
 import { changedSet } from './scrapeJobs.js';
 

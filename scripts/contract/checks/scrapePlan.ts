@@ -15,14 +15,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Version } from '../../../schemas/registry.js';
-import { newOutcome, runAttempt, type Undecided } from '../check.js';
+import { newOutcome, runAttempt } from '../check.js';
+import type { Undecided } from '../checkInfo.js';
 import { Attempt, type AttemptOf, type Env } from '../context.js';
 import { acceptance } from '../expect.js';
 import { sleep, type Exchange } from '../http.js';
 import { matchesGlob, type ResolvedOptions } from '../options.js';
 import type { Failure } from '../report.js';
 import { readRecords } from './behaviour.js';
-import { POLLS, waitForEnd } from './follow.js';
+import { POLLS } from '../polls.js';
+import { waitForEnd } from './follow.js';
 import { completedOf, lostRecords, readTargetErrors, type TargetError } from './jobAccount.js';
 import { bodyOf, jobCost, jobTitle, leastDurationMs, scrapeJobs, type Addresses, type JobSpec } from './scrapeJobs.js';
 

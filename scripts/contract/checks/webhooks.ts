@@ -35,7 +35,8 @@ import type { Exchange } from '../http.js';
 import { Inconclusive } from '../signals.js';
 import { bodyProblems, type JobKind } from '../spec.js';
 import { collectDeliveries, InboxReader, ReceiverUnreadable, RECEIVER_LIMITS, type Received } from '../webhookReceiver.js';
-import { POLLS, waitForEnd } from './follow.js';
+import { POLLS } from '../polls.js';
+import { waitForEnd } from './follow.js';
 
 type EventKind = 'started' | 'page' | 'completed';
 
