@@ -33,6 +33,8 @@ for (const violation of output.summary.violations) {
 }
 const long = [...cycles.values()].filter((cycle) => cycle.length > 2);
 const pairs = cycles.size - long.length;
-console.log(`${output.summary.totalCruised} modules of ${ROOTS.join(' and ')} read: ${pairs} cycle(s) of two files (allowed), ${long.length} longer`);
+console.log(
+  `${output.summary.totalCruised} modules of ${ROOTS.join(' and ')} read: ${pairs} cycle(s) of two files (allowed), ${long.length} longer`,
+);
 for (const cycle of long) console.log(`  a cycle of ${cycle.length} files: ${[...cycle, cycle[0]].join(' → ')}`);
 process.exitCode = long.length > 0 ? 1 : 0;
