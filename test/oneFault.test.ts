@@ -22,6 +22,7 @@ import { formatText } from '../scripts/contract/reportText.js';
 import { runContract } from '../scripts/contract/run.js';
 import type { ContractOptions } from '../scripts/contract/options.js';
 import type { ReferenceApp } from '../scripts/server/app.js';
+import { around } from './support/appWrap.js';
 import { kitTarget } from './support/kitTarget.js';
 import { pooled } from './support/pooled.js';
 import { SCRAPE_VARIANTS } from './support/scrapeVariants.js';
@@ -41,6 +42,18 @@ async function run(
   }
 }
 
+/** The reference server, but every v2 crawl start is answered 500, as by an implementation whose crawler is down. */
+const failingCrawlStarts = (app: ReferenceApp): ReferenceApp =>
+  around(app, (request, next) =>
+    request.method === 'POST' && request.url.split('?')[0] === '/v2/crawl'
+      ? Promise.resolve({
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: '{"success":false,"error":"Internal error"}',
+        })
+      : next(request),
+  );
+
 const failing = (report: ContractReport) => report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
 
 describe('one fault, one verdict', () => {
@@ -50,7 +63,15 @@ describe('one fault, one verdict', () => {
       ['emulation', () => run(wrapOf('scrape.emulationUnsupported'), ['v*.scrape.behaviour.*'], { versions: ['v2'] })],
       [
         'lost',
-        () => run(wrapOf('job.recordLost'), ['v2.scrape.behaviour.headers', 'v2.crawl.behaviour.excludePaths'], { versions: ['v2'] }),
+        () =>
+          run(wrapOf('job.recordLost'), ['v2.scrape.behaviour.headers', 'v2.crawl.behaviour.excludePaths', 'v2.crawl.behaviour.limit'], {
+            versions: ['v2'],
+          }),
+      ],
+      [
+        'crawl500',
+        () =>
+          run(failingCrawlStarts, ['v2.crawl.start.valid', 'v2.crawl.start.fieldAlone', 'v2.crawl.behaviour.limit'], { versions: ['v2'] }),
       ],
       ['markdown', () => run(wrapOf('batch.markdownMissing'), ['v*.batch.behaviour.markdown'])],
     ];
@@ -75,13 +96,24 @@ describe('one fault, one verdict', () => {
     }
   });
 
-  it('a record lost: one cause in the report, and the crawl check names it instead of its option', () => {
+  it('a record lost: one cause in the report, and the crawl checks name it instead of their option', () => {
     const report = reports.get('lost')!;
-    expect(failing(report).sort()).toEqual(['v2.crawl.behaviour.excludePaths', 'v2.scrape.behaviour.headers']);
+    const checks = ['v2.crawl.behaviour.excludePaths', 'v2.crawl.behaviour.limit', 'v2.scrape.behaviour.headers'];
+    expect(failing(report).sort()).toEqual(checks);
     expect(report.causes.map((c) => c.cause)).toEqual([LOST_RECORDS_CAUSE]);
-    expect([...report.causes[0]!.failed].sort()).toEqual(['v2.crawl.behaviour.excludePaths', 'v2.scrape.behaviour.headers']);
-    const crawl = report.checks.find((c) => c.name === 'v2.crawl.behaviour.excludePaths')!;
-    for (const f of crawl.failures) expect(f.message).not.toMatch(/not returned, though the crawl reaches them/);
+    expect([...report.causes[0]!.failed].sort()).toEqual(checks);
+    for (const name of ['v2.crawl.behaviour.excludePaths', 'v2.crawl.behaviour.limit'])
+      for (const f of report.checks.find((c) => c.name === name)!.failures) {
+        expect(f.cause, name).toBe(LOST_RECORDS_CAUSE);
+        // The evidence: the job's count beside the records read.
+        expect(JSON.parse(f.got!.body)).toMatchObject({ completed: expect.any(Number), recordsRead: expect.any(Number) });
+      }
+  });
+
+  it('a server error to every crawl start: one fault, however many checks meet it', () => {
+    const report = reports.get('crawl500')!;
+    expect(failing(report).length).toBeGreaterThan(1);
+    expect(report.causes.map((c) => c.cause)).toEqual(['POST /v2/crawl answers 500 (a server error)']);
   });
 
   it('markdown missing from every record: the markdown check alone fails, and the report names one cause', () => {
@@ -99,7 +131,7 @@ describe('one fault, one verdict', () => {
       ['junit', formatJunit(report)],
     ] as const) {
       expect(text, format).toContain('1 fault behind the verdict');
-      expect(text, format).toContain(`${LOST_RECORDS_CAUSE}: 2 checks failed`);
+      expect(text, format).toContain(`${LOST_RECORDS_CAUSE}: 3 checks failed`);
     }
     // In the text, before the failures.
     const text = formatText(report);

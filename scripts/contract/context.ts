@@ -189,7 +189,7 @@ export class Attempt {
     const route = exchange === undefined ? undefined : missingRoute(this.options.baseUrl, exchange);
     // A route that is not there fails the check that proves it, once; a check that only met it rests on it.
     if (route !== undefined && route.prover !== undefined && route.prover !== this.check && this.runs(route.prover)) {
-      this.leaveUndecided(kept(`${message}: ${route.cause}, which ${route.prover} holds`), failure.level, false, route.cause);
+      this.leaveUndecided(`${route.cause}: not judged here (${route.prover} fails for it)`, failure.level, false, route.cause);
       return;
     }
     const missing = cause ?? route?.cause;
@@ -418,6 +418,9 @@ export class Attempt {
     if (job.repeated) {
       this.leaveUndecided(
         `the target gave the job id ${JSON.stringify(job.id.slice(0, 80))} to an earlier ${job.version} ${job.kind} start too, so what is read at it cannot be told to be this job's: not followed, and what rests on it was not judged (see ${job.version}.${job.kind}.start.distinctIds)`,
+        this.of.level,
+        false,
+        `the target gives one job id to several ${job.version} ${job.kind} starts`,
       );
       return undefined;
     }

@@ -80,6 +80,8 @@ export function holdAnswer(attempt: Attempt, exchange: Exchange, expectation: Ex
       expected: spec ? interfaceWords(spec) : `an answer that is not a server error (${wanted.join(' or ')})`,
       section: SERVER_ERROR_CITATION,
       exchange,
+      // One fault however many checks meet it: the operation that fails, by its template (not the request's address).
+      cause: `${request.method} ${located === undefined ? path : `/${located.version}${located.operation.path}`} answers ${status} (a server error)`,
     });
     return false;
   }

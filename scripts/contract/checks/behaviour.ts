@@ -297,12 +297,14 @@ export function behaviourChecks(version: Version): Check[] {
             // as many as it lost or fewer, may be those records, and are not held against the option.
             const completed = completedOf(ended);
             const lost = completed !== undefined && completed > results.length ? completed - results.length : 0;
-            if (lost > 0) attempt.fail({ ...lostRecords('crawl', `the crawl (${c.title})`, completed!, results.length), exchange });
+            if (lost > 0) attempt.fail(lostRecords('crawl', `the crawl (${c.title})`, ended, results.length, exchange));
+            // Fewer pages than the crawl must return (`missing`, or `tooFew` below a limit) may be the lost records.
+            const short = (p: { kind: string }) => p.kind === 'missing' || p.kind === 'tooFew';
             const missing = problems.filter((p) => p.kind === 'missing').length;
-            const explained = lost > 0 && missing > 0 && missing <= lost;
+            const explained = lost > 0 && problems.some(short) && missing <= lost;
             if (explained)
               attempt.leaveUndecided(
-                `the crawl (${c.title}) lost ${lost} record(s) and misses ${missing} page(s) it must return, which may be those records: not held against ${spec.option}`,
+                `the crawl (${c.title}) lost ${lost} record(s) and returns fewer pages than it must, which may be those records: not held against ${spec.option}`,
                 'interface',
                 false,
                 LOST_RECORDS_CAUSE,
@@ -310,7 +312,7 @@ export function behaviourChecks(version: Version): Check[] {
             report(
               attempt,
               c.title,
-              explained ? problems.filter((p) => p.kind !== 'missing') : problems,
+              explained ? problems.filter((p) => !short(p)) : problems,
               `the pages the crawl must return (${must.length}, within limit ${expected.atMost}): ${must.slice(0, 30).join(', ')}${must.length > 30 ? ', ...' : ''}; any the rules allow besides; none they keep out`,
               exchange,
             );

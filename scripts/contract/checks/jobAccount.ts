@@ -12,6 +12,8 @@
  * list of errors, gives no reason; nothing is judged of it here (the lifecycle checks hold the endpoint itself).
  */
 import type { Attempt, JobStatusBody } from '../context.js';
+import { toCurl } from '../curl.js';
+import type { Exchange } from '../http.js';
 import { cut } from '../cut.js';
 import { pageKey } from '../../../schemas/crawl/site.js';
 
@@ -74,9 +76,19 @@ export const LOST_RECORDS_CAUSE = 'a finished job delivers fewer records than it
  * A lost record as a failure: the job counted `completed` pages scraped and delivered `delivered` records. Interface
  * §1: the service fetches pages and returns them; the count and the records are the service's fields (facts §8.3).
  */
-export function lostRecords(kind: 'scrape' | 'crawl', title: string, completed: number, delivered: number) {
+export function lostRecords(
+  kind: 'scrape' | 'crawl',
+  title: string,
+  ended: Pick<JobStatusBody, 'status' | 'completed' | 'total'>,
+  delivered: number,
+  start: Exchange | undefined,
+) {
+  const completed = ended.completed;
   return {
     kind,
+    // The evidence: the job's count beside the records read over all its status pages; the start's curl line.
+    got: { status: 200, body: JSON.stringify({ status: ended.status, completed, total: ended.total, recordsRead: delivered }) },
+    ...(start === undefined ? {} : { request: toCurl(start.request) }),
     level: 'interface' as const,
     message: `${title}: the job says completed ${completed} and delivered ${delivered} record(s): ${completed - delivered} record(s) lost`,
     expected: 'a finished job delivers a record for every page it counts as completed',

@@ -265,6 +265,7 @@ export function distinctIdsChecks(version: Version): Check[] {
               'a job id of its own for each start: an identifier names one job (interface §1: "Starting a crawl returns a job identifier")',
             section: 'interface §1',
             exchange: second.exchange,
+            cause: `the target gives one job id to several ${version} ${kind} starts`,
           });
       },
     ),

@@ -213,7 +213,7 @@ async function runJob(
       // The job's own account: a record it counts and does not deliver is lost; why it failed a page, in its words.
       const completed = completedOf(ended);
       if (completed !== undefined && completed > records.length) {
-        a.fail({ ...lostRecords('scrape', title, completed, records.length), exchange: started.exchange });
+        a.fail(lostRecords('scrape', title, ended, records.length, started.exchange));
         failures.push(...a.failures.slice(-1));
       }
       if (records.length < spec.pages.length || (completed !== undefined && completed > records.length))
