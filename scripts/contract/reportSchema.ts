@@ -202,7 +202,9 @@ export const DiagnosisSchema = Type.Object(
       description:
         'How to give the target a site it can use (or leave out what rests on it), or the credentials it expects (the flags that give them).',
     }),
-    checks: count('The checks left inconclusive (not run) because they rest on that site.'),
+    checks: count(
+      "The checks of the run's scope left inconclusive (not run) because they rest on it (those above the run's level it kept from running are not counted: they decide nothing).",
+    ),
   },
   {
     ...closed,

@@ -325,7 +325,9 @@ async function runResolved(
     checks: results,
     causes: causesOf(results),
     notImplemented: env.endpoints.list(),
-    diagnoses: preflight.diagnoses.map((d) => ({ ...d, checks: results.filter((r) => r.detail === blockedDetail(d)).length })),
+    // The checks of the run's scope it kept from a verdict (as the incomplete section counts them); those above the
+    // run's level it kept from running decide nothing.
+    diagnoses: preflight.diagnoses.map((d) => ({ ...d, checks: results.filter((r) => r.inScope && r.detail === blockedDetail(d)).length })),
     requests: client.sent,
     durationMs,
     requestsPerSecond: durationMs > 0 ? Math.round((client.sent / durationMs) * 1000 * 10) / 10 : 0,
