@@ -73,6 +73,10 @@ describe('one fault, one verdict', () => {
         () =>
           run(failingCrawlStarts, ['v2.crawl.start.valid', 'v2.crawl.start.fieldAlone', 'v2.crawl.behaviour.limit'], { versions: ['v2'] }),
       ],
+      [
+        'lostService',
+        () => run(wrapOf('job.recordLost'), ['v2.webhook.batch', 'v2.status.pagination'], { versions: ['v2'], level: 'service' }),
+      ],
       ['markdown', () => run(wrapOf('batch.markdownMissing'), ['v*.batch.behaviour.markdown'])],
     ];
     const done = await pooled(
@@ -114,6 +118,14 @@ describe('one fault, one verdict', () => {
     const report = reports.get('crawl500')!;
     expect(failing(report).length).toBeGreaterThan(1);
     expect(report.causes.map((c) => c.cause)).toEqual(['POST /v2/crawl answers 500 (a server error)']);
+  });
+
+  it('a record lost, at service level: the webhook and pagination checks name it instead of blaming the events or the pages', () => {
+    const report = reports.get('lostService')!;
+    expect(report.causes.map((c) => c.cause)).toEqual([LOST_RECORDS_CAUSE]);
+    const webhook = report.checks.find((c) => c.name === 'v2.webhook.batch')!;
+    expect([webhook.status, webhook.cause]).toEqual(['inconclusive', LOST_RECORDS_CAUSE]);
+    expect(report.checks.find((c) => c.name === 'v2.status.pagination')!.failures.map((f) => f.cause)).toEqual([LOST_RECORDS_CAUSE]);
   });
 
   it('markdown missing from every record: the markdown check alone fails, and the report names one cause', () => {

@@ -10,6 +10,7 @@ import { simpleCheck, START, type Check } from '../check.js';
 import { locate, sameOrigin } from '../spec.js';
 import { POLL_DELAYS, POLLS } from '../polls.js';
 import { waitForEnd } from './follow.js';
+import { LOST_RECORDS_CAUSE } from './jobAccount.js';
 
 /** Pages followed at most. */
 export const MAX_PAGES = 10;
@@ -67,10 +68,14 @@ export function paginationCheck(version: Version): Check {
         for (let page = 0; url !== undefined; page += 1) {
           if (seenPages.has(url)) return fail(`next points at a page already read: ${url}`, 'each next addresses a page not seen before');
           if (page >= MAX_PAGES)
-            return fail(`pagination did not end after ${MAX_PAGES} pages of a job with ${ended.completed} results`, 'next absent once the results are all read');
+            return fail(
+              `pagination did not end after ${MAX_PAGES} pages of a job with ${ended.completed} results`,
+              'next absent once the results are all read',
+            );
           seenPages.add(url);
           if (!locate(attempt.options.baseUrl, 'GET', url)) {
-            if (sameOrigin(url, attempt.options.baseUrl)) fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
+            if (sameOrigin(url, attempt.options.baseUrl))
+              fail(`next ${url} is not a status endpoint`, "next is the address of the job's following status page");
             else attempt.leaveUndecided(`next ${url} is not on the target; not followed (the token stays with the target)`);
             return;
           }
@@ -80,16 +85,23 @@ export function paginationCheck(version: Version): Check {
             return fail(`limit=1 gave ${read.body.data.length} results on one page`, 'at most limit results on a page', read.exchange);
           for (const result of read.body.data) {
             const key = resultKey(result, results.length);
-            if (results.includes(key)) return fail(`a result came twice: ${key.slice(0, 200)}`, 'each result on exactly one page', read.exchange);
+            if (results.includes(key))
+              return fail(`a result came twice: ${key.slice(0, 200)}`, 'each result on exactly one page', read.exchange);
             results.push(key);
           }
           url = typeof read.body.next === 'string' ? read.body.next : undefined;
         }
         if (results.length !== ended.completed)
-          return fail(
-            `${results.length} results over all pages of an ended job whose completed is ${ended.completed}`,
-            'once the job has ended, following next reads every result: as many as completed',
-          );
+          return attempt.fail({
+            kind: 'pagination',
+            level: 'service',
+            message: `${results.length} results over all pages of an ended job whose completed is ${ended.completed}`,
+            expected: 'once the job has ended, following next reads every result: as many as completed',
+            section: 'service',
+            exchange,
+            // Fewer than it counts: the records it lost, the same fault wherever it is met.
+            ...(results.length < ended.completed ? { cause: LOST_RECORDS_CAUSE } : {}),
+          });
         const skipped = new URL(statusUrl);
         skipped.searchParams.set('skip', '1');
         skipped.searchParams.set('limit', '1');

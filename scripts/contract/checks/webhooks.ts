@@ -36,6 +36,7 @@ import { Inconclusive } from '../signals.js';
 import { bodyProblems, type JobKind } from '../spec.js';
 import { collectDeliveries, InboxReader, ReceiverUnreadable, RECEIVER_LIMITS, type Received } from '../webhookReceiver.js';
 import { POLLS } from '../polls.js';
+import { completedOf, LOST_RECORDS_CAUSE } from './jobAccount.js';
 import { waitForEnd } from './follow.js';
 
 type EventKind = 'started' | 'page' | 'completed';
@@ -70,6 +71,8 @@ interface Observed {
   readonly start: Exchange;
   /** The page records of the job's status once it ended. */
   readonly records: readonly unknown[];
+  /** How many records the job says it has (`completed`), when it says it as a whole number. */
+  readonly completed: number | undefined;
   readonly deliveries: readonly Delivery[];
   /** How long the kit waited for the deliveries after the job ended, in seconds. */
   readonly waitedSeconds: number;
@@ -178,7 +181,16 @@ async function observe(attempt: Attempt, version: Version, kind: JobKind, asked:
         `the receiver did not keep ${plural(collected.refused + collected.dropped, 'delivery', 'deliveries')} (${collected.refused} larger than ${RECEIVER_LIMITS.deliveryBytes} bytes, ${collected.dropped} past its bounds): not judged`,
         'service',
       );
-    return { kind, jobId: job.id, inbox: reader.url, start: exchange, records, deliveries, waitedSeconds: Math.round(waitMs / 1000) };
+    return {
+      kind,
+      jobId: job.id,
+      inbox: reader.url,
+      start: exchange,
+      records,
+      completed: completedOf(ended),
+      deliveries,
+      waitedSeconds: Math.round(waitMs / 1000),
+    };
   } finally {
     // The job has ended (or is cancelled here); its inbox is no more use.
     await attempt.cancelQuietly(job);
@@ -337,6 +349,18 @@ function judgeOrder(attempt: Attempt, observed: Observed): void {
     const at = missing.indexOf(url);
     if (at === -1) extra.push(url);
     else missing.splice(at, 1);
+  }
+  // Page events for pages the status lacks, no more than the records the job lost (it counts more than it delivered):
+  // those records' events, not the webhook's fault (jobAccount.ts).
+  const lost = (observed.completed ?? 0) - records.length;
+  if (missing.length === 0 && extra.length > 0 && extra.length <= lost) {
+    attempt.leaveUndecided(
+      `${plural(extra.length, `${prefix}.page event`)} for pages the ${noun}'s status lacks, which says completed ${observed.completed} and holds ${plural(records.length, 'page record')}: the events of its lost records, so the page events were not judged`,
+      'service',
+      false,
+      LOST_RECORDS_CAUSE,
+    );
+    return;
   }
   if (missing.length > 0 || extra.length > 0) {
     const list = (urls: (string | undefined)[]) => urls.map((u) => u ?? '(no sourceURL)').join(', ');
