@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
-import type { VectorGroup } from '../scripts/emit/vectors.js';
+import type { VectorGroup } from '../scripts/emit/vectorFile.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
 import { expectEqual, expectTrue } from './support/hotExpect.js';
 

@@ -26,7 +26,7 @@ import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { browserBundle } from '../scripts/bench/bundle.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
-import type { VectorGroup } from '../scripts/emit/vectors.js';
+import type { VectorGroup } from '../scripts/emit/vectorFile.js';
 import { LEFT_OUT, sharedLiteral } from '../scripts/emit/reasonsData.js';
 import { expectEqual } from './support/hotExpect.js';
 

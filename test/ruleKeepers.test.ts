@@ -26,7 +26,7 @@ import { definitions } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { arbitraryFor } from '../scripts/contract/arbitrary.js';
 import { RULE_CASES } from '../scripts/contract/ruleCases.js';
-import type { VectorGroup } from '../scripts/emit/vectors.js';
+import type { VectorGroup } from '../scripts/emit/vectorFile.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const KEEPERS = ruleKeepers(CODE_RULES, isRecord);

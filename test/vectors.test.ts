@@ -14,7 +14,8 @@ import { CODE_RULES } from '../schemas/codeRules/index.js';
 import { VERSIONS } from '../schemas/registry.js';
 import { isSchemaName, validate, type SchemaName } from '../schemas/validate.js';
 import { createAjv } from '../scripts/emit/ajv.js';
-import { REQUEST_DEFINITIONS, VECTOR_DEFINITIONS, VECTOR_SCHEMA_ID, type VectorGroup } from '../scripts/emit/vectors.js';
+import { REQUEST_DEFINITIONS, VECTOR_DEFINITIONS, type VectorGroup } from '../scripts/emit/vectorFile.js';
+import { VECTOR_SCHEMA_ID } from '../scripts/emit/vectorMetaSchema.js';
 
 type Schema = Record<string, unknown>;
 
