@@ -54,6 +54,18 @@ const failingCrawlStarts = (app: ReferenceApp): ReferenceApp =>
       : next(request),
   );
 
+/** The reference server, but it fails the PDF page whatever a job asks: no record, and `completed` counts none for it. */
+const failingPdf = (app: ReferenceApp): ReferenceApp =>
+  around(app, async (request, next) => {
+    const answer = await next(request);
+    if (request.method !== 'GET' || !/^\/v[12]\/(crawl|batch\/scrape)\/[^/]+$/.test(request.url.split('?')[0]!)) return answer;
+    const body = JSON.parse(answer.body) as { completed?: number; data?: { metadata?: { sourceURL?: string } }[] };
+    if (!Array.isArray(body.data)) return answer;
+    const kept = body.data.filter((r) => !String(r.metadata?.sourceURL).endsWith('/scrape/document.pdf'));
+    const completed = (body.completed ?? 0) - (body.data.length - kept.length);
+    return { ...answer, body: JSON.stringify({ ...body, completed, data: kept }) };
+  });
+
 const failing = (report: ContractReport) => report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
 
 describe('one fault, one verdict', () => {
@@ -77,6 +89,7 @@ describe('one fault, one verdict', () => {
         'lostService',
         () => run(wrapOf('job.recordLost'), ['v2.webhook.batch', 'v2.status.pagination'], { versions: ['v2'], level: 'service' }),
       ],
+      ['pdf', () => run(failingPdf, ['v2.scrape.behaviour.parsers', 'v2.batch.behaviour.records'], { versions: ['v2'] })],
       ['markdown', () => run(wrapOf('batch.markdownMissing'), ['v*.batch.behaviour.markdown'])],
     ];
     const done = await pooled(
@@ -126,6 +139,15 @@ describe('one fault, one verdict', () => {
     const webhook = report.checks.find((c) => c.name === 'v2.webhook.batch')!;
     expect([webhook.status, webhook.cause]).toEqual(['inconclusive', LOST_RECORDS_CAUSE]);
     expect(report.checks.find((c) => c.name === 'v2.status.pagination')!.failures.map((f) => f.cause)).toEqual([LOST_RECORDS_CAUSE]);
+  });
+
+  it('a page the target fails whatever the options: the records check fails, the option resting on the page names the cause', () => {
+    const report = reports.get('pdf')!;
+    expect(failing(report)).toEqual(['v2.batch.behaviour.records']);
+    const parsers = report.checks.find((c) => c.name === 'v2.scrape.behaviour.parsers')!;
+    expect(parsers.status).toBe('inconclusive');
+    expect(parsers.cause).toMatch(/^the target fails to scrape \/scrape\/document\.pdf/);
+    expect(report.causes.find((c) => c.cause === parsers.cause)?.resting).toEqual(['v2.scrape.behaviour.parsers']);
   });
 
   it('markdown missing from every record: the markdown check alone fails, and the report names one cause', () => {

@@ -164,7 +164,7 @@ export function judgeCase(attempt: Attempt, c: Case, at: Addresses, option: stri
     attempt.fail({ kind: 'scrape', ...failure, ...(line === undefined ? {} : { request: line }), ...(got === undefined ? {} : { got }) });
 
   if (record === undefined && unnamed === 0 && !findings.some((f) => f.constraint.kind === 'absent' && f.constraint.field === 'record')) {
-    missingRecord(attempt, c, page.url, findings, show, option);
+    missingRecord(attempt, c, at, page.url, findings, show, option);
     return;
   }
   // A record that names no address may be this page's (or one it must not have): nothing of it can be judged.
@@ -250,7 +250,7 @@ function missingField(
 }
 
 /** The cause of a page the target fails whatever the options: the same words in every check that meets it. */
-export const failedPageCause = (url: string, reason: string | undefined): string =>
+const failedPageCause = (url: string, reason: string | undefined): string =>
   `the target fails to scrape ${new URL(url).pathname}${reason === undefined ? '' : ` (${reason})`}`;
 
 /**
@@ -258,7 +258,8 @@ export const failedPageCause = (url: string, reason: string | undefined): string
  * verdict), in this order:
  *
  *   1. the job lost records (it counts more than it delivered): this may be one of them, so the option is not
- *      judged here; the lost record is the job's failure, which every check resting on the job reports;
+ *      judged here; the lost record is the job's failure, which every check resting on the job reports; likewise
+ *      when the defaults job, which must return the page, lost it too (4.);
  *   2. the option's own meaning is that the page is returned (a self-signed page with skipTlsVerification true,
  *      a page late within the timeout, a page asked with mobile or a location): the option fails, with the
  *      target's own reason;
@@ -270,6 +271,7 @@ export const failedPageCause = (url: string, reason: string | undefined): string
 function missingRecord(
   attempt: Attempt,
   c: Case,
+  at: Addresses,
   url: string,
   findings: readonly ScrapeFinding[],
   show: (failure: { level: Level; message: string; expected: string; section: string; cause?: string }) => void,
@@ -289,6 +291,17 @@ function missingRecord(
     );
     return;
   }
+  // The defaults job, which the oracle says returns the page, lost it too: the target fails it whatever the options.
+  const control = c.control?.records === undefined ? undefined : recordOf(c.control.records, url, c.control.spec.pages.length).record;
+  if (c.control?.records !== undefined && control === undefined && returns(c.control, c.page, at)) {
+    attempt.leaveUndecided(
+      `${title}: ${said}, and the target does not return it with the default options either, so what ${option} means was not judged on ${url}`,
+      'interface',
+      false,
+      failedPageCause(url, reason),
+    );
+    return;
+  }
   const presence = findings.filter((f) => f.outcome === 'violated' && f.constraint.field === 'record');
   if (presence.length > 0) {
     const first = presence[0]!;
@@ -300,7 +313,6 @@ function missingRecord(
     });
     return;
   }
-  const control = c.control?.records === undefined ? undefined : recordOf(c.control.records, url, c.control.spec.pages.length).record;
   if (control !== undefined && c.control !== undefined) {
     const first = findings[0]!;
     show({
@@ -324,3 +336,9 @@ const formatMissing = (c: ScrapeConstraint): string | undefined => (c.kind === '
 
 /** The cause of a format asked for and found in no text of a record: the same words in every check that meets it. */
 const formatCause = (format: string): string => `a record lacks the ${format} asked for (found by its content in no field)`;
+
+/** Whether the oracle says `result`'s job returns the page `ref` (no constraint that its record is absent). */
+const returns = (result: JobResult, ref: PageRef, at: Addresses): boolean =>
+  !scrapeExpectation(modelOf(at, ref), { version: result.spec.version, options: optionsOf(result.spec) }).constraints.some(
+    (k) => k.field === 'record' && k.kind === 'absent',
+  );
