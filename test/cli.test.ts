@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { isSchemaName, schemaNames, validate, type SchemaName, type ValidationIssue } from '../schemas/validate.js';
 import { DEFAULTS as CONTRACT_DEFAULTS } from '../scripts/cli/contract.js';
 import { schemaSuggestions } from '../scripts/cli/documents.js';
-import { DEFAULT_OPTIONS } from '../scripts/contract/options.js';
+import { DEFAULT_OPTIONS } from '../scripts/contract/engine/options.js';
 import { COMMAND_USAGE, USAGE } from '../scripts/cli/usage.js';
 import { ROOT, runCli, runScript, type CliRun as Run } from './support/runCli.js';
 

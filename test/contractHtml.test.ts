@@ -1,5 +1,5 @@
 /**
- * The kit's HTML report (`crawlspec contract --html FILE`, scripts/contract/reportHtml.ts): one page that loads
+ * The kit's HTML report (`crawlspec contract --html FILE`, scripts/contract/reporters/html.ts): one page that loads
  * nothing from elsewhere, says the verdict and the totals, and lists every check in a table, each failure with
  * expected, got, source and curl line, all of it escaped. The command writes it on a real run, and headless
  * Chromium opens it: its filter script ran (skipped with a notice without Chromium outside CI).
@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINE_LIMIT } from '../scripts/contract/cut.js';
-import type { ContractReport, Failure } from '../scripts/contract/report.js';
-import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reportHtml.js';
+import { LINE_LIMIT } from '../scripts/contract/wire/cut.js';
+import type { ContractReport, Failure } from '../scripts/contract/report/report.js';
+import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reporters/html.js';
 import { externalLoads } from '../scripts/emit/docs.js';
 import { browserForTests, renderPage } from './support/renderPage.js';
 import { check, report } from './support/reportFixtures.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../schemas/defaults.js';
 import { definitions, type Version } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
-import { arbitraryFor } from '../scripts/contract/arbitrary.js';
+import { arbitraryFor } from '../scripts/contract/generation/arbitrary.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const url = 'https://example.com/docs';

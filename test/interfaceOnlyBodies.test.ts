@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Version } from '../schemas/registry.js';
-import { safeRequests, requestName } from '../scripts/contract/safeRequests.js';
-import { serviceOnlyPlaces, type JobKind } from '../scripts/contract/spec.js';
+import { safeRequests, requestName } from '../scripts/contract/generation/safeRequests.js';
+import { serviceOnlyPlaces, type JobKind } from '../scripts/contract/spec/operations.js';
 
 describe('interface-only bodies', () => {
   for (const version of ['v1', 'v2'] as Version[])

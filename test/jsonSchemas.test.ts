@@ -2,7 +2,7 @@
  * The JSON Schemas given for extraction (schemas/codeRules/jsonSchemas.ts), beyond the rule cases: the size
  * bound (measured before anything is compiled, and quickly past it), what compiling does and does not do
  * (no fetching, no `$id` kept between requests, patterns never run), the verdict cache, and bodies built to be
- * slow or to throw. Both sides of each rule are in scripts/contract/ruleCases.ts.
+ * slow or to throw. Both sides of each rule are in scripts/contract/generation/ruleCases.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CODE_RULES } from '../schemas/codeRules/index.js';

@@ -1,16 +1,16 @@
 /**
  * The contract kit's work on an answer is bounded by what it shows, not by what the target put in it: an answer
  * of up to `--max-response-bytes` may hold millions of broken records, a crawl's answer tens of thousands of
- * pages of another site. Their problems are grouped by a tally (scripts/contract/tally.ts) that keeps the first
+ * pages of another site. Their problems are grouped by a tally (scripts/contract/spec/tally.ts) that keeps the first
  * few of each group, counts the rest and never makes them; a status answer's records are validated one by one
- * and only the problems listed are kept (spec.ts `bodyProblems`); a crawl's problems are grouped in linear time
+ * and only the problems listed are kept (spec/operations.ts `bodyProblems`); a crawl's problems are grouped in linear time
  * (checks/behaviour.ts). No clock is raced: the tests count the members made and check what is reported.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyProblems, LISTED_PROBLEMS } from '../scripts/contract/spec.js';
-import { Tally } from '../scripts/contract/tally.js';
-import { formatText, runContract, type ContractReport } from '../scripts/contract/run.js';
+import { bodyProblems, LISTED_PROBLEMS } from '../scripts/contract/spec/operations.js';
+import { Tally } from '../scripts/contract/spec/tally.js';
+import { formatText, runContract, type ContractReport } from '../scripts/contract/engine/run.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 
 describe('a tally keeps the first members of each group and counts the rest', () => {

@@ -1,12 +1,12 @@
 /**
- * `--confirm N` (scripts/contract/confirm.ts): a failing crawl-behaviour check is run N times more and says in
+ * `--confirm N` (scripts/contract/engine/confirm.ts): a failing crawl-behaviour check is run N times more and says in
  * how many of its runs it failed. Against a variant whose crawler is broken, every run fails (confirmed);
  * against a flaky one that breaks every other crawl, some do (flaky). The verdict fails either way. A check
  * that passes, or that is no behaviour check, is not run again.
  */
 import { describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../scripts/server/app.js';
-import { exitCode, formatText, runContract, type CheckResult, type ContractReport } from '../scripts/contract/run.js';
+import { exitCode, formatText, runContract, type CheckResult, type ContractReport } from '../scripts/contract/engine/run.js';
 import { BROKEN_CRAWLERS, BROKEN_SERVERS, BROKEN_SERVER_TOKEN } from './support/brokenServers.js';
 import { kitTarget } from './support/kitTarget.js';
 

@@ -1,7 +1,7 @@
 /**
  * What a verdict rests on: a refusal check passes only when the target accepted the same body without the
- * breaking change in the run (scripts/contract/baseline.ts), and an endpoint the target does not implement is
- * reported once, with every check that needed it failing, never passing (scripts/contract/endpoints.ts). Each
+ * breaking change in the run (scripts/contract/engine/baseline.ts), and an endpoint the target does not implement is
+ * reported once, with every check that needed it failing, never passing (scripts/contract/engine/endpoints.ts). Each
  * is shown against the reference server wrapped so that it breaks exactly that: every batch path answered 404,
  * every body on the run's site refused as an SSRF guard would, and (the control) nothing broken. And a run in
  * which no check of its level ran (a target answering 404 to everything, with --only-no-job at interface level)
@@ -10,11 +10,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answeredAsMissing } from '../scripts/contract/endpoints.js';
-import type { Exchange } from '../scripts/contract/http.js';
-import type { ContractReport } from '../scripts/contract/report.js';
-import { exitCode, formatText, runContract, verdict } from '../scripts/contract/run.js';
-import { operationById } from '../scripts/contract/spec.js';
+import { answeredAsMissing } from '../scripts/contract/engine/endpoints.js';
+import type { Exchange } from '../scripts/contract/wire/http.js';
+import type { ContractReport } from '../scripts/contract/report/report.js';
+import { exitCode, formatText, runContract, verdict } from '../scripts/contract/engine/run.js';
+import { operationById } from '../scripts/contract/spec/operations.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 
 const TOKEN = 'kit-evidence-token';
@@ -122,7 +122,7 @@ describe('a target that refuses every body on the run’s site', () => {
   });
 
   it('the run is incomplete (exit 3), not conformant', async () => {
-    const { exitCode } = await import('../scripts/contract/run.js');
+    const { exitCode } = await import('../scripts/contract/engine/run.js');
     expect(exitCode(report)).toBe(3);
   });
 });

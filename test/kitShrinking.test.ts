@@ -1,5 +1,5 @@
 /**
- * How a generated check shrinks (scripts/contract/property.ts): at most SHRINK_LIMIT attempts per class, then it
+ * How a generated check shrinks (scripts/contract/engine/property.ts): at most SHRINK_LIMIT attempts per class, then it
  * stops. A value with thousands of shrinks (a large body) once kept fast-check going through every one of them
  * past the limit, each answered at once, in one chain of microtasks that gave the event loop no turn: the whole
  * process stood still for over a minute, and every other request of the run (and of any other run in the
@@ -9,9 +9,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../scripts/contract/context.js';
-import { resolveOptions } from '../scripts/contract/options.js';
-import { generatedCheck, SHRINK_LIMIT } from '../scripts/contract/property.js';
+import type { Env } from '../scripts/contract/engine/context.js';
+import { resolveOptions } from '../scripts/contract/engine/options.js';
+import { generatedCheck, SHRINK_LIMIT } from '../scripts/contract/engine/property.js';
 
 const RUNS = 3;
 

@@ -1,5 +1,5 @@
 /**
- * `crawlspec contract --max-duration SECONDS` (scripts/contract/timeLimit.ts), run for real against a slow
+ * `crawlspec contract --max-duration SECONDS` (scripts/contract/wire/timeLimit.ts), run for real against a slow
  * target: the reference server answering every request a second late, within `--timeout`, as a target that
  * answers just before the timeout every time would. A run whose requests alone need ten seconds of the target's
  * time, under a limit of two, stops sending but the cancels of its jobs, ends every check not ended as not judged
@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ContractReportJson } from '../scripts/contract/run.js';
-import { sleep } from '../scripts/contract/http.js';
-import { DEFAULT_MAX_DURATION_MS, timeLimitDetail } from '../scripts/contract/timeLimit.js';
+import type { ContractReportJson } from '../scripts/contract/engine/run.js';
+import { sleep } from '../scripts/contract/wire/http.js';
+import { DEFAULT_MAX_DURATION_MS, timeLimitDetail } from '../scripts/contract/wire/timeLimit.js';
 import { LIMITS } from '../scripts/cli/contract.js';
 import { COMMAND_USAGE } from '../scripts/cli/usage.js';
 import { kitTarget, startedAndCancelled, type KitTarget } from './support/kitTarget.js';

@@ -1,5 +1,5 @@
 /**
- * Lost connections (scripts/contract/transport.ts): a request whose connection is lost before an answer is
+ * Lost connections (scripts/contract/engine/transport.ts): a request whose connection is lost before an answer is
  * never a failure. Against the reference server behind a proxy that drops one start connection in nine (the
  * job started, the answer never relayed), the run is conformant or incomplete, and no failure says "no
  * answer": every loss is counted, and sent again. A lost crawl start's job is found in the active list and
@@ -12,9 +12,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { exitCode, formatText, runContract, type ContractReport } from '../scripts/contract/run.js';
-import { ConnectionLost, HttpClient } from '../scripts/contract/http.js';
-import { RequestBudget } from '../scripts/contract/budget.js';
+import { exitCode, formatText, runContract, type ContractReport } from '../scripts/contract/engine/run.js';
+import { ConnectionLost, HttpClient } from '../scripts/contract/wire/http.js';
+import { RequestBudget } from '../scripts/contract/wire/budget.js';
 import { droppingProxy, type ProxyEntry } from './support/droppingProxy.js';
 import { kitTarget } from './support/kitTarget.js';
 

@@ -10,7 +10,7 @@ import { migrateToV2, type MigrationResult } from '../schemas/migrate.js';
 import { definitions } from '../schemas/registry.js';
 import { objectOf } from '../schemas/rule.js';
 import { formatIssue, validate, type SchemaName } from '../schemas/validate.js';
-import { arbitraryFor } from '../scripts/contract/arbitrary.js';
+import { arbitraryFor } from '../scripts/contract/generation/arbitrary.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const url = 'https://example.com/docs';

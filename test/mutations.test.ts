@@ -9,10 +9,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { objectOf } from '../schemas/rule.js';
 import { definitions, VERSIONS, type Version } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
-import { arbitraryFor } from '../scripts/contract/arbitrary.js';
+import { arbitraryFor } from '../scripts/contract/generation/arbitrary.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
 import { expectEqual } from './support/hotExpect.js';
-import { MUTATION_KINDS, mutationsOf, type Mutation, type MutationKind, type Path } from '../scripts/contract/mutations.js';
+import { MUTATION_KINDS, mutationsOf, type Mutation, type MutationKind, type Path } from '../scripts/contract/generation/mutations.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 const seen = new Map<MutationKind | 'otherVersionField', number>();

@@ -1,5 +1,5 @@
 /**
- * The site a run rests on (scripts/contract/preflight.ts, options.ts, run.ts): the preflight tells a target that
+ * The site a run rests on (scripts/contract/engine/preflight.ts, options.ts, run.ts): the preflight tells a target that
  * refuses the site, or cannot reach it, from one that refuses valid bodies whatever their site; what rests on a
  * site the target cannot use is inconclusive under one diagnosis; a copy of the test site is the site of every
  * job; the served site's port can be pinned; what a target cannot run leaves the run incomplete unless `--skip`
@@ -16,7 +16,7 @@ import {
   runContract,
   type ContractOptions,
   type ContractReport,
-} from '../scripts/contract/run.js';
+} from '../scripts/contract/engine/run.js';
 import { serveSite, SiteNotServed, type ServedSite } from '../scripts/site/server.js';
 import { isStart, kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 import { runCli, type CliRun } from './support/runCli.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { definitions, VERSIONS } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
-import { refusal } from '../scripts/contract/expect.js';
+import { refusal } from '../scripts/contract/engine/expect.js';
 import { INTERFACE_SECTIONS } from './support/interfaceSections.js';
 
 type Schema = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * the kit does not make, or leave one out:
  *
  *   - crawl behaviour: one row per behaviour check, in order, with its versions and what it proves
- *     (scripts/contract/checks/behaviour.ts);
+ *     (scripts/contract/checks/crawl/behaviour.ts);
  *   - scrape, batch and webhook behaviour: one row per check of the kit (`vN.scrape.behaviour.*`,
  *     `vN.batch.behaviour.*`, `vN.webhook.*`), both versions in one, with its versions, its level and what it
  *     proves: the sentence of the kit, the same for both versions but for the version it names (`vN`), or each
@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BEHAVIOURS } from '../scripts/contract/checks/behaviour.js';
-import { contractChecks, type Check } from '../scripts/contract/run.js';
+import { BEHAVIOURS } from '../scripts/contract/checks/crawl/behaviour.js';
+import { contractChecks, type Check } from '../scripts/contract/engine/run.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 

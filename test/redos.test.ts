@@ -70,17 +70,17 @@ const DYNAMIC_PATTERNS: Readonly<Record<string, { readonly sites: number; readon
     reason:
       "the reference server runs a crawl's includePaths/excludePaths on its own linear-time matcher within a step budget; only each single character class or set (`[^a-z]`, `\\d`, `.`) becomes a RegExp, tested on one UTF-16 code unit, where nothing can backtrack",
   },
-  'scripts/contract/arbitrary.ts': {
+  'scripts/contract/generation/arbitrary.ts': {
     sites: 1,
     reason:
       "fast-check's stringMatching generates strings from the package's own schema `pattern`s (checked here among the generated JSON Schemas); it parses the pattern, never matches with it",
   },
-  'scripts/contract/redact.ts': {
+  'scripts/contract/wire/redact.ts': {
     sites: 2,
     reason:
       "the spellings of the run's own secrets, each regex-escaped, as one alternation of literals (with a one-character look-around for a short one); and the run's own addresses, each regex-escaped, as another: nothing to backtrack into but the alternatives, so the work is linear in the text cleaned for a given run",
   },
-  'scripts/contract/spec.ts': {
+  'scripts/contract/spec/operations.ts': {
     sites: 1,
     reason:
       "the path template of one of the package's own operations, regex-escaped, each `{param}` as `[^/]+`, anchored: literal text and `[^/]+` runs separated by `/`, linear",

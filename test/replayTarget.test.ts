@@ -12,8 +12,8 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HarEntry, RunMark } from '../scripts/contract/har.js';
-import { runContract } from '../scripts/contract/run.js';
+import type { HarEntry, RunMark } from '../scripts/contract/reporters/har.js';
+import { runContract } from '../scripts/contract/engine/run.js';
 import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { runCli } from './support/runCli.js';

@@ -24,8 +24,8 @@ import { field, isRecord, NO_PROBLEMS } from '../schemas/codeRules/codeRule.js';
 import { jsonSchemaRules } from '../schemas/codeRules/jsonSchemas.js';
 import { definitions } from '../schemas/registry.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
-import { arbitraryFor } from '../scripts/contract/arbitrary.js';
-import { RULE_CASES } from '../scripts/contract/ruleCases.js';
+import { arbitraryFor } from '../scripts/contract/generation/arbitrary.js';
+import { RULE_CASES } from '../scripts/contract/generation/ruleCases.js';
 import type { VectorGroup } from '../scripts/emit/vectorFile.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);

@@ -1,5 +1,5 @@
 /**
- * Every rule of the spec from both sides (scripts/contract/ruleCases.ts): the minimal valid body is valid, and
+ * Every rule of the spec from both sides (scripts/contract/generation/ruleCases.ts): the minimal valid body is valid, and
  * the minimal invalid body gets exactly the expected issues (path, rule id, the service's message) and no
  * others. Rules expressed in JSON Schema are decided alike by all four forms of the spec; rules written as
  * code are invisible to the schema forms (they accept the invalid body) and seen by `validate` only.
@@ -15,7 +15,7 @@ import type { Version } from '../schemas/registry.js';
 import { schemaNames, validate, type SchemaName } from '../schemas/validate.js';
 import { checkersFor, decisions, everyForm } from './support/forms.js';
 import { expectEqual, expectTrue } from './support/hotExpect.js';
-import { RULE_CASES, type RuleCase } from '../scripts/contract/ruleCases.js';
+import { RULE_CASES, type RuleCase } from '../scripts/contract/generation/ruleCases.js';
 
 const numRuns = Number(process.env.FC_RUNS ?? 200);
 

@@ -1,5 +1,5 @@
 /**
- * The kit's scrape-behaviour and batch-behaviour checks (scripts/contract/checks/scrapeChecks.ts):
+ * The kit's scrape-behaviour and batch-behaviour checks (scripts/contract/checks/scrape/scrapeChecks.ts):
  *
  *   - the jobs they send are requests the interface accepts, and each crawl is one the crawl oracle says
  *     returns its scrape page and nothing else;
@@ -21,11 +21,11 @@ import { expectedCrawl } from '../schemas/crawl/oracle.js';
 import { scrapeExpectation } from '../schemas/scrape/oracle.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { readFileSync } from 'node:fs';
-import { checkNames, contractChecks, exitCode, runContract, type Check, type ContractReport } from '../scripts/contract/run.js';
-import type { ContractOptions } from '../scripts/contract/options.js';
-import { NOT_SELECTED } from '../scripts/contract/report.js';
-import type { Level } from '../scripts/contract/levels.js';
-import { bodyOf, optionsOf, RECORDS_INVALID, scrapeJobs, type Addresses } from '../scripts/contract/checks/scrapeJobs.js';
+import { checkNames, contractChecks, exitCode, runContract, type Check, type ContractReport } from '../scripts/contract/engine/run.js';
+import type { ContractOptions } from '../scripts/contract/engine/options.js';
+import { NOT_SELECTED } from '../scripts/contract/report/report.js';
+import type { Level } from '../scripts/contract/spec/levels.js';
+import { bodyOf, optionsOf, RECORDS_INVALID, scrapeJobs, type Addresses } from '../scripts/contract/checks/scrape/scrapeJobs.js';
 import type { ReferenceApp } from '../scripts/server/app.js';
 import { scrapePage } from '../scripts/site/scrapePages.js';
 import { serveSite, type ServedSite } from '../scripts/site/server.js';

@@ -242,8 +242,8 @@ describe('conformance vectors', () => {
       }
     }
 
-    it('every rule case of scripts/contract/ruleCases.ts is there, both sides', async () => {
-      const { RULE_CASES } = await import('../scripts/contract/ruleCases.js');
+    it('every rule case of scripts/contract/generation/ruleCases.ts is there, both sides', async () => {
+      const { RULE_CASES } = await import('../scripts/contract/generation/ruleCases.js');
       const bodies = new Set(allTests.map(({ group, test }) => `${group.schema} ${String(test.valid)} ${JSON.stringify(test.data)}`));
       for (const c of RULE_CASES) {
         const schema = `${c.version}/${c.schema}`;

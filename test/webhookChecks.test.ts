@@ -1,6 +1,6 @@
 /**
- * The kit's webhook checks (scripts/contract/checks/webhooks.ts) and the receiver they read
- * (scripts/contract/webhookReceiver.ts, `crawlspec webhook-receiver`):
+ * The kit's webhook checks (scripts/contract/checks/webhooks/webhooks.ts) and the receiver they read
+ * (scripts/contract/wire/webhookReceiver.ts, `crawlspec webhook-receiver`):
  *
  *   - the receiver keeps what each inbox got, as it came, and every bound it states; a read waits for a delivery;
  *   - against the reference server (which signs its deliveries with the kit target's secret) every webhook check
@@ -17,14 +17,14 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, runContract, type CheckResult, type ContractReport } from '../scripts/contract/run.js';
+import { exitCode, runContract, type CheckResult, type ContractReport } from '../scripts/contract/engine/run.js';
 import {
   collectDeliveries,
   InboxReader,
   ReceiverUnreadable,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../scripts/contract/webhookReceiver.js';
+} from '../scripts/contract/wire/webhookReceiver.js';
 import { kitTarget, KIT_TARGET_WEBHOOK_SECRET } from './support/kitTarget.js';
 import { builtCli } from './support/build.js';
 import { ROOT, runCli } from './support/runCli.js';
@@ -32,7 +32,7 @@ import { startServerProcess } from './support/serverProcess.js';
 import { REFERENCE_SITE_PROFILE } from '../scripts/server/site.js';
 import { BROKEN_WEBHOOKS } from './support/webhookVariants.js';
 import type { BrokenServer } from './support/brokenServers.js';
-import type { ContractOptions } from '../scripts/contract/options.js';
+import type { ContractOptions } from '../scripts/contract/engine/options.js';
 
 const ONLY = ['v*.webhook.*'];
 const WEBHOOK_CHECKS = ['v1', 'v2'].flatMap((v) => ['crawl', 'batch', 'events', 'signature'].map((c) => `${v}.webhook.${c}`));

@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../scripts/contract/webhookReceiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../scripts/contract/wire/webhookReceiver.js';
 
 /** What a raw connection saw: the status of the answer, if one came, once the receiver closed it. */
 interface Seen {

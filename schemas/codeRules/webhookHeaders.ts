@@ -3,7 +3,7 @@
  * the body, which a caller's value would forge or break). Header names carry no letter case, so neither does
  * the rule. Code rather than JSON Schema: JSON Schema could say it (`patternProperties` with a caseless pattern
  * mapped to `false`), but TypeBox only adds that to the webhook object as an intersection (`WithRules`), whose
- * values the kit's generator (scripts/contract/arbitrary.ts) filters through TypeBox's checker, and that checker
+ * values the kit's generator (scripts/contract/generation/arbitrary.ts) filters through TypeBox's checker, and that checker
  * refuses every webhook `url` (a `uri`) in a process that has not registered the TypeBox formats.
  */
 import { field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';

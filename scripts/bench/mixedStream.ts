@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import { lookup } from '../../schemas/registry.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import { arbitraryFor } from '../contract/arbitrary.js';
+import { arbitraryFor } from '../contract/generation/arbitrary.js';
 import type { BenchBody } from './corpus.js';
 import { median, nsPerCall, type MeasureOptions } from './measure.js';
 

@@ -5,8 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { headerProblem, parseHeader } from '../contract/headers.js';
-import type { ContractOptions } from '../contract/options.js';
+import { headerProblem, parseHeader } from '../contract/wire/headers.js';
+import type { ContractOptions } from '../contract/engine/options.js';
 import { parseCommand } from './args.js';
 import { randomBytes } from 'node:crypto';
 import {
@@ -32,9 +32,9 @@ import { printable, printableJson, quote } from './terminal.js';
 async function loadKit() {
   const [validation, options, run, checkTable, site, testSite, siteData] = await Promise.all([
     import('../../schemas/validate.js'),
-    import('../contract/options.js'),
-    import('../contract/run.js'),
-    import('../contract/checkTable.js'),
+    import('../contract/engine/options.js'),
+    import('../contract/engine/run.js'),
+    import('../contract/checks/table.js'),
     import('../server/site.js'),
     import('../site/server.js'),
     import('../site/testSite.js'),
@@ -172,7 +172,7 @@ export async function contractCommand(args: string[]): Promise<number> {
     throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
   if (values['list-checks']) {
     if (values.json) throw new UsageError('--list-checks prints the table of checks as Markdown; --json does not apply to it');
-    process.stdout.write((await import('../contract/checkTable.js')).checkTable(versions));
+    process.stdout.write((await import('../contract/checks/table.js')).checkTable(versions));
     return 0;
   }
   if (values.level !== 'interface' && values.level !== 'service')
@@ -384,7 +384,7 @@ export async function contractCommand(args: string[]): Promise<number> {
   }
   try {
     // The header at once, then a line per check as it ends (on stderr when stdout carries the JSON report), then
-    // the summary: the text report, its check list in the order the checks ended (reportText.ts).
+    // the summary: the text report, its check list in the order the checks ended (reporters/text.ts).
     const progress = (line: string) => (values.json ? process.stderr : process.stdout).write(`${printable(line)}\n`);
     progress(kit.formatHeader({ target, versions, level, seed, runs }));
     const result = await kit

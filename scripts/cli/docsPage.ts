@@ -10,7 +10,7 @@
  * would need @redocly/cli, a development tool the package does not carry.
  */
 import type { Version } from '../../schemas/registry.js';
-import { escapeHtml } from '../contract/escapeHtml.js';
+import { escapeHtml } from '../contract/reporters/escapeHtml.js';
 
 export interface PageChanges {
   /** The API's name; the page shows it with the version, `Acme Crawl API (v2)`. */

@@ -5,7 +5,7 @@
  * every exchange with its verdict with `--log FILE` (exchangeLog.ts).
  */
 import { createWriteStream } from 'node:fs';
-import { LEVELS, decides, type Level } from '../contract/levels.js';
+import { LEVELS, decides, type Level } from '../contract/spec/levels.js';
 import type { Violation } from '../proxy/exchangeChecks.js';
 import type { ExchangeRecord, Totals } from '../proxy/exchanges.js';
 import { parseCommand } from './args.js';

@@ -1,6 +1,6 @@
 /**
  * `crawlspec contract replay FILE`: sends the failing exchanges of a recorded run (`crawlspec contract --record
- * FILE`) again and says of each whether it is fixed (scripts/contract/replay.ts). Every option, and the file, is
+ * FILE`) again and says of each whether it is fixed (scripts/contract/replay/replay.ts). Every option, and the file, is
  * checked before anything is sent: a wrong one is a usage error, an unreadable file or one that is no recording
  * an input error (exit 2), one line each. The exchanges go where the user says: `--base-url`, or the target the
  * recording names only with `--to-recorded-target` (a recording from a bug report or a CI artefact must not
@@ -50,7 +50,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const timeoutSeconds = values.timeout === undefined ? undefined : integer(values.timeout, '--timeout', 0, ...LIMITS.timeoutSeconds);
   const headers = headersOption(values.header ?? []);
 
-  const { formatReplay, NotARecording, readRecording, replay, replayExitCode, replayOptions } = await import('../contract/replay.js');
+  const { formatReplay, NotARecording, readRecording, replay, replayExitCode, replayOptions } = await import('../contract/replay/replay.js');
   const text = await readText(createReadStream(file), `the recording ${quote(file)}`);
   let recording: ReturnType<typeof readRecording>;
   try {

@@ -1,9 +1,9 @@
 /**
  * `crawlspec webhook-receiver [--port N] [--host H]`: the receiver the contract kit's webhook checks read
- * (scripts/contract/webhookReceiver.ts), on a port until SIGINT or SIGTERM. Run where the target can deliver to it
+ * (scripts/contract/wire/webhookReceiver.ts), on a port until SIGINT or SIGTERM. Run where the target can deliver to it
  * and the kit can read it; its address goes to `crawlspec contract --webhook-url`.
  */
-import { startWebhookReceiver } from '../contract/webhookReceiver.js';
+import { startWebhookReceiver } from '../contract/wire/webhookReceiver.js';
 import { isLoopbackHost } from '../server/reach.js';
 import { parseCommand } from './args.js';
 import { listenError, listenHost, port as portOption } from './errors.js';

@@ -16,8 +16,8 @@ import { PLAIN_URI_FILE, plainUriModule } from './plainUri.js';
 import { RULE_SOURCES_FILE, ruleSourcesModule } from './ruleSources.js';
 import { vectorFiles } from './vectors.js';
 import { REASONS_FILE, reasonsModule } from './reasonsData.js';
-import { checkTable } from '../contract/checkTable.js';
-import { ContractReportJsonSchema } from '../contract/reportSchema.js';
+import { checkTable } from '../contract/checks/table.js';
+import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

@@ -9,7 +9,7 @@ import { field, isRecord } from '../../schemas/codeRules/codeRule.js';
 import { CODE_RULES } from '../../schemas/codeRules/index.js';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
 import type { SchemaName } from '../../schemas/validate.js';
-import { RULE_CASES } from '../contract/ruleCases.js';
+import { RULE_CASES } from '../contract/generation/ruleCases.js';
 import type { createAjv } from './ajv.js';
 import type { JsonSchema } from './jsonSchema.js';
 import { clone, isPlain, num, refName, same, schemaList, SchemaReader, type Plain } from './schemaReader.js';
@@ -311,7 +311,7 @@ export class VectorFileBuilder {
     }
   }
 
-  /** Every rule case of `scripts/contract/ruleCases.ts` for this definition, both sides. */
+  /** Every rule case of `scripts/contract/generation/ruleCases.ts` for this definition, both sides. */
   private ruleCases(): void {
     const seen = new Map<string, number>();
     for (const c of RULE_CASES) {

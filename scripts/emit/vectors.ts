@@ -16,7 +16,7 @@
  * `jsonSchemaFiles` emits): for every property, a valid value, its default, each limit from both sides, a
  * value of the wrong type, each enum value and a value outside the enum, a value that breaks its format; for
  * objects, an unknown key, a missing required key, and (requests) each field of the other version; for
- * unions, each branch. Then every cross-field rule case of `scripts/contract/ruleCases.ts`, both sides.
+ * unions, each branch. Then every cross-field rule case of `scripts/contract/generation/ruleCases.ts`, both sides.
  *
  * Generation checks itself: each derived answer is confirmed by a plain JSON Schema validator (Ajv on the
  * emitted schema) and by the code rules; where a derived valid value is refused only because a cross-field

@@ -6,7 +6,7 @@
  * expected, and its level and section, as the contract kit says them: a problem whose source is the interface is of
  * interface level, one the public service fills in is of service level.
  *
- * The answer is also judged against its request, as the kit judges it (../contract/expect.ts, endpoints.ts):
+ * The answer is also judged against its request, as the kit judges it (../contract/engine/expect.ts, endpoints.ts):
  *   - a 5xx to any request is a failure of the implementation, of interface level, cited as HTTP (the kit's words);
  *   - an operation answered as by a target that does not have it (405, 501, or a 404 that is not the error body
  *     the operation documents for an unknown job) is not implemented, named by its method and path template;
@@ -18,10 +18,10 @@ import type { Version } from '../../schemas/registry.js';
 import { parseJson } from '../../schemas/parseJson.js';
 import type { ValidationIssue } from '../../schemas/issues.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import { answeredAsMissing } from '../contract/endpoints.js';
-import { ACCOUNT_DEPENDENT } from '../contract/expect.js';
-import { levelOf, SERVER_ERROR_CITATION, type Level } from '../contract/levels.js';
-import { documentedStatuses, locate, type Method } from '../contract/spec.js';
+import { answeredAsMissing } from '../contract/engine/endpoints.js';
+import { ACCOUNT_DEPENDENT } from '../contract/engine/expect.js';
+import { levelOf, SERVER_ERROR_CITATION, type Level } from '../contract/spec/levels.js';
+import { documentedStatuses, locate, type Method } from '../contract/spec/operations.js';
 
 export interface Violation {
   /** Which half of the exchange breaks the spec. */

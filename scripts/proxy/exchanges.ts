@@ -5,8 +5,8 @@
  * request's token first (`redact`). An exchange still open when the proxy stops is named unchecked, so that the
  * totals add up.
  */
-import type { Level } from '../contract/levels.js';
-import { redact, redactor } from '../contract/redact.js';
+import type { Level } from '../contract/spec/levels.js';
+import { redact, redactor } from '../contract/wire/redact.js';
 import type { Violation } from './exchangeChecks.js';
 
 /** One exchange, ended. */

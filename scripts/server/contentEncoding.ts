@@ -1,6 +1,6 @@
 /**
  * A body's `Content-Encoding`, undone: what the reference server's fetcher (fetcher.ts), the contract kit's client
- * (../contract/wire.ts) and the validating proxy (../proxy/proxy.ts) do with an answer, since node:http leaves it
+ * (../contract/wire/wire.ts) and the validating proxy (../proxy/proxy.ts) do with an answer, since node:http leaves it
  * to the caller.
  */
 import type { IncomingMessage } from 'node:http';

@@ -22,7 +22,7 @@
  * (scrapePages.ts), which show what a scrape's options do; those a static copy can hold are answered here too.
  */
 import type { SiteModel, SitePageModel } from '../../schemas/crawl/site.js';
-import type { SiteProfile } from '../contract/options.js';
+import type { SiteProfile } from '../contract/engine/options.js';
 import { COPIED_PATHS, copiedScrapeAnswer } from './scrapePages.js';
 
 /** The origins the site is served on, without trailing slash: `http://127.0.0.1:4000`. */

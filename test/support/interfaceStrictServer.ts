@@ -1,13 +1,13 @@
 /**
  * An implementation that follows the interface to the letter: the reference server, but every start whose body
  * holds something the interface does not list (a service extension field or value, a form the service fills in,
- * a key of an object the definitions do not list, at any depth: spec.ts `serviceOnlyPlaces`) is refused with 400
+ * a key of an object the definitions do not list, at any depth: spec/operations.ts `serviceOnlyPlaces`) is refused with 400
  * and the error envelope. At interface level nothing it does is a deviation; at service level it refuses what the
  * service accepts.
  */
 import { parseRequestBody } from '../../schemas/errorEnvelope.js';
-import { requestName } from '../../scripts/contract/safeRequests.js';
-import { serviceOnlyPlaces } from '../../scripts/contract/spec.js';
+import { requestName } from '../../scripts/contract/generation/safeRequests.js';
+import { serviceOnlyPlaces } from '../../scripts/contract/spec/operations.js';
 import type { ReferenceApp } from '../../scripts/server/app.js';
 import { around, isObject, pathOf } from './appWrap.js';
 

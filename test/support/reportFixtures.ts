@@ -2,8 +2,8 @@
  * Contract reports made by hand, for the tests of their renderings (text, JUnit, JSON, HTML): a check and a run
  * with plain defaults, each field given overriding its default.
  */
-import { causesOf } from '../../scripts/contract/causes.js';
-import type { CheckResult, ContractReport } from '../../scripts/contract/report.js';
+import { causesOf } from '../../scripts/contract/report/causes.js';
+import type { CheckResult, ContractReport } from '../../scripts/contract/report/report.js';
 
 export function check(name: string, over: Partial<CheckResult> = {}): CheckResult {
   return {

@@ -1,6 +1,6 @@
 /**
  * Broken variants of the reference server's scrapes, each with one defect, for proving that the kit's scrape-
- * and batch-behaviour checks (scripts/contract/checks/scrapeChecks.ts) catch each, under the check that holds
+ * and batch-behaviour checks (scripts/contract/checks/scrape/scrapeChecks.ts) catch each, under the check that holds
  * what it breaks. Shaped as test/support/brokenServers.ts's variants: each wraps a correct app, which is never
  * changed.
  *

@@ -1,6 +1,6 @@
 /**
  * Broken variants of the reference server's webhooks, each with one defect, for proving that the kit's webhook
- * checks (scripts/contract/checks/webhooks.ts) catch each, under the check that holds what it breaks and no other.
+ * checks (scripts/contract/checks/webhooks/webhooks.ts) catch each, under the check that holds what it breaks and no other.
  * Shaped as test/support/brokenServers.ts's variants: each wraps a correct app, which is never changed.
  *
  * What a start asks of its webhook is broken by rewriting the start request before the app sees it (the webhook

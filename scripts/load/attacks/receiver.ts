@@ -7,7 +7,7 @@
  * took any number of connections: 300 unfinished deliveries took it to 1270 MiB.
  */
 import { connect, type Socket } from 'node:net';
-import { RECEIVER_LIMITS } from '../../contract/webhookReceiver.js';
+import { RECEIVER_LIMITS } from '../../contract/wire/webhookReceiver.js';
 import {
   CLEANUP_TIMEOUT_MS,
   RECEIVER_CUT_SLACK_MS,
