@@ -18,10 +18,10 @@ const ROWS_SHOWN = 30;
 const CELL_LIMIT = 300;
 
 const MEANING = {
-  conformant: 'every check of the run’s level ran and passed',
-  'deviations found': 'a check of the run’s level failed',
-  unreachable: 'the target could not be reached',
-  incomplete: 'no check failed, but not everything the run is meant to prove was proven',
+  conformant: 'Every check of the run’s level ran and passed',
+  'deviations found': 'A check of the run’s level failed',
+  unreachable: 'The target could not be reached',
+  incomplete: 'No check failed, but not everything the run is meant to prove was proven',
 } as const;
 
 /** Text inside a table cell or a list item: one line, no table or HTML syntax, cut to CELL_LIMIT bytes. */
