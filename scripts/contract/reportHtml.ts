@@ -5,8 +5,8 @@
  * first: the verdict and its exit status, the totals, why the run is incomplete when it is (the in-scope checks
  * that did not run to a verdict, grouped by why), what kept the target from being tested as a whole, then every
  * check in a table that can be filtered by state and by name, the failing checks first (ROW_ORDER), each failure
- * with what was expected, what came back, the section and the curl line to send the request again, and for each
- * crawl-behaviour check the test site drawn as a graph with the pages expected, returned, missing and extra marked
+ * with what was expected, what came back, the section (a link to the reference, reportLinks.ts) and the curl line
+ * to send the request again, and for each crawl-behaviour check the test site drawn as a graph with the pages expected, returned, missing and extra marked
  * (crawlGraphSvg.ts). Without its script the table is still whole: the filter only hides rows.
  *
  * Laid out for a window of 1280 pixels and of 400 (issue 40): a check's name breaks only after a dot (`<wbr>`,
@@ -17,6 +17,7 @@ import { exitCode, totals, verdict, type CheckResult, type ContractReport, type 
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from './cut.js';
 import { escapeHtml } from './escapeHtml.js';
+import { sectionHtml } from './reportLinks.js';
 import { faultLines, incompleteSections, LABEL, leading } from './reportText.js';
 
 export const REPORT_CONTENT_SECURITY_POLICY =
@@ -96,7 +97,7 @@ function failureHtml(failure: Failure, difference: boolean): string {
     `<dt>what</dt><dd>${e(shownField(failure.message))}${failure.count === undefined ? '' : ` <b>× ${failure.count}</b> (the smallest request shown)`}</dd>`,
     `<dt>expected</dt><dd>${e(shownField(failure.expected))}</dd>`,
     `<dt>got</dt><dd>${failure.got === undefined ? 'nothing to show' : `<pre>${e(shownField(`${failure.got.status ?? 'no answer'} ${failure.got.body}`))}</pre>`}</dd>`,
-    `<dt>source</dt><dd>${e(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
+    `<dt>source</dt><dd>${sectionHtml(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
   ];
   if (failure.request !== undefined) parts.push(`<dt>request</dt><dd><pre>${e(shownField(failure.request))}</pre></dd>`);
   if (failure.counterexample !== undefined) {

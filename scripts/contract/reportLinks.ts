@@ -1,0 +1,26 @@
+/**
+ * The report's citations as links: beside each failure's `section`, its `sectionUrl` in the reference the package
+ * ships (../reference/citationLink.ts), for the JSON report; the HTML report links the section itself.
+ */
+import { citationLink, installedReference } from '../reference/citationLink.js';
+import { escapeHtml } from './escapeHtml.js';
+import type { CheckResult, ContractReport, Failure } from './report.js';
+
+const withUrl = (failure: Failure): Failure => {
+  const sectionUrl = citationLink(failure.section);
+  return sectionUrl === undefined ? failure : { ...failure, sectionUrl };
+};
+
+/** `report` with a `sectionUrl` beside the section of every failure and difference that cites the reference. */
+export const withSectionUrls = (report: ContractReport): ContractReport => ({
+  ...report,
+  checks: report.checks.map(
+    (check): CheckResult => ({ ...check, failures: check.failures.map(withUrl), differences: check.differences.map(withUrl) }),
+  ),
+});
+
+/** A citation as HTML: a link to its section of the installed reference (the report is a page that stands alone). */
+export function sectionHtml(section: string): string {
+  const href = citationLink(section, installedReference());
+  return href === undefined ? escapeHtml(section) : `<a href="${escapeHtml(href)}">${escapeHtml(section)}</a>`;
+}
