@@ -41,10 +41,11 @@ export const installedReference = (): string =>
   pathToFileURL(createRequire(import.meta.url).resolve('#generated/spec/reference.html')).href;
 
 /**
- * A citation in prose: "interface §2.4", or a list of sections after it ("interface §1, §4, §6", "interface
- * §2.3/§2.4"). `\s*` and the separators never overlap `§`, so the match is linear in the text.
+ * A citation in prose: "interface §2.4" (or "Interface", the space maybe a line break), or a list of sections after
+ * it ("interface §1, §4, §6", "interface §2.3/§2.4"). `\s*` and the separators never overlap `§`, so the match is
+ * linear in the text.
  */
-const PROSE_CITATION = /interface (§\d+(?:\.\d+)?)((?:\s*(?:,|\/|and)\s*§\d+(?:\.\d+)?)*)/g;
+const PROSE_CITATION = /\b([Ii]nterface\s+)(§\d+(?:\.\d+)?)((?:\s*(?:,|\/|and)\s*§\d+(?:\.\d+)?)*)/g;
 
 /**
  * Markdown `text` with each citation of a known section made a link to `reference` (`[interface §2.4](…#s2-4)`;
@@ -55,8 +56,8 @@ export function linkCitations(text: string, reference: string): string {
     const href = citationLink(`interface ${section}`, reference);
     return href === undefined ? label : `[${label}](${href})`;
   };
-  return text.replace(PROSE_CITATION, (_match, first: string, rest: string) => {
+  return text.replace(PROSE_CITATION, (_match, word: string, first: string, rest: string) => {
     const more = rest.replace(/§\d+(?:\.\d+)?/g, (section) => link(section, section));
-    return `${link(`interface ${first}`, first)}${more}`;
+    return `${link(`${word}${first}`, first)}${more}`;
   });
 }
