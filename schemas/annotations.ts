@@ -23,8 +23,11 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 
+/** The sections of the interface document the package cites (generated/spec/reference.md tells what each defines). */
+export const INTERFACE_SECTIONS = ['§1', '§2.1', '§2.2', '§2.3', '§2.4', '§2.5', '§2.6', '§4', '§5', '§6', '§7', '§8', '§9'] as const;
+
 /** Section of the interface document a definition comes from. */
-export type InterfaceSection = '§1' | '§2.1' | '§2.2' | '§2.3' | '§2.4' | '§2.5' | '§2.6' | '§4' | '§5' | '§6' | '§7' | '§8' | '§9';
+export type InterfaceSection = (typeof INTERFACE_SECTIONS)[number];
 
 export const SOURCE = 'x-crawlspec-source';
 export const EXTENSION = 'x-crawlspec-extension';

@@ -12,6 +12,7 @@ import { LINE_LIMIT } from '../scripts/contract/wire/cut.js';
 import type { ContractReport, Failure } from '../scripts/contract/report/report.js';
 import { formatHtml, REPORT_CONTENT_SECURITY_POLICY } from '../scripts/contract/reporters/html.js';
 import { externalLoads } from '../scripts/emit/docs.js';
+import { installedReference } from '../scripts/reference/citationLink.js';
 import { browserForTests, renderPage } from './support/renderPage.js';
 import { check, report } from './support/reportFixtures.js';
 import { runCli } from './support/runCli.js';
@@ -101,7 +102,7 @@ describe('the HTML report', () => {
     expect(html.match(/<tr class="check" /g)).toHaveLength(REPORT.checks.length);
     expect(html).toContain('<tr class="check" data-status="fail"');
     expect(html).toContain('<dt>expected</dt><dd>accepted: 200 and a start answer</dd>');
-    expect(html).toContain('<dt>source</dt><dd>interface §2.1 (interface level, status)</dd>');
+    expect(html).toContain(`<dt>source</dt><dd><a href="${installedReference()}#s2-1">interface §2.1</a> (interface level, status)</dd>`);
     expect(html).toContain('<dt>request</dt><dd><pre>curl -sS -X POST &#39;http://127.0.0.1:4000/v2/crawl&#39;');
     expect(html).toContain('<b>× 4</b>');
     expect(html).toContain('differs from the service (does not decide the verdict):');

@@ -1,6 +1,7 @@
 /**
  * A version's HTML documentation page made for a publisher, from the page the package ships
- * (`generated/docs/<version>.html`, built by Redocly at generation): their API title and their server address.
+ * (`generated/docs/<version>.html`, built by Redocly at generation): their API title and their server address, the
+ * provenance links pointed at a reference the page can reach, or no provenance at all (../reference/provenanceLinks.ts).
  *
  * The shipped page is Redoc's: the overview and menu rendered at generation inside `<div id="redoc">`, the Redoc
  * script inline, the OpenAPI document inline (`const __redoc_definition = {...};`), and a call that hydrates the
@@ -11,12 +12,17 @@
  */
 import type { Version } from '../../schemas/registry.js';
 import { escapeHtml } from '../contract/reporters/escapeHtml.js';
+import { DOCS_REFERENCE, rebaseProvenance, withoutProvenance } from '../reference/provenanceLinks.js';
 
 export interface PageChanges {
   /** The API's name; the page shows it with the version, `Acme Crawl API (v2)`. */
   readonly title?: string | undefined;
   /** The address clients reach the service at, without the version (`https://api.example.com`). */
   readonly serverUrl?: string | undefined;
+  /** Where the provenance links go: the address of the reference (`…/reference.html`) from where the page stands. */
+  readonly reference?: string | undefined;
+  /** false: no provenance (`x-crawlspec-*` annotations, source lines, citations). */
+  readonly provenance?: boolean | undefined;
 }
 
 const DEFINITION_START = 'const __redoc_definition = ';
@@ -46,10 +52,13 @@ function find(html: string, marker: string, from: number, version: Version): num
 
 /** `html` (a shipped page of `version`) with `changes` made; unchanged when there are none. */
 export function publishedPage(html: string, version: Version, changes: PageChanges): string {
-  if (changes.title === undefined && changes.serverUrl === undefined) return html;
+  const provenance = changes.provenance ?? true;
+  if (changes.title === undefined && changes.serverUrl === undefined && changes.reference === undefined && provenance) return html;
   const definitionAt = find(html, DEFINITION_START, 0, version) + DEFINITION_START.length;
   const definitionEnd = find(html, DEFINITION_END, definitionAt, version);
-  const definition = JSON.parse(html.slice(definitionAt, definitionEnd)) as {
+  const shipped: unknown = JSON.parse(html.slice(definitionAt, definitionEnd));
+  const linked = changes.reference === undefined ? shipped : rebaseProvenance(shipped, DOCS_REFERENCE, changes.reference);
+  const definition = (provenance ? linked : withoutProvenance(shipped)) as {
     info: { title: string };
     servers?: { url: string; description?: string }[];
   };

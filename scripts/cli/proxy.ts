@@ -81,7 +81,7 @@ export async function proxyCommand(args: string[]): Promise<number> {
   const logFile =
     values.log === undefined ? undefined : await outputFile(values.log, '--log', 'every exchange as JSON lines', 'exchanges.jsonl');
   const { startProxy } = await import('../proxy/proxy.js');
-  const { logLine } = await import('../proxy/exchangeLog.js');
+  const { logLine, sectionUrl } = await import('../proxy/exchangeLog.js');
   const problems = jsonLines(jsonFile, '--json', 'the problems are');
   const log = jsonLines(logFile, '--log', "the exchanges' problems and the unchecked ones are");
   const proxy = await startProxy({
@@ -92,7 +92,7 @@ export async function proxyCommand(args: string[]): Promise<number> {
     errors: values.errors,
     onViolation: (v, refused) => {
       console.log(printable(violationLine(v, level, refused)));
-      problems.write(`${JSON.stringify({ ...v, decides: decides(v.level, level), refused })}\n`);
+      problems.write(`${JSON.stringify({ ...v, ...sectionUrl(v.section), decides: decides(v.level, level), refused })}\n`);
     },
     onExchange: (record) => {
       if (record.verdict === 'unchecked') console.log(printable(uncheckedLine(record)));

@@ -40,16 +40,22 @@ ${EXIT_DOCUMENTS}`,
   Validate every example the OpenAPI documents publish.
 
 exit status: 0 every example valid, 1 one is not, 2 usage error`,
-  docs: `usage: crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
+  docs: `usage: crawlspec docs [--version v1|v2] [--title T] [--server-url URL] [--reference-url URL | --no-provenance] -o FILE
 
   Write the HTML documentation page of one version (the page the package ships, Redoc, one self-contained
-  file that loads nothing from elsewhere), with your API's name and your service's address.
+  file that loads nothing from elsewhere), with your API's name and your service's address. Each element
+  says where it comes from ("interface §2.4" or "service"), linked to its section of the reference the
+  package ships (generated/spec/reference.html).
 
   --version v1|v2   the version (default v2)
   --title T         the API's name; the page shows it with the version, e.g. "Acme Crawl API (v2)"
                     (default "Crawl and batch scrape API")
   --server-url URL  the service's address, without the version: https://api.example.com (default: a
                     variable a reader fills in, http://localhost:3002 until then)
+  --reference-url URL
+                    where the provenance links go: the address you publish the reference at
+                    (default: the file: URL of the installed package's reference)
+  --no-provenance   leave provenance out: no source lines, no citations, no x-crawlspec-* annotations
   -o, --output FILE the file to write
 
 exit status: 0 written, 2 usage error or the file cannot be written`,
@@ -200,7 +206,7 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec migrate [file]                       turn a v1 crawl or batch request into the v2 request
                                                  asking for the same thing (warnings on stderr)
   crawlspec examples                             validate every example of the OpenAPI documents
-  crawlspec docs [--version v1|v2] [--title T] [--server-url URL] -o FILE
+  crawlspec docs [--version v1|v2] [--title T] [--server-url URL] [--no-provenance] -o FILE
                                                  write a version's HTML documentation page, with your
                                                  API's name and your service's address
   crawlspec proxy --target URL [--port N] [--level L] [--errors] [--json FILE] [--log FILE]

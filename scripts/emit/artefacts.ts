@@ -15,6 +15,7 @@ import { RULE_KEEPERS_FILE, ruleKeepersModule } from './ruleKeepers.js';
 import { PLAIN_URI_FILE, plainUriModule } from './plainUri.js';
 import { RULE_SOURCES_FILE, ruleSourcesModule } from './ruleSources.js';
 import { vectorFiles } from './vectors.js';
+import { REFERENCE_HTML, REFERENCE_MARKDOWN, referenceHtml, referenceMarkdown } from './reference.js';
 import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
@@ -55,6 +56,10 @@ export async function artefacts(): Promise<Map<string, string>> {
   setModule(`reasons/${REASONS_FILE}`, reasonsModule(VERSIONS));
   files.set('validators/formats.js', await formatsModule());
   for (const [path, html] of await htmlDocs()) files.set(path, html);
+  // What every "interface §N" and "service" citation links to.
+  const reference = referenceMarkdown();
+  files.set(REFERENCE_MARKDOWN, reference);
+  files.set(REFERENCE_HTML, referenceHtml(reference));
   for (const [path, vector] of vectorFiles()) files.set(path, vector);
   // Before the check table: the kit's rule checks take their level and citations from it.
   setModule(`contract/${RULE_SOURCES_FILE}`, ruleSourcesModule());

@@ -6,7 +6,8 @@
  * page carries a Content-Security-Policy that allows nothing from elsewhere (Redoc's "API docs by" logo, an
  * image on Redocly's CDN, is blocked and hidden). Telemetry is off, in the CLI and in the page. Every
  * page is checked for an external script, style sheet, font or image load; one found fails generation.
- * Component schemas are listed in a "Schemas" section (`schemaDefinitionsTagName`).
+ * Component schemas are listed in a "Schemas" section (`schemaDefinitionsTagName`). Each element's provenance is a
+ * link to its section of the reference (../reference/provenanceLinks.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { promisify } from 'node:util';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
 import { API_TITLE } from '../../schemas/apiTitle.js';
 import { openApiDocument } from './openapi.js';
+import { DOCS_REFERENCE, linkProvenance } from '../reference/provenanceLinks.js';
 
 const run = promisify(execFile);
 
@@ -115,7 +117,7 @@ export const pageTitle = (version: Version): string => `${API_TITLE} (${version}
 async function buildPage(dir: string, version: Version): Promise<string> {
   const input = join(dir, `${version}.json`);
   const output = join(dir, `${version}.html`);
-  await writeFile(input, JSON.stringify(openApiDocument(version)));
+  await writeFile(input, JSON.stringify(linkProvenance(openApiDocument(version), DOCS_REFERENCE)));
   const args = [
     'build-docs',
     input,

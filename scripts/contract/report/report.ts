@@ -1,6 +1,7 @@
 /**
  * The result of a contract run, and its verdict. Renderings: text (reporters/text.ts, progress.ts), JUnit XML
- * (junit.ts), JSON (`jsonReport`: the object with its verdict, exit status and totals; its schema: reportSchema.ts).
+ * (junit.ts), JSON (`jsonReport`: the object with its verdict, exit status and totals, each section with its link: reportLinks.ts;
+ * its schema: reportSchema.ts).
  *
  * A run is made at one level (levels.ts). A check is in scope when it holds any expectation of that level
  * or below. Its failures at the run's level or below decide its status; the others are differences from the
@@ -29,6 +30,7 @@ import type {
   TotalsSchema,
   VERDICTS,
 } from './reportSchema.js';
+import { withSectionUrls } from './reportLinks.js';
 
 /** `T` with every property and array read-only, all the way down (the report is never changed once built). */
 type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
@@ -118,7 +120,7 @@ export const jsonReport = (report: ContractReport): ContractReportJson => ({
   verdict: verdict(report),
   exitCode: exitCode(report),
   totals: totals(report),
-  ...report,
+  ...withSectionUrls(report),
 });
 
 /** Every difference from the service, over all checks. */

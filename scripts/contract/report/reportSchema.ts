@@ -72,6 +72,12 @@ export const FailureSchema = Type.Object(
     ),
     expected: Type.String({ description: 'What was expected.' }),
     section: Type.String({ description: 'Where that expectation comes from: `interface §2.4`, `service`, or HTTP for a 5xx.' }),
+    sectionUrl: Type.Optional(
+      Type.String({
+        description:
+          'Where `section` is told: its part of the reference the package ships, by its path from the package root (`generated/spec/reference.html#s2-4`, `…#service`). Absent for a citation that is no part of it (HTTP).',
+      }),
+    ),
     cause: Type.Optional(
       Type.String({
         description:

@@ -5,8 +5,8 @@
  * first: the verdict and its exit status, the totals, why the run is incomplete when it is (the in-scope checks
  * that did not run to a verdict, grouped by why), what kept the target from being tested as a whole, then every
  * check in a table that can be filtered by state and by name, the failing checks first (ROW_ORDER), each failure
- * with what was expected, what came back, the section and the curl line to send the request again, and for each
- * crawl-behaviour check the test site drawn as a graph with the pages expected, returned, missing and extra marked
+ * with what was expected, what came back, the section (a link to the reference, reportLinks.ts) and the curl line
+ * to send the request again, and for each crawl-behaviour check the test site drawn as a graph with the pages expected, returned, missing and extra marked
  * (crawlGraphSvg.ts). Without its script the table is still whole: the filter only hides rows.
  *
  * Laid out for a window of 1280 pixels and of 400 (issue 40): a check's name breaks only after a dot (`<wbr>`,
@@ -19,6 +19,7 @@ import { exitCode, totals, verdict, type CheckResult, type ContractReport, type 
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '../wire/cut.js';
 import { escapeHtml } from './escapeHtml.js';
+import { citationLink, installedReference } from '../../reference/citationLink.js';
 import { faultLines, incompleteSections, LABEL, leading } from './text.js';
 
 export const REPORT_CONTENT_SECURITY_POLICY =
@@ -98,7 +99,7 @@ function failureHtml(failure: Failure, difference: boolean): string {
     `<dt>what</dt><dd>${e(shownField(failure.message))}${failure.count === undefined ? '' : ` <b>× ${failure.count}</b> (the smallest request shown)`}</dd>`,
     `<dt>expected</dt><dd>${e(shownField(failure.expected))}</dd>`,
     `<dt>got</dt><dd>${failure.got === undefined ? 'nothing to show' : `<pre>${e(shownField(`${failure.got.status ?? 'no answer'} ${failure.got.body}`))}</pre>`}</dd>`,
-    `<dt>source</dt><dd>${e(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
+    `<dt>source</dt><dd>${sectionHtml(failure.section)} (${e(failure.level)} level, ${e(failure.kind)})</dd>`,
   ];
   if (failure.request !== undefined) parts.push(`<dt>request</dt><dd><pre>${e(shownField(failure.request))}</pre></dd>`);
   if (failure.counterexample !== undefined) {
@@ -198,3 +199,9 @@ ${rows.map((check) => checkRow(check, budget)).join('\n')}
 
 /** `--html FILE`: the HTML report written as the run ends. */
 export const htmlReporter = (path: string): RunListener => reportFile(path, 'the HTML report', formatHtml);
+
+/** A citation as HTML: a link to its section of the installed reference (the report is a page that stands alone). */
+export function sectionHtml(section: string): string {
+  const href = citationLink(section, installedReference());
+  return href === undefined ? escapeHtml(section) : `<a href="${escapeHtml(href)}">${escapeHtml(section)}</a>`;
+}
