@@ -76,7 +76,7 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
-                      [--webhook-secret S]
+                      [--resolve NAME=ADDR]... [--webhook-secret S]
 
   Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl its own demo
   site, and the hosts --allow-host names, over HTTP; any other host gets a made-up page, and the network
@@ -93,6 +93,10 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
                     from and webhooks may also be delivered to (repeatable), loopback ports other than
                     the server's own included (e.g. --allow-host 127.0.0.1:8080); a name is connected
                     to only where it resolves to an address allowed on every port
+  --resolve NAME=ADDR
+                    fetch NAME (on any port) from the loopback address ADDR, with no DNS (repeatable,
+                    like curl's), e.g. --resolve site.example.com=127.0.0.1 --resolve
+                    sub.site.example.com=127.0.0.1 for crawlspec contract --site-host site.example.com
   --public-url URL  the address clients reach the server at (behind a proxy, or with --host 0.0.0.0):
                     job URLs are built from it, and it is answered to
   --webhook-secret S
