@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIGURABLE, CONTRACT_OPTIONS, type OptionTable } from '../scripts/cli/commandOptions.js';
+import { MAX_CONFIG_BYTES } from '../scripts/cli/config.js';
 import { configSchema } from '../scripts/cli/configSchema.js';
 import { createReferenceApp } from '../scripts/server/app.js';
 import { listen } from '../scripts/server/http.js';
@@ -106,6 +107,12 @@ describe('crawlspec contract with crawlspec.config.json', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(usageError(line));
     expect(run.stderr).not.toContain('fc-secret');
+  });
+
+  it('reads no file past MAX_CONFIG_BYTES', async () => {
+    const run = await inFolder(`{"contract": {}}${' '.repeat(MAX_CONFIG_BYTES)}`, ['contract']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(usageError(`"crawlspec.config.json" has ${MAX_CONFIG_BYTES + 16} bytes; expected a config file of at most ${MAX_CONFIG_BYTES} bytes`));
   });
 
   it('says a value the command refuses came from the file', async () => {
