@@ -46,7 +46,6 @@ const SECRET = (variable: string, option: string) =>
 const CONFIG = { type: 'string', notInFile: 'the config file itself; expected it on the command line: --config FILE' } as const;
 
 export const CONTRACT_OPTIONS = {
-  config: CONFIG,
   'base-url': { type: 'string' },
   token: { type: 'string', notInFile: SECRET('CRAWLSPEC_TOKEN', '--token'), opposite: 'no-auth' },
   'no-auth': { type: 'boolean', opposite: 'token' },
@@ -86,10 +85,10 @@ export const CONTRACT_OPTIONS = {
   confirm: { type: 'string', integer: LIMITS.confirm },
   'webhook-url': { type: 'string' },
   'webhook-secret': { type: 'string', notInFile: SECRET('CRAWLSPEC_WEBHOOK_SECRET', '--webhook-secret') },
+  config: CONFIG,
 } as const satisfies OptionTable;
 
 export const PROXY_OPTIONS = {
-  config: CONFIG,
   target: { type: 'string' },
   port: { type: 'string', integer: LISTEN_PORT },
   host: { type: 'string', default: '127.0.0.1' },
@@ -97,6 +96,7 @@ export const PROXY_OPTIONS = {
   errors: { type: 'boolean', default: false },
   json: { type: 'string' },
   log: { type: 'string' },
+  config: CONFIG,
 } as const satisfies OptionTable;
 
 /** The commands a config file may set, each with its table: the file's sections. */
