@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import { headerProblem, parseHeader } from '../contract/wire/headers.js';
 import type { ContractOptions } from '../contract/engine/options.js';
 import { parseCommand } from './args.js';
+import { CONTRACT_OPTIONS, LIMITS } from './commandOptions.js';
+import { withConfig } from './config.js';
 import { randomBytes } from 'node:crypto';
 import {
   authOption,
@@ -44,28 +46,16 @@ type Kit = Awaited<ReturnType<typeof loadKit>>;
 
 /** What `crawlspec contract --help` says the defaults are; the kit's own (DEFAULT_OPTIONS) where it has one. */
 export const DEFAULTS = {
-  version: 'both',
-  level: 'interface',
+  version: CONTRACT_OPTIONS.version.default,
+  level: CONTRACT_OPTIONS.level.default,
   runs: 10,
   concurrency: 2,
   siteUrl: 'https://example.com',
   maxResponseBytes: 16 * 1024 * 1024,
 };
 
-/** Bounds of the numeric options (what `crawlspec contract --help` says). */
-export const LIMITS = {
-  seed: [0, 2 ** 31 - 1],
-  runs: [1, 100_000],
-  maxRequests: [0, 1_000_000_000],
-  concurrency: [1, 64],
-  maxResponseBytes: [1, 2 ** 30],
-  // An hour: longer is no use to a contract run, and timers cannot wait much past 24 days anyway.
-  timeoutSeconds: [1, 3600],
-  // A day: a contract run is no use past it (the default, an hour: timeLimit.ts says why).
-  maxDurationSeconds: [1, 86_400],
-  waitForTargetSeconds: [1, 3600],
-  confirm: [1, 20],
-} as const;
+/** Bounds of the numeric options (what `crawlspec contract --help` says): in the option table, which the config file's schema is made from. */
+export { LIMITS };
 
 /**
  * `--header 'Name: value'` (repeatable): each parsed and checked (headers.ts), no name twice. Their values are
@@ -124,49 +114,15 @@ export async function contractCommand(args: string[]): Promise<number> {
   if (args[0] === 'replay') return (await import('./replay.js')).replayCommand(args.slice(1));
   if (args[0] !== undefined && !args[0].startsWith('-'))
     throw new UsageError(`unexpected argument ${quote(args[0])}; contract takes options, or replay and a recording (contract replay FILE)`);
-  const { values } = parseCommand(
-    'contract',
-    args,
-    {
-      'base-url': { type: 'string' },
-      token: { type: 'string' },
-      'no-auth': { type: 'boolean' },
-      version: { type: 'string', default: DEFAULTS.version },
-      level: { type: 'string', default: DEFAULTS.level },
-      seed: { type: 'string' },
-      runs: { type: 'string' },
-      'max-requests': { type: 'string' },
-      concurrency: { type: 'string' },
-      'site-url': { type: 'string' },
-      'site-page': { type: 'string', multiple: true },
-      'site-failing': { type: 'string' },
-      timeout: { type: 'string' },
-      'max-duration': { type: 'string' },
-      'max-response-bytes': { type: 'string' },
-      'only-no-job': { type: 'boolean', default: false },
-      'list-checks': { type: 'boolean', default: false },
-      only: { type: 'string', multiple: true },
-      skip: { type: 'string', multiple: true },
-      behaviour: { type: 'boolean' },
-      'no-behaviour': { type: 'boolean' },
-      'site-host': { type: 'string' },
-      'site-port': { type: 'string' },
-      'behaviour-site': { type: 'string' },
-      'behaviour-external': { type: 'string' },
-      'behaviour-subdomain': { type: 'string' },
-      report: { type: 'string' },
-      html: { type: 'string' },
-      record: { type: 'string' },
-      markdown: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      header: { type: 'string', multiple: true },
-      'wait-for-target': { type: 'string' },
-      confirm: { type: 'string' },
-      'webhook-url': { type: 'string' },
-      'webhook-secret': { type: 'string' },
-    },
-    false,
-  );
+  // The options of crawlspec.config.json (or --config FILE) first: the command line overrides them.
+  const configured = await withConfig('contract', args);
+  return contractRun(configured.args).catch((error: unknown) => {
+    throw configured.blame(error);
+  });
+}
+
+async function contractRun(args: string[]): Promise<number> {
+  const { values } = parseCommand('contract', args, CONTRACT_OPTIONS, false);
   const versions = ({ v1: ['v1'], v2: ['v2'], both: ['v1', 'v2'] } as const)[values.version as 'v1' | 'v2' | 'both'];
   if (!Object.hasOwn({ v1: 1, v2: 1, both: 1 }, values.version))
     throw new UsageError(`--version takes v1, v2 or both, not ${quote(values.version)}`);
@@ -229,7 +185,7 @@ export async function contractCommand(args: string[]): Promise<number> {
 
   if (values.behaviour && values['no-behaviour']) throw new UsageError('--behaviour and --no-behaviour exclude each other');
   const siteHost = values['site-host'] === undefined ? undefined : hostName(values['site-host'], '--site-host');
-  const sitePort = values['site-port'] === undefined ? undefined : integer(values['site-port'], '--site-port', 0, 1, 65535);
+  const sitePort = values['site-port'] === undefined ? undefined : integer(values['site-port'], '--site-port', 0, ...LIMITS.sitePort);
   const copy = (name: 'behaviour-site' | 'behaviour-external' | 'behaviour-subdomain') => {
     const value = values[name];
     if (value !== undefined) httpAddress(value, `--${name}`, 'https://crawlspec-site.example.org');

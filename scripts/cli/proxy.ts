@@ -9,6 +9,8 @@ import { LEVELS, decides, type Level } from '../contract/spec/levels.js';
 import type { Violation } from '../proxy/exchangeChecks.js';
 import type { ExchangeRecord, Totals } from '../proxy/exchanges.js';
 import { parseCommand } from './args.js';
+import { PROXY_OPTIONS } from './commandOptions.js';
+import { withConfig } from './config.js';
 import { baseAddress, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
 
@@ -56,20 +58,15 @@ function totalsLine(t: Totals, level: Level): string {
 }
 
 export async function proxyCommand(args: string[]): Promise<number> {
-  const { values } = parseCommand(
-    'proxy',
-    args,
-    {
-      target: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      level: { type: 'string', default: 'interface' },
-      errors: { type: 'boolean', default: false },
-      json: { type: 'string' },
-      log: { type: 'string' },
-    },
-    false,
-  );
+  // The options of crawlspec.config.json (or --config FILE) first: the command line overrides them.
+  const configured = await withConfig('proxy', args);
+  return proxyRun(configured.args).catch((error: unknown) => {
+    throw configured.blame(error);
+  });
+}
+
+async function proxyRun(args: string[]): Promise<number> {
+  const { values } = parseCommand('proxy', args, PROXY_OPTIONS, false);
   if (values.target === undefined)
     throw new UsageError('proxy needs --target URL, the service to forward to, e.g. --target http://127.0.0.1:3002');
   const target = baseAddress(values.target, '--target');

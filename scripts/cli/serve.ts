@@ -40,6 +40,31 @@ function allowHost(value: string): { readonly host: string; readonly port: numbe
   return { host, port };
 }
 
+/**
+ * `--resolve NAME=ADDR` (repeatable, in the spirit of curl's `--resolve`): the server's own fetches (and webhook
+ * deliveries) connect to ADDR for NAME, with no DNS; ADDR must be a loopback address, so that the option opens
+ * nothing but this machine. A name mapped is fetched from on every port (reach.ts: the mapping is the opt-in).
+ */
+export function resolveOption(given: readonly string[]): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const value of given) {
+    const at = value.indexOf('=');
+    if (at === -1)
+      throw new UsageError(
+        `--resolve takes NAME=ADDR, a host name and the loopback address it stands for (e.g. site.example.com=127.0.0.1), not ${quote(value)}`,
+      );
+    const name = hostName(value.slice(0, at), '--resolve').toLowerCase();
+    const address = value.slice(at + 1).replace(/^\[(.*)\]$/, '$1');
+    if (isIP(address) === 0 || !isLoopbackHost(address))
+      throw new UsageError(
+        `--resolve ${quote(value)}: ${quote(address)} is not a loopback address; expected one of 127.0.0.0/8 or ::1 (e.g. ${name}=127.0.0.1)`,
+      );
+    if (Object.hasOwn(resolved, name)) throw new UsageError(`--resolve names ${name} twice; expected each name once`);
+    resolved[name] = address;
+  }
+  return resolved;
+}
+
 const isName = (host: string): boolean => {
   try {
     hostName(host, '--allow-host');
@@ -76,6 +101,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       token: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'allow-host': { type: 'string', multiple: true },
+      resolve: { type: 'string', multiple: true },
       'public-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
     },
@@ -106,6 +132,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     if (only === undefined || ports === 'any') allowed.set(name, 'any');
     else allowed.set(name, (ports ?? new Set()).add(only));
   }
+  const resolveHosts = resolveOption(values.resolve ?? []);
   // The server (and the validators it answers with) is loaded once the options are known to be right.
   const [{ createReferenceApp }, { listen }] = await Promise.all([import('../server/app.js'), import('../server/http.js')]);
   let base = '';
@@ -119,6 +146,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     publicUrl: () => base,
     allowFetchHost: isAllowed,
     allowWebhookHost: isAllowed,
+    resolveHosts,
     ...(secret === undefined ? {} : { webhookSecret: secret }),
   });
   const hostNames = publicUrl === undefined ? [] : [publicUrl.hostname];

@@ -60,6 +60,7 @@ exit status: 0 every example valid, 1 one is not, 2 usage error`,
 
 exit status: 0 written, 2 usage error or the file cannot be written`,
   proxy: `usage: crawlspec proxy --target URL [--port N] [--host H] [--level interface|service] [--errors] [--json FILE] [--log FILE]
+                       [--config FILE]
 
   Forward every request to the target as it came and answer with the target's answer, until Ctrl-C; print
   one line per request body or answer that breaks the spec (where, what, what is expected, the level and
@@ -75,6 +76,8 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
                     body, instead of forwarding it
   --json FILE       also write each problem as a JSON line (the token redacted, as everywhere)
   --log FILE        write every exchange with its verdict as a JSON line (bodies cut to 600 bytes)
+  --config FILE     read these options from FILE (default: crawlspec.config.json here, if there is one):
+                    its "proxy" object, each key an option without its --; a flag overrides its key
 
   Bounds: a request body of more than 10 MiB is answered 413; an answer is streamed through as it comes and
   checked only when it is JSON and at most 32 MiB; at most 256 MiB is held for checking at once (past it, a
@@ -82,7 +85,7 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
-                      [--webhook-secret S]
+                      [--resolve NAME=ADDR]... [--webhook-secret S]
 
   Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl its own demo
   site, and the hosts --allow-host names, over HTTP; any other host gets a made-up page, and the network
@@ -99,6 +102,10 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
                     from and webhooks may also be delivered to (repeatable), loopback ports other than
                     the server's own included (e.g. --allow-host 127.0.0.1:8080); a name is connected
                     to only where it resolves to an address allowed on every port
+  --resolve NAME=ADDR
+                    fetch NAME (on any port) from the loopback address ADDR, with no DNS (repeatable,
+                    like curl's), e.g. --resolve site.example.com=127.0.0.1 --resolve
+                    sub.site.example.com=127.0.0.1 for crawlspec contract --site-host site.example.com
   --public-url URL  the address clients reach the server at (behind a proxy, or with --host 0.0.0.0):
                     job URLs are built from it, and it is answered to
   --webhook-secret S
@@ -160,6 +167,10 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
                               fit for a CI job summary ($GITHUB_STEP_SUMMARY)
   --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
                               the line printed as each check ends goes to stderr
+  --config FILE               read these options from FILE (default: crawlspec.config.json here, if there is
+                              one; schema: crawlspec/config.schema.json): its "contract" object, each key an
+                              option without its -- ({"base-url": URL, "runs": 20, "skip": [...]}); a flag
+                              overrides its key; never the token or webhook secret (use the variables)
 
   replay FILE: send the failing exchanges of a run recorded with --record again, with the token and --header
   values, to --base-url, or with --to-recorded-target to the target the recording names (only for a recording

@@ -19,6 +19,7 @@ import { REFERENCE_HTML, REFERENCE_MARKDOWN, referenceHtml, referenceMarkdown } 
 import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
+import { configSchema } from '../cli/configSchema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -69,5 +70,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   );
   // The JSON report of `crawlspec contract --json` (exported as crawlspec/contract/report.schema.json).
   files.set('contract/report.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/report.schema.json`, ...ContractReportJsonSchema }));
+  // crawlspec.config.json, from the option tables of the commands it sets (exported as crawlspec/config.schema.json).
+  files.set('config.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/config.schema.json`, ...configSchema() }));
   return files;
 }
