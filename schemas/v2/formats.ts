@@ -92,7 +92,7 @@ export const StrictPlainFormat = Named(
         description: 'Format kind.',
         ...here,
         ...extensionValues(EXTENSION_PLAIN_FORMATS_V2),
-        ...serviceSince({ enum: EXTENSION_FORMAT_DATES }),
+        ...serviceSince({ enum: Object.fromEntries(EXTENSION_PLAIN_FORMATS_V2.map((f) => [f, EXTENSION_FORMAT_DATES[f]])) }),
       }),
     },
     {
