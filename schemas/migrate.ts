@@ -31,7 +31,10 @@
  *     v2 bounds is clamped to them with a warning.
  *   - defaults: where a field means the same in both versions but the defaults differ (`maxAge`,
  *     `skipTlsVerification`, `proxy`, batch `ignoreInvalidURLs`), an absent field is set to its v1 default, so
- *     v2 behaves as v1 did. A crawl without `scrapeOptions` gets a `scrapeOptions` holding just those. A
+ *     v2 behaves as v1 did. A crawl without `scrapeOptions` gets a `scrapeOptions` holding just those. Where
+ *     the service's own v1 default differs from the interface's written out (`x-crawlspec-service-default`: v1
+ *     `maxAge` one day since 2025-10-26, `skipTlsVerification` true without headers or actions since 2025-09-28),
+ *     a warning says so: the same v1 body sent to the service of 2026-08-21 got the service's default. A
  *     renamed field is compared through its mapping (`parsePDF` true ≡ `parsers` ['pdf']). Only what v2 can
  *     express is kept: v1's implicit `maxDepth` default has no v2 counterpart either.
  *   - everything else (webhook, limits, paths, `origin`, `integration`, ...) is copied unchanged.
@@ -60,6 +63,7 @@ import {
   ACTION_FIELDS_V1_IGNORES,
   type Level,
 } from './migrateTables.js';
+import type { ServiceLevelDefault } from './annotations.js';
 
 export type MigrationKind = 'crawl' | 'batch';
 
@@ -251,10 +255,30 @@ function migrateObject(input: Plain, rules: Level, at: string, warnings: string[
     // v2 would apply its own scrape defaults to every page: state v1's where they differ.
     define(out, 'scrapeOptions', migrateObject({}, SCRAPE, 'scrapeOptions.', warnings));
   }
-  for (const { key, value, unless } of rules.defaults) {
-    if (!has(out, key) && !unless.some((k) => has(input, k))) define(out, key, copy(value));
+  for (const { key, value, unless, service } of rules.defaults) {
+    if (has(out, key) || unless.some((k) => has(input, k))) continue;
+    define(out, key, copy(value));
+    const warning = service === undefined ? undefined : serviceDefaultWarning(input, at, key, value, service);
+    if (warning !== undefined) warnings.push(warning);
   }
   return out;
+}
+
+/**
+ * The warning for a v1 default written out that the service does not apply to this body: the migrated body asks
+ * for the interface's v1 default, where the same v1 body sent to the service of 2026-08-21 got the service's own.
+ */
+function serviceDefaultWarning(input: Plain, at: string, key: string, value: unknown, service: ServiceLevelDefault): string | undefined {
+  const beside = service.ifNonEmpty;
+  const sent = beside?.fields.filter((f) => {
+    const v = own(input, f);
+    return v !== undefined && v !== null && v !== '' && !(typeof v === 'object' && Object.keys(v).length === 0);
+  });
+  const effective = beside !== undefined && sent!.length > 0 ? beside.value : service.value;
+  if (deepEqual(effective, value)) return undefined;
+  const since = service.since.startsWith('by ') ? service.since : `since ${service.since}`;
+  const why = beside === undefined ? '' : ` when ${beside.fields.join(' and ')} ${beside.fields.length > 1 ? 'are' : 'is'} empty or absent`;
+  return `${at}${key}: set to ${shown(value)}, the interface's v1 default; the service's own v1 default (${since}) is ${shown(effective)}${why}: send ${key}: ${shown(effective)} to keep what the service did`;
 }
 
 const notMigrated = (warning: string): NotMigrated => ({ kind: 'unknown', request: undefined, warnings: [warning] });

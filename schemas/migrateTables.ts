@@ -6,6 +6,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { definitions, type Version } from './registry.js';
 import { objectOf } from './rule.js';
+import { SERVICE_DEFAULT, type ServiceLevelDefault } from './annotations.js';
 import { copy, deepEqual, has, isRecord, type Plain } from './migrateValues.js';
 
 type Properties = Readonly<Record<string, Plain>>;
@@ -44,6 +45,8 @@ interface ExplicitDefault {
   readonly value: unknown;
   /** v1 fields whose presence in the input means the default does not apply. */
   readonly unless: readonly string[];
+  /** The service's own v1 default, where it differs from the interface's `value` (`x-crawlspec-service-default`). */
+  readonly service?: ServiceLevelDefault;
 }
 
 /**
@@ -57,7 +60,9 @@ function explicitDefaults(v1: Properties, v2: Properties, renames: readonly Rena
     if (before === undefined) continue;
     if (has(v2, key)) {
       const after = defaultOf(v2[key]);
-      if (after === undefined || !deepEqual(before.value, after.value)) found.push({ key, value: before.value, unless: [key] });
+      const service = v1[key]?.[SERVICE_DEFAULT] as ServiceLevelDefault | undefined;
+      if (after === undefined || !deepEqual(before.value, after.value))
+        found.push({ key, value: before.value, unless: [key], ...(service === undefined ? {} : { service }) });
       continue;
     }
     const rename = renames.find((r) => r.from === key);
