@@ -20,6 +20,19 @@
  *     `required` may name a source per property. Every constraint keyword of a schema whose own source is the
  *     interface is listed (test/provenance.test.ts); a keyword that is not listed comes from the schema's own
  *     source. Types, enum values and defaults come from the schema's own source.
+ *   - `x-crawlspec-service-since`: when the service's behaviour this element describes began, per the dated history
+ *     of the service's main branch up to 2026-08-21 (service-facts §13). Either a date, for the element as a whole
+ *     (a field or format the service added then), or an object naming what changed then: a constraint keyword
+ *     (`minimum`, `additionalProperties`, ...), `description` (what the value means changed), or `enum` with a date
+ *     per value the service added. A date is `YYYY-MM-DD` (the commit that made the change) or `by 2026-08-21`
+ *     (a change §13 lists without a date). Only the service's part is ever dated: a value the interface states
+ *     carries no date (test/provenance.test.ts).
+ *   - `x-crawlspec-service-default: {value, since, ifNonEmpty?, inFlux?}`: the default the service applies, where
+ *     it differs from the default the interface states (which stays the schema's `default`): v1 `maxAge` is 0 in
+ *     the interface and one day at the service. `ifNonEmpty: {fields, value}` makes it depend on sibling fields
+ *     (`skipTlsVerification` is false when `headers` or `actions` is non-empty); `inFlux` says, in words, where the
+ *     service's own history disagrees and the documented value is kept. `withDefaults(name, body, 'service')`
+ *     fills these in.
  */
 import type { TSchema } from '@sinclair/typebox';
 
@@ -37,7 +50,19 @@ export const DEFAULT_UNLESS = 'x-crawlspec-default-unless';
 /** The `x-` keywords this package adds; validators register them as annotation-only vocabulary. */
 export const RULES = 'x-crawlspec-rules';
 export const KEYWORD_SOURCES = 'x-crawlspec-keyword-sources';
-export const ANNOTATION_KEYWORDS = [SOURCE, EXTENSION, DEFAULT_SOURCE, DEFAULT_UNLESS, EXTENSION_VALUES, RULES, KEYWORD_SOURCES] as const;
+export const SERVICE_SINCE = 'x-crawlspec-service-since';
+export const SERVICE_DEFAULT = 'x-crawlspec-service-default';
+export const ANNOTATION_KEYWORDS = [
+  SOURCE,
+  EXTENSION,
+  DEFAULT_SOURCE,
+  DEFAULT_UNLESS,
+  EXTENSION_VALUES,
+  RULES,
+  KEYWORD_SOURCES,
+  SERVICE_SINCE,
+  SERVICE_DEFAULT,
+] as const;
 
 /** Where a constraint comes from: a section of the interface document, or the public service. */
 export type Source = `interface ${InterfaceSection}` | 'service';
@@ -47,6 +72,32 @@ export type KeywordSourceMap = Readonly<Record<string, Source | Readonly<Record<
 
 /** Where the schema's constraint keywords come from (see the module comment). */
 export const keywordSources = (sources: KeywordSourceMap) => ({ [KEYWORD_SOURCES]: sources });
+
+/** When a change of the service was made (see the module comment): a commit date, or `by` the state of 2026-08-21. */
+export type ServiceDate = `${number}-${number}-${number}` | `by ${number}-${number}-${number}`;
+/** The state of the service's main branch that §13 of the service facts describes. */
+export const SERVICE_STATE = '2026-08-21';
+/** A change §13 lists without a date: in place at the state of 2026-08-21. */
+export const BY_SERVICE_STATE: ServiceDate = `by ${SERVICE_STATE}`;
+
+/** What of an element changed at the service, and when: constraint keywords, `description`, or `enum` values. */
+export type ServiceSince = ServiceDate | Readonly<Record<string, ServiceDate | Readonly<Record<string, ServiceDate>>>>;
+
+/** The service's behaviour this element describes began then (see the module comment). */
+export const serviceSince = (since: ServiceSince) => ({ [SERVICE_SINCE]: since });
+
+/** The default the service applies where it differs from the interface's (see the module comment). */
+export interface ServiceLevelDefault {
+  readonly value: unknown;
+  readonly since: ServiceDate;
+  /** The default is `value` here instead when one of `fields` (siblings) is sent non-empty. */
+  readonly ifNonEmpty?: { readonly fields: readonly string[]; readonly value: unknown };
+  /** Where the service's history disagrees with its documentation, in words; the documented value is kept. */
+  readonly inFlux?: string;
+}
+
+/** The service's own default, beside the interface's `default` (see the module comment). */
+export const serviceLevelDefault = (d: ServiceLevelDefault) => ({ [SERVICE_DEFAULT]: d });
 
 /** An object the service refuses unknown keys in (the interface says nothing of strictness). */
 export const strictByService = keywordSources({ additionalProperties: 'service' });

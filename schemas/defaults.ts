@@ -13,6 +13,11 @@
  * is left out when one of the sibling fields it names is sent (v1 `crawlEntireDomain` beside `allowBackwardLinks`,
  * `timeout` beside `waitFor`): filled in, it would change what the body asks for.
  *
+ * Levels: at `interface` level (the default) the interface's defaults are filled in. At `service` level a field
+ * whose service default differs from the interface's (`x-crawlspec-service-default`: v1 `maxAge` one day,
+ * `skipTlsVerification` false beside non-empty `headers` or `actions` and else true, `location.country`
+ * `us-generic`) gets the service's instead, as the service of 2026-08-21 fills it in.
+ *
  * Never throws for any body (only an unknown schema name throws a RangeError, as `validate` does), never
  * mutates the body, and returns a new value that shares no object or array with it (functions and other
  * non-plain objects are kept by reference, and so is a value whose reading throws, such as a Proxy whose
@@ -23,7 +28,7 @@
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { DEFAULT_UNLESS, EXTENSION } from './annotations.js';
+import { DEFAULT_UNLESS, EXTENSION, SERVICE_DEFAULT, type ServiceLevelDefault } from './annotations.js';
 import { lookup } from './registry.js';
 import { objectOf } from './rule.js';
 import { registerTypeBoxFormats } from './typeboxFormats.js';
@@ -35,16 +40,19 @@ type Schema = TSchema & Record<string | symbol, unknown>;
 
 type Plain = Record<string, unknown>;
 
-/** The body of `name` with its defaults filled in; see the module comment. */
-export function withDefaults(name: SchemaName, body: unknown): unknown {
+/** Whose defaults are filled in: the interface's, or the service's where they differ (see the module comment). */
+export type DefaultsLevel = 'interface' | 'service';
+
+/** The body of `name` with the defaults of `level` filled in; see the module comment. */
+export function withDefaults(name: SchemaName, body: unknown, level: DefaultsLevel = 'interface'): unknown {
   const schema = lookup(name);
   if (schema === undefined) throw new RangeError(`unknown schema "${String(name)}"; see schemaNames() for the list`);
-  return fill(schema as Schema, body);
+  return fill(schema as Schema, body, level);
 }
 
 /** A deep copy of a JSON-like value: plain objects and arrays are copied, everything else is kept as is. */
 function copyJson(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? fill(undefined, value) : value;
+  return typeof value === 'object' && value !== null ? fill(undefined, value, 'interface') : value;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -192,13 +200,29 @@ function recordValueSchema(schema: Schema): Schema | undefined {
   return isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
 
-/** The default `property` fills in when absent from an object whose own keys are `sent`, if it has one this module fills. */
-function fillableDefault(property: Schema, sent: readonly string[]): { value: unknown } | undefined {
+/** A sent value that holds something: not an empty string, array or object (nor absent). */
+const nonEmpty = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== '' && !(typeof value === 'object' && Object.keys(value).length === 0);
+
+/**
+ * The default `property` fills in at `level` when absent from an object whose own keys are `sent` (with `values`),
+ * if it has one this module fills.
+ */
+function fillableDefault(
+  property: Schema,
+  sent: readonly string[],
+  values: readonly unknown[],
+  level: DefaultsLevel,
+): { value: unknown } | undefined {
   if (!Object.hasOwn(property, 'default')) return undefined;
   if (property[EXTENSION] === true) return undefined;
   const unless = property[DEFAULT_UNLESS];
   if (Array.isArray(unless) && unless.some((sibling) => sent.includes(String(sibling)))) return undefined;
-  return { value: property.default };
+  const service = level === 'service' ? (property[SERVICE_DEFAULT] as ServiceLevelDefault | undefined) : undefined;
+  if (service === undefined) return { value: property.default };
+  const beside = service.ifNonEmpty;
+  const otherwise = beside !== undefined && beside.fields.some((f) => sent.includes(f) && nonEmpty(values[sent.indexOf(f)]));
+  return { value: otherwise ? beside!.value : service.value };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -220,7 +244,7 @@ interface Task {
  * A container is read in full (which runs a Proxy's traps) before anything is recorded of it, so one whose
  * reading throws (a Proxy whose traps throw, a revoked Proxy) is simply kept as it is, like a class instance.
  */
-function fill(schema: Schema | undefined, value: unknown): unknown {
+function fill(schema: Schema | undefined, value: unknown, level: DefaultsLevel): unknown {
   const seen = new Map<object, Map<Schema | undefined, object>>();
   const work: Task[] = [];
 
@@ -267,7 +291,7 @@ function fill(schema: Schema | undefined, value: unknown): unknown {
     });
     for (const key of absent) {
       const property = properties[key];
-      const fallback = isSchema(property) ? fillableDefault(property, keys) : undefined;
+      const fallback = isSchema(property) ? fillableDefault(property, keys, values, level) : undefined;
       if (fallback !== undefined) define(out, key, copyJson(fallback.value));
     }
     return out;

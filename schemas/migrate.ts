@@ -31,13 +31,17 @@
  *     v2 bounds is clamped to them with a warning.
  *   - defaults: where a field means the same in both versions but the defaults differ (`maxAge`,
  *     `skipTlsVerification`, `proxy`, batch `ignoreInvalidURLs`), an absent field is set to its v1 default, so
- *     v2 behaves as v1 did. A crawl without `scrapeOptions` gets a `scrapeOptions` holding just those. A
+ *     v2 behaves as v1 did. A crawl without `scrapeOptions` gets a `scrapeOptions` holding just those. Where
+ *     the service's own v1 default differs from the interface's written out (`x-crawlspec-service-default`: v1
+ *     `maxAge` one day since 2025-10-26, `skipTlsVerification` true without headers or actions since 2025-09-28),
+ *     a warning says so: the same v1 body sent to the service of 2026-08-21 got the service's default. A
  *     renamed field is compared through its mapping (`parsePDF` true ≡ `parsers` ['pdf']). Only what v2 can
  *     express is kept: v1's implicit `maxDepth` default has no v2 counterpart either.
  *   - everything else (webhook, limits, paths, `origin`, `integration`, ...) is copied unchanged.
  *
  * Every table here (the defaults, the bounds, the fields the v2 format objects and actions lack) is read
- * from the TypeBox definitions (`registry.ts`), not written a second time.
+ * from the TypeBox definitions (`registry.ts`), not written a second time (`migrateTables.ts`; the value helpers
+ * are in `migrateValues.ts`).
  *
  * Migrating any valid v1 body gives a valid v2 body. An invalid v1 body is migrated as far as possible, with
  * a first warning naming its first problem: values of an unexpected type are left where they are, under
@@ -47,11 +51,19 @@
  * array with it (other objects are kept by reference). Keys such as `__proto__` become ordinary own
  * properties of the output; the walk is iterative (deep bodies do not exhaust the stack) and cycles stay cycles.
  */
-import type { TSchema } from '@sinclair/typebox';
-import { definitions, type Version } from './registry.js';
-import { objectOf } from './rule.js';
 import { EXPERIMENTAL_CACHE_MAX_AGE } from './v1/scrapeOptions.js';
 import { validate } from './validate.js';
+import { copy, deepEqual, define, has, isRecord, own, shown, type Plain } from './migrateValues.js';
+import {
+  CHANGE_TRACKING_FIELDS_DROPPED,
+  CRAWL,
+  BATCH,
+  JSON_FIELDS_DROPPED,
+  SCRAPE,
+  ACTION_FIELDS_V1_IGNORES,
+  type Level,
+} from './migrateTables.js';
+import type { ServiceLevelDefault } from './annotations.js';
 
 export type MigrationKind = 'crawl' | 'batch';
 
@@ -70,233 +82,6 @@ export interface NotMigrated {
 }
 
 export type MigrationResult = Migrated | NotMigrated;
-
-type Plain = Record<string, unknown>;
-
-// ---------------------------------------------------------------------------------------------------------
-// Value helpers (tolerant of any input: own data properties only, nothing on the prototype chain is invoked)
-
-const isRecord = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const isPlainObject = (value: unknown): value is Plain => {
-  if (!isRecord(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
-
-/** Plain objects and arrays: what is copied rather than shared. */
-const isContainer = (value: unknown): value is object => Array.isArray(value) || isPlainObject(value);
-
-const has = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
-/** The own value of `key` (undefined for an accessor: it is never invoked). */
-const own = (object: object, key: string): unknown => Object.getOwnPropertyDescriptor(object, key)?.value;
-
-/** Sets `key` as an ordinary own data property, whatever its name (`__proto__` included). */
-const define = (target: object, key: string, value: unknown): void => {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-};
-
-const isIndex = (key: string, length: number): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < length;
-
-/** A deep copy: plain objects and arrays are copied (shared and cyclic references copied once), the rest kept. */
-function copy(value: unknown): unknown {
-  if (!isContainer(value)) return value;
-  const made = new Map<object, object>();
-  const work: [object, object][] = [];
-  const shell = (source: object): object => {
-    let target = made.get(source);
-    if (target === undefined) {
-      target = Array.isArray(source) ? new Array<unknown>(source.length) : {};
-      made.set(source, target);
-      work.push([source, target]);
-    }
-    return target;
-  };
-  const result = shell(value);
-  for (let next = work.pop(); next !== undefined; next = work.pop()) {
-    const [source, target] = next;
-    for (const key of Object.keys(source)) {
-      const item = own(source, key);
-      const copied = isContainer(item) ? shell(item) : item;
-      if (Array.isArray(target)) {
-        if (isIndex(key, target.length)) target[Number(key)] = copied;
-      } else define(target, key, copied);
-    }
-  }
-  return result;
-}
-
-/** Structural equality of JSON-like values (own enumerable keys; cycles tolerated). Iterative. */
-function deepEqual(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  const seen = new Map<object, Set<object>>();
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [x, y] = next;
-    if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
-    let pairs = seen.get(x);
-    if (pairs?.has(y)) continue;
-    if (pairs === undefined) seen.set(x, (pairs = new Set()));
-    pairs.add(y);
-    const keys = Object.keys(x);
-    if (keys.length !== Object.keys(y).length) return false;
-    for (const key of keys) {
-      if (!has(y, key)) return false;
-      stack.push([own(x, key), own(y, key)]);
-    }
-  }
-  return true;
-}
-
-const shown = (value: unknown): string => {
-  try {
-    const text = JSON.stringify(value);
-    return typeof text === 'string' ? (text.length > 80 ? `${text.slice(0, 77)}...` : text) : String(value);
-  } catch {
-    return 'a value';
-  }
-};
-
-// ---------------------------------------------------------------------------------------------------------
-// What the definitions say
-
-type Properties = Readonly<Record<string, Plain>>;
-
-function propertiesOf(version: Version, name: string): Properties {
-  const definition = definitions[version].get(name);
-  const object = definition === undefined ? undefined : objectOf(definition);
-  if (object === undefined) throw new Error(`migrate: ${version}/${name} is not an object definition`);
-  return object.properties as unknown as Properties;
-}
-
-const defaultOf = (schema: Plain | undefined): { value: unknown } | undefined =>
-  schema !== undefined && has(schema, 'default') ? { value: schema['default'] } : undefined;
-
-/** A v1 field that v2 names differently. */
-interface Rename {
-  readonly from: string;
-  readonly to: string;
-  /** The v2 value of a v1 value; undefined when the v1 value has an unexpected type (it is then left as it is). */
-  readonly convert: (value: unknown) => { value: unknown } | undefined;
-}
-
-const CRAWL_RENAMES: readonly Rename[] = [
-  { from: 'ignoreSitemap', to: 'sitemap', convert: (v) => (typeof v === 'boolean' ? { value: v ? 'skip' : 'include' } : undefined) },
-  { from: 'allowBackwardLinks', to: 'crawlEntireDomain', convert: (v) => (typeof v === 'boolean' ? { value: v } : undefined) },
-];
-
-const SCRAPE_RENAMES: readonly Rename[] = [
-  { from: 'parsePDF', to: 'parsers', convert: (v) => (typeof v === 'boolean' ? { value: v ? ['pdf'] : [] } : undefined) },
-  { from: 'geolocation', to: 'location', convert: (v) => (isRecord(v) ? { value: copy(v) } : undefined) },
-];
-
-/** A field set to its v1 default when the request leaves it absent. */
-interface ExplicitDefault {
-  readonly key: string;
-  readonly value: unknown;
-  /** v1 fields whose presence in the input means the default does not apply. */
-  readonly unless: readonly string[];
-}
-
-/**
- * The defaults v2 would apply differently from v1: a field of both versions whose defaults differ (or that
- * has no v2 default), and a renamed field whose v1 default, mapped, differs from the v2 default.
- */
-function explicitDefaults(v1: Properties, v2: Properties, renames: readonly Rename[]): ExplicitDefault[] {
-  const found: ExplicitDefault[] = [];
-  for (const key of Object.keys(v1)) {
-    const before = defaultOf(v1[key]);
-    if (before === undefined) continue;
-    if (has(v2, key)) {
-      const after = defaultOf(v2[key]);
-      if (after === undefined || !deepEqual(before.value, after.value)) found.push({ key, value: before.value, unless: [key] });
-      continue;
-    }
-    const rename = renames.find((r) => r.from === key);
-    const mapped = rename?.convert(before.value);
-    if (rename === undefined || mapped === undefined) continue;
-    const after = defaultOf(v2[rename.to]);
-    if (after === undefined || !deepEqual(mapped.value, after.value)) found.push({ key: rename.to, value: mapped.value, unless: [key] });
-  }
-  return found;
-}
-
-/** A numeric field that v2 bounds more tightly than v1. */
-interface Bound {
-  readonly key: string;
-  readonly minimum: number | undefined;
-  readonly maximum: number | undefined;
-}
-
-const numberOf = (schema: Plain | undefined, key: string): number | undefined => {
-  const value = schema?.[key];
-  return typeof value === 'number' ? value : undefined;
-};
-
-function tighterBounds(v1: Properties, v2: Properties): Bound[] {
-  const found: Bound[] = [];
-  for (const key of Object.keys(v1)) {
-    if (!has(v2, key)) continue;
-    const [min1, max1] = [numberOf(v1[key], 'minimum'), numberOf(v1[key], 'maximum')];
-    const [min2, max2] = [numberOf(v2[key], 'minimum'), numberOf(v2[key], 'maximum')];
-    const minimum = min2 !== undefined && (min1 === undefined || min1 < min2) ? min2 : undefined;
-    const maximum = max2 !== undefined && (max1 === undefined || max1 > max2) ? max2 : undefined;
-    if (minimum !== undefined || maximum !== undefined) found.push({ key, minimum, maximum });
-  }
-  return found;
-}
-
-/** Fields of `a` that `b` lacks. */
-const onlyIn = (a: Properties, b: Properties): string[] => Object.keys(a).filter((key) => !has(b, key));
-
-/** The `type` of each branch of a discriminated union of objects, with its properties. */
-function branchesOf(version: Version, name: string): Map<string, Properties> {
-  const union = definitions[version].get(name) as (TSchema & { anyOf?: TSchema[] }) | undefined;
-  const found = new Map<string, Properties>();
-  for (const branch of union?.anyOf ?? []) {
-    const properties = objectOf(branch)?.properties as unknown as Properties | undefined;
-    const tag = properties?.['type']?.['const'];
-    if (typeof tag === 'string' && properties !== undefined) found.set(tag, properties);
-  }
-  if (found.size === 0) throw new Error(`migrate: ${version}/${name} is not a discriminated union`);
-  return found;
-}
-
-/** Per action kind, the fields v2 reads and v1 does not know (v1 actions ignore unknown keys). */
-const ACTION_FIELDS_V1_IGNORES: ReadonlyMap<string, readonly string[]> = (() => {
-  const v1 = branchesOf('v1', 'Action');
-  const result = new Map<string, string[]>();
-  for (const [tag, v2] of branchesOf('v2', 'Action')) {
-    const fields = onlyIn(v2, v1.get(tag) ?? {});
-    if (fields.length > 0) result.set(tag, fields);
-  }
-  return result;
-})();
-
-/** How the fields of one object of a request are migrated. */
-interface Level {
-  readonly renames: readonly Rename[];
-  readonly bounds: readonly Bound[];
-  readonly defaults: readonly ExplicitDefault[];
-  /** Whether the object holds scrape options (formats, their options, actions). */
-  readonly scrapeOptions: boolean;
-}
-
-const level = (name: string, renames: readonly Rename[], scrapeOptions: boolean): Level => {
-  const v1 = propertiesOf('v1', name);
-  const v2 = propertiesOf('v2', name);
-  return { renames, bounds: tighterBounds(v1, v2), defaults: explicitDefaults(v1, v2, renames), scrapeOptions };
-};
-
-const CRAWL = level('CrawlRequest', CRAWL_RENAMES, false);
-const SCRAPE = level('ScrapeOptions', SCRAPE_RENAMES, true);
-const BATCH = level('BatchScrapeRequest', SCRAPE_RENAMES, true);
-
-/** Fields of the v1 format options that the v2 format objects do not have. */
-const JSON_FIELDS_DROPPED = onlyIn(propertiesOf('v1', 'JsonOptions'), propertiesOf('v2', 'JsonFormat'));
-const CHANGE_TRACKING_FIELDS_DROPPED = onlyIn(propertiesOf('v1', 'ChangeTrackingOptions'), propertiesOf('v2', 'ChangeTrackingFormat'));
 
 // ---------------------------------------------------------------------------------------------------------
 // The migration
@@ -470,10 +255,30 @@ function migrateObject(input: Plain, rules: Level, at: string, warnings: string[
     // v2 would apply its own scrape defaults to every page: state v1's where they differ.
     define(out, 'scrapeOptions', migrateObject({}, SCRAPE, 'scrapeOptions.', warnings));
   }
-  for (const { key, value, unless } of rules.defaults) {
-    if (!has(out, key) && !unless.some((k) => has(input, k))) define(out, key, copy(value));
+  for (const { key, value, unless, service } of rules.defaults) {
+    if (has(out, key) || unless.some((k) => has(input, k))) continue;
+    define(out, key, copy(value));
+    const warning = service === undefined ? undefined : serviceDefaultWarning(input, at, key, value, service);
+    if (warning !== undefined) warnings.push(warning);
   }
   return out;
+}
+
+/**
+ * The warning for a v1 default written out that the service does not apply to this body: the migrated body asks
+ * for the interface's v1 default, where the same v1 body sent to the service of 2026-08-21 got the service's own.
+ */
+function serviceDefaultWarning(input: Plain, at: string, key: string, value: unknown, service: ServiceLevelDefault): string | undefined {
+  const beside = service.ifNonEmpty;
+  const sent = beside?.fields.filter((f) => {
+    const v = own(input, f);
+    return v !== undefined && v !== null && v !== '' && !(typeof v === 'object' && Object.keys(v).length === 0);
+  });
+  const effective = beside !== undefined && sent!.length > 0 ? beside.value : service.value;
+  if (deepEqual(effective, value)) return undefined;
+  const since = service.since.startsWith('by ') ? service.since : `since ${service.since}`;
+  const why = beside === undefined ? '' : ` when ${beside.fields.join(' and ')} ${beside.fields.length > 1 ? 'are' : 'is'} empty or absent`;
+  return `${at}${key}: set to ${shown(value)}, the interface's v1 default; the service's own v1 default (${since}) is ${shown(effective)}${why}: send ${key}: ${shown(effective)} to keep what the service did`;
 }
 
 const notMigrated = (warning: string): NotMigrated => ({ kind: 'unknown', request: undefined, warnings: [warning] });

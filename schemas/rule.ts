@@ -5,7 +5,7 @@
  * so a failure is reported as the rule rather than as a bare keyword.
  */
 import { Type, type TIntersect, type TObject, type TSchema, type TUnknown } from '@sinclair/typebox';
-import { RULES, type Source } from './annotations.js';
+import { RULES, type ServiceDate, type Source } from './annotations.js';
 
 export interface RuleSpec {
   /** Stable identifier, e.g. `changeTrackingNeedsMarkdown`. */
@@ -18,6 +18,8 @@ export interface RuleSpec {
   readonly source: Source;
   /** For a rule the interface states: the names its section states it with (a citation names them). */
   readonly stated?: readonly string[];
+  /** For a rule of the service: when the service began applying it (service-facts §13). */
+  readonly since?: ServiceDate;
 }
 
 /** Marks `schema` with rules that its `keyword` failures stand for. */

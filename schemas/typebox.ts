@@ -23,7 +23,7 @@ export * as v2 from './v2/index.js';
 export { definitions, lookup } from './registry.js';
 import { registerTypeBoxFormats } from './typeboxFormats.js';
 export { registerTypeBoxFormats };
-export { withDefaults } from './defaults.js';
+export { withDefaults, type DefaultsLevel } from './defaults.js';
 export { migrateToV2, type Migrated, type MigrationKind, type MigrationResult, type NotMigrated } from './migrate.js';
 
 // A side effect on purpose (this module is listed in `sideEffects`, so bundlers keep it): see above.

@@ -337,3 +337,39 @@ describe('withDefaults: properties of generated request bodies', () => {
     });
   }
 });
+
+describe("withDefaults at service level: the service's own defaults as of 2026-08-21, the interface's elsewhere", () => {
+  const options = (name: SchemaName, body: unknown, level?: 'interface' | 'service') =>
+    asObj(asObj(withDefaults(name, body, level))['scrapeOptions']);
+
+  it('v1 maxAge: 0 at interface level (interface §2.3), one day at service level (since 2025-10-26)', () => {
+    expect(options('v1/CrawlRequest', { url, scrapeOptions: {} })['maxAge']).toBe(0);
+    expect(options('v1/CrawlRequest', { url, scrapeOptions: {} }, 'service')['maxAge']).toBe(86400000);
+    expect(asObj(withDefaults('v1/BatchScrapeRequest', { urls: [url] }, 'service'))['maxAge']).toBe(86400000);
+    // v2 has no service default of its own: the interface's two days at both levels.
+    expect(options('v2/CrawlRequest', { url, scrapeOptions: {} }, 'service')['maxAge']).toBe(172800000);
+  });
+
+  it('skipTlsVerification at service level follows headers and actions (since 2025-09-28), in both versions', () => {
+    expect(options('v1/CrawlRequest', { url, scrapeOptions: {} })['skipTlsVerification']).toBe(false);
+    expect(options('v1/CrawlRequest', { url, scrapeOptions: {} }, 'service')['skipTlsVerification']).toBe(true);
+    expect(options('v2/CrawlRequest', { url, scrapeOptions: { headers: { Cookie: 'a=1' } } }, 'service')['skipTlsVerification']).toBe(
+      false,
+    );
+    expect(options('v2/CrawlRequest', { url, scrapeOptions: { actions: [{ type: 'scrape' }] } }, 'service')['skipTlsVerification']).toBe(
+      false,
+    );
+    // Empty headers and actions are nothing sent.
+    expect(options('v2/CrawlRequest', { url, scrapeOptions: { headers: {}, actions: [] } }, 'service')['skipTlsVerification']).toBe(true);
+    expect(options('v2/CrawlRequest', { url, scrapeOptions: { headers: { Cookie: 'a=1' } } })['skipTlsVerification']).toBe(true);
+  });
+
+  it("location.country: 'US' at interface level (§2.5), 'us-generic' at service level; a sent value stays", () => {
+    expect(asObj(options('v2/CrawlRequest', { url, scrapeOptions: { location: {} } })['location'])['country']).toBe('US');
+    expect(asObj(options('v2/CrawlRequest', { url, scrapeOptions: { location: {} } }, 'service')['location'])['country']).toBe(
+      'us-generic',
+    );
+    const sent = { url, scrapeOptions: { location: { country: 'DE' }, maxAge: 5, skipTlsVerification: false } };
+    expect(options('v1/CrawlRequest', sent, 'service')).toMatchObject(sent.scrapeOptions);
+  });
+});

@@ -437,8 +437,11 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     expect(sharesContainers(body, filled)).toBe(false);
     expect(sameJson(filled.scrapeOptions.jsonOptions.schema, objects)).toBe(true);
     const migrated = migrateToV2(body);
-    // The schema is too large to compile in v1 (the one problem); v2 does not compile it.
-    expect(migrated.warnings).toEqual([expect.stringContaining(`first: ${TOO_LARGE_SCHEMA.path}: ${TOO_LARGE_SCHEMA.message}`)]);
+    // The schema is too large to compile in v1 (the one problem); v2 does not compile it. (The others: the v1 defaults
+    // written out that the service of 2026-08-21 no longer applies, test/migrate.test.ts.)
+    expect(migrated.warnings.filter((w) => !w.includes("the interface's v1 default"))).toEqual([
+      expect.stringContaining(`first: ${TOO_LARGE_SCHEMA.path}: ${TOO_LARGE_SCHEMA.message}`),
+    ]);
     const formats = (migrated.request as { scrapeOptions: { formats: { schema?: unknown }[] } }).scrapeOptions.formats;
     expect(sameJson(formats[1]?.schema, objects)).toBe(true);
     expect(validate('v2/CrawlRequest', migrated.request)).toEqual({ valid: true });

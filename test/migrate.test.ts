@@ -23,8 +23,23 @@ const V1_BATCH_DEFAULTS = { ignoreInvalidURLs: false, ...V1_SCRAPE_DEFAULTS };
 const MAX_DEPTH_WARNING = (value: string) =>
   `maxDepth: dropped (was ${value}); v2 cannot limit a crawl by the depth of the URL path. maxDiscoveryDepth is a different measure (link hops in discovery order, the start page and sitemap pages at depth 0), so it is not set in its place`;
 
-const crawl = (body: Record<string, unknown>) => migrateToV2({ url, ...body });
-const batch = (body: Record<string, unknown>) => migrateToV2({ urls, ...body });
+/**
+ * The warnings of a v1 default written out that the service of 2026-08-21 no longer applies (v1 `maxAge`,
+ * `skipTlsVerification`): every body without those fields gets them. The examples below are about the mapping, so
+ * they leave these out; the tests "the service's own v1 defaults" hold them.
+ */
+const SERVICE_DEFAULT_WARNING = /: set to .*, the interface's v1 default; the service's own v1 default \(/;
+const mapped = (result: MigrationResult): MigrationResult =>
+  ({
+    ...result,
+    warnings: result.warnings.filter((w) => !SERVICE_DEFAULT_WARNING.test(w)),
+  }) as MigrationResult;
+const MAX_AGE_WARNING = (at: string) =>
+  `${at}maxAge: set to 0, the interface's v1 default; the service's own v1 default (since 2025-10-26) is 86400000: send maxAge: 86400000 to keep what the service did`;
+const SKIP_TLS_WARNING = (at: string) =>
+  `${at}skipTlsVerification: set to false, the interface's v1 default; the service's own v1 default (since 2025-09-28) is true when headers and actions are empty or absent: send skipTlsVerification: true to keep what the service did`;
+const crawl = (body: Record<string, unknown>) => mapped(migrateToV2({ url, ...body }));
+const batch = (body: Record<string, unknown>) => mapped(migrateToV2({ urls, ...body }));
 
 /** Expects a migrated result whose request is valid for `schema`, and returns it. */
 function expectValid(result: MigrationResult, schema: SchemaName): MigrationResult {
@@ -310,6 +325,21 @@ describe('migrateToV2: scrape options (in a crawl’s scrapeOptions and at a bat
   });
 });
 
+describe("migrateToV2: the service's own v1 defaults (as of 2026-08-21) are warned about where v1's are written out", () => {
+  it('a v1 body without maxAge and skipTlsVerification: both written as the interface states, each with a warning', () => {
+    const result = migrateToV2({ url });
+    expect(result.request).toEqual({ url, scrapeOptions: V1_SCRAPE_DEFAULTS });
+    expect(result.warnings).toEqual([MAX_AGE_WARNING('scrapeOptions.'), SKIP_TLS_WARNING('scrapeOptions.')]);
+  });
+
+  it('no warning where the service would have done the same: maxAge sent, or headers making its skipTlsVerification false', () => {
+    expect(migrateToV2({ urls, maxAge: 0, headers: { Cookie: 'a=1' } }).warnings).toEqual([]);
+    // Empty headers are no headers: the service's default is true there.
+    expect(migrateToV2({ urls, maxAge: 0, headers: {} }).warnings).toEqual([SKIP_TLS_WARNING('')]);
+    expect(migrateToV2({ urls, maxAge: 5, skipTlsVerification: false }).warnings).toEqual([]);
+  });
+});
+
 describe('migrateToV2: whole requests', () => {
   it('a crawl', () => {
     const v1 = {
@@ -357,6 +387,7 @@ describe('migrateToV2: whole requests', () => {
         MAX_DEPTH_WARNING('4'),
         'scrapeOptions.jsonOptions.systemPrompt: dropped; the v2 json format has no systemPrompt',
         'scrapeOptions.timeout: 400000 is above the v2 maximum of 300000; clamped to 300000',
+        SKIP_TLS_WARNING('scrapeOptions.'),
       ],
     });
   });
@@ -389,7 +420,8 @@ describe('migrateToV2: whole requests', () => {
         maxAge: 0,
         skipTlsVerification: false,
       },
-      warnings: ['extract.mode: dropped; the v2 json format has no mode'],
+      // The actions make the service's own skipTlsVerification false too: only maxAge differs.
+      warnings: ['extract.mode: dropped; the v2 json format has no mode', MAX_AGE_WARNING('')],
     });
   });
 });
@@ -423,7 +455,7 @@ describe('migrateToV2: inputs that are not v1 requests', () => {
       ignoreSitemap: 'yes',
       scrapeOptions: { parsePDF: 1, formats: ['markdown'], ...V1_SCRAPE_DEFAULTS },
     });
-    expect(result.warnings).toHaveLength(1);
+    expect(mapped(result).warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(
       /^input is not a valid v1 crawl request \(2 problems, first: \$\.ignoreSitemap: .*\); it is migrated as far as possible/,
     );

@@ -249,3 +249,114 @@ describe("the kit's levels follow the keyword: a bound only the service has is n
     expect(expectation.interface).toMatchObject({ outcome: 'refused', section: 'interface §2.4' });
   });
 });
+
+/**
+ * The service's dated history (issue 44): `x-crawlspec-service-since` dates only what is the service's, and
+ * `x-crawlspec-service-default` stands beside an interface default it differs from, never in its place.
+ */
+describe('dates of the service: only the service part of an element is dated, with a date of its history', () => {
+  const document = JSON.parse(readFileSync(new URL('../generated/openapi/openapi.json', import.meta.url), 'utf8')) as Schema;
+  /** Every schema element of the components holding `keyword`, with its path. */
+  const holding = (keyword: string): [string, Schema][] => {
+    const out: [string, Schema][] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}/${i}`));
+      else if (isSchema(value)) {
+        if (keyword in value) out.push([path, value]);
+        for (const [key, member] of Object.entries(value)) if (!key.startsWith('x-crawlspec')) walk(member, `${path}/${key}`);
+      }
+    };
+    walk((document.components as Schema).schemas, '');
+    return out;
+  };
+  // From B (2025-08-25) to the state of the service's main branch that its dated history describes.
+  const DATE = /^(?:by 2026-08-21|(2025-(?:08-(?:2[5-9]|3[01])|09-\d\d|1[0-2]-\d\d)|2026-(?:0[1-7]-\d\d|08-(?:[01]\d|2[01]))))$/;
+  const sourceOf = (element: Schema, keyword: string): unknown => {
+    const sources = isSchema(element['x-crawlspec-keyword-sources']) ? element['x-crawlspec-keyword-sources'] : {};
+    return sources[keyword] ?? element['x-crawlspec-source'];
+  };
+  /** What is wrong with the date of `element` (an empty list when nothing). */
+  function misdated(path: string, element: Schema): string[] {
+    const since = element['x-crawlspec-service-since'];
+    if (typeof since === 'string')
+      return [
+        ...(DATE.test(since) ? [] : [`${path}: ${since} is no date of the service's history`]),
+        ...(element['x-crawlspec-source'] === 'service'
+          ? []
+          : [`${path}: dated as a whole, but its source is ${String(element['x-crawlspec-source'])}`]),
+      ];
+    if (!isSchema(since)) return [`${path}: neither a date nor an object`];
+    return Object.entries(since).flatMap(([keyword, date]) => {
+      if (keyword === 'enum' && isSchema(date)) {
+        const extensionValues = (element['x-crawlspec-extension-values'] ?? []) as unknown[];
+        const ownValues = (element.enum ?? []) as unknown[];
+        return Object.entries(date).flatMap(([value, d]) => [
+          ...(typeof d === 'string' && DATE.test(d) ? [] : [`${path} enum ${value}: ${String(d)} is no date`]),
+          ...(ownValues.includes(value) ? [] : [`${path}: dates ${value}, which is not one of its values`]),
+          ...(element['x-crawlspec-source'] === 'service' || extensionValues.includes(value)
+            ? []
+            : [`${path}: dates ${value}, a value the interface states`]),
+        ]);
+      }
+      return [
+        ...(typeof date === 'string' && DATE.test(date) ? [] : [`${path} ${keyword}: ${String(date)} is no date`]),
+        ...(keyword === 'description' || keyword in element ? [] : [`${path}: dates ${keyword}, which it does not have`]),
+        ...(sourceOf(element, keyword) === 'service'
+          ? []
+          : [`${path}: dates ${keyword}, whose source is ${String(sourceOf(element, keyword))}`]),
+      ];
+    });
+  }
+
+  it('each dated element dates the service part of it, with a date from 2025-08-25 to 2026-08-21', () => {
+    const dated = holding('x-crawlspec-service-since');
+    expect(dated.length).toBeGreaterThan(40);
+    expect(dated.flatMap(([path, element]) => misdated(path, element))).toEqual([]);
+  });
+
+  it('a dated enum value the interface states is refused (the check can fail)', () => {
+    const element = { enum: ['basic', 'enhanced'], 'x-crawlspec-source': 'interface §2.4', 'x-crawlspec-extension-values': ['enhanced'] };
+    expect(misdated('/p', { ...element, 'x-crawlspec-service-since': { enum: { enhanced: '2026-01-29' } } })).toEqual([]);
+    expect(misdated('/p', { ...element, 'x-crawlspec-service-since': { enum: { basic: '2026-01-29' } } })).toEqual([
+      '/p: dates basic, a value the interface states',
+    ]);
+    expect(misdated('/p', { ...element, 'x-crawlspec-service-since': { maximum: '2026-01-29' } })).toHaveLength(2);
+    expect(misdated('/p', { 'x-crawlspec-source': 'service', 'x-crawlspec-service-since': '2025-06-01' })).toHaveLength(1);
+  });
+
+  it('the changes of the history are dated where they stand', () => {
+    const at = Object.fromEntries(holding('x-crawlspec-service-since').map(([path, e]) => [path, e['x-crawlspec-service-since']]));
+    expect(at['/V2PlainFormat']).toEqual({ additionalProperties: '2025-12-03' });
+    expect(at['/V1ScrapeOptions/properties/timeout']).toEqual({ minimum: '2026-01-21' });
+    expect(at['/V2CrawlRequest/properties/delay']).toEqual({ maximum: '2026-06-03' });
+    expect(at['/V2BatchScrapeRequest/properties/urls']).toEqual({ minItems: '2025-10-10' });
+    expect(at['/V2DeterministicJsonFormat']).toBe('2026-06-04');
+  });
+
+  it("each rule with a date is the service's, and the rules the history added are dated", () => {
+    const rules = holding('x-crawlspec-rules').flatMap(([, e]) => e['x-crawlspec-rules'] as Schema[]);
+    const dated = rules.filter((r) => r.since !== undefined);
+    expect(dated.filter((r) => r.source !== 'service' || !DATE.test(String(r.since)))).toEqual([]);
+    expect(Object.fromEntries(dated.map((r) => [r.id, r.since]))).toMatchObject({
+      rawBase64Alone: '2026-08-21',
+      jsonOrDeterministicJson: '2026-06-04',
+      integrationName: '2025-09-03',
+      delayAtMost60Seconds: '2026-06-03',
+    });
+  });
+
+  it("a service default stands beside the interface's own and says something it does not", () => {
+    const found = holding('x-crawlspec-service-default');
+    expect(found.map(([path]) => path)).toContain('/V1ScrapeOptions/properties/maxAge');
+    for (const [path, element] of found) {
+      const d = element['x-crawlspec-service-default'] as Schema;
+      expect(DATE.test(String(d.since)), path).toBe(true);
+      expect(element.default, `${path}: the interface's default stays`).toBeDefined();
+      expect(typeof d.value, path).toBe(typeof element.default);
+      // Else it would say nothing the interface's default does not: it differs, depends on other fields, or is in flux.
+      expect(d.value !== element.default || d.ifNonEmpty !== undefined || typeof d.inFlux === 'string', path).toBe(true);
+    }
+    const maxAge = found.find(([path]) => path === '/V1ScrapeOptions/properties/maxAge')![1];
+    expect([maxAge.default, (maxAge['x-crawlspec-service-default'] as Schema).value]).toEqual([0, 86400000]);
+  });
+});

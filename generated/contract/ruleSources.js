@@ -44,6 +44,12 @@ export const RULE_SOURCES = {
   "v1.rule.countryCode": [
     "service"
   ],
+  "v1.rule.rawBase64Alone": [
+    "service"
+  ],
+  "v1.rule.timeout.minimum": [
+    "service"
+  ],
   "v1.rule.urlDepthWithinMaxDepth": [
     "service"
   ],
@@ -69,6 +75,15 @@ export const RULE_SOURCES = {
     "service"
   ],
   "v1.rule.delay.exclusiveMinimum": [
+    "service"
+  ],
+  "v1.rule.integrationName": [
+    "service"
+  ],
+  "v1.rule.urls.minItems": [
+    "service"
+  ],
+  "v1.rule.events.enum": [
     "service"
   ],
   "v2.rule.changeTrackingNeedsMarkdown": [
@@ -110,6 +125,33 @@ export const RULE_SOURCES = {
   "v2.rule.countryCode": [
     "service"
   ],
+  "v2.rule.rawBase64Alone": [
+    "service"
+  ],
+  "v2.rule.jsonOrDeterministicJson": [
+    "service"
+  ],
+  "v2.rule.prompt.maxLength": [
+    "service"
+  ],
+  "v2.rule.length.additionalProperties": [
+    "service"
+  ],
+  "v2.rule.question.minLength": [
+    "service"
+  ],
+  "v2.rule.timeout.minimum": [
+    "service"
+  ],
+  "v2.rule.maxPages.maximum": [
+    "service"
+  ],
+  "v2.rule.name.minLength": [
+    "service"
+  ],
+  "v2.rule.minAge.minimum": [
+    "service"
+  ],
   "v2.rule.maxDepth.additionalProperties": [
     "service"
   ],
@@ -135,6 +177,18 @@ export const RULE_SOURCES = {
     "service"
   ],
   "v2.rule.delay.exclusiveMinimum": [
+    "service"
+  ],
+  "v2.rule.integrationName": [
+    "service"
+  ],
+  "v2.rule.urls.minItems": [
+    "service"
+  ],
+  "v2.rule.events.enum": [
+    "service"
+  ],
+  "v2.rule.robotsUserAgent.type": [
     "service"
   ]
 };

@@ -9,7 +9,8 @@ const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
 const format3 = (s) => isPlainUri(s) || formats.fullFormats.uri(s);
 const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu][AaGgMmSsYyZz]|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
-const pattern2 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
+const pattern2 = /* @__PURE__ */ new RegExp("^_", "u");
+const pattern3 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
 
 function s1(x) {
   if (!(Array.isArray(x))) return false;
@@ -60,7 +61,7 @@ function s5(x) {
   if (!(Array.isArray(x))) return false;
   let n6 = 0;
   for (let i7 = 0; i7 < x.length; i7++) {
-    if ((typeof x[i7] === "string" && (x[i7] === "json"))) {
+    if ((typeof x[i7] === "string" && (x[i7] === "rawBase64"))) {
       if (++n6 >= 1) break;
     }
   }
@@ -72,14 +73,19 @@ function s6(x) {
   return true;
 }
 function s7(x) {
-  if (true) return false;
+  if (!(Array.isArray(x))) return false;
+  for (let i2 = 0; i2 < x.length; i2++) {
+    const v1 = x[i2];
+    if (!(typeof v1 === "string")) return false;
+    if (v1 !== "rawBase64") return false;
+  }
   return true;
 }
 function s8(x) {
   if (!(Array.isArray(x))) return false;
   let n6 = 0;
   for (let i7 = 0; i7 < x.length; i7++) {
-    if ((typeof x[i7] === "string" && (x[i7] === "extract"))) {
+    if ((typeof x[i7] === "string" && (x[i7] === "json"))) {
       if (++n6 >= 1) break;
     }
   }
@@ -91,6 +97,25 @@ function s9(x) {
   return true;
 }
 function s10(x) {
+  if (true) return false;
+  return true;
+}
+function s11(x) {
+  if (!(Array.isArray(x))) return false;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if ((typeof x[i7] === "string" && (x[i7] === "extract"))) {
+      if (++n6 >= 1) break;
+    }
+  }
+  if (n6 < 1) return false;
+  return true;
+}
+function s12(x) {
+  if (s11(x)) return false;
+  return true;
+}
+function s13(x) {
   if (!(Array.isArray(x))) return false;
   for (let i2 = 0; i2 < x.length; i2++) {
     const v1 = x[i2];
@@ -98,7 +123,12 @@ function s10(x) {
   }
   return true;
 }
-function s11(x) {
+function s14(x) {
+  if (!(typeof x === "string")) return false;
+  if (!pattern2.test(x)) return false;
+  return true;
+}
+function s15(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -349,6 +379,7 @@ function isBatchScrapeRequest(x) {
             }
             if (!(s2(v5) || s3(v5))) return false;
             if (s4(v5)) return false;
+            if (!(s6(v5) || s7(v5))) return false;
           }
           continue;
         } else if (k4 === "headers") {
@@ -388,9 +419,9 @@ function isBatchScrapeRequest(x) {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
             if (v5.length > 50) return false;
-            for (let i121 = 0; i121 < v5.length; i121++) {
-              const v120 = v5[i121];
-              if (!isAction(v120)) return false;
+            for (let i124 = 0; i124 < v5.length; i124++) {
+              const v123 = v5[i124];
+              if (!isAction(v123)) return false;
             }
           }
           continue;
@@ -437,18 +468,18 @@ function isBatchScrapeRequest(x) {
         } else if (k4 === "includeTags") {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
-            for (let i54 = 0; i54 < v5.length; i54++) {
-              const v53 = v5[i54];
-              if (!(typeof v53 === "string")) return false;
+            for (let i57 = 0; i57 < v5.length; i57++) {
+              const v56 = v5[i57];
+              if (!(typeof v56 === "string")) return false;
             }
           }
           continue;
         } else if (k4 === "excludeTags") {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
-            for (let i62 = 0; i62 < v5.length; i62++) {
-              const v61 = v5[i62];
-              if (!(typeof v61 === "string")) return false;
+            for (let i65 = 0; i65 < v5.length; i65++) {
+              const v64 = v5[i65];
+              if (!(typeof v64 === "string")) return false;
             }
           }
           continue;
@@ -550,8 +581,8 @@ function isBatchScrapeRequest(x) {
     return false;
   }
   if (r6 !== 1) return false;
-  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s5(p1))) || ((p1 === undefined || s6(p1)) && (p2 === undefined || s7(p2))))) return false;
-  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p3 === undefined || s7(p3))))) return false;
+  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p2 === undefined || s10(p2))))) return false;
+  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s11(p1))) || ((p1 === undefined || s12(p1)) && (p3 === undefined || s10(p3))))) return false;
   return true;
 }
 function isBatchScrapeStartResponse(x) {
@@ -592,7 +623,7 @@ function isBatchScrapeStartResponse(x) {
       case 11:
         if (k1 === "invalidURLs") {
           if (v2 !== undefined) {
-            if (!(s10(v2) || (v2 === null))) return false;
+            if (!(s13(v2) || (v2 === null))) return false;
           }
           continue;
         }
@@ -1068,7 +1099,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "title") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s10(v2))) return false;
+            if (!((typeof v2 === "string") || s13(v2))) return false;
           }
           continue;
         }
@@ -1076,7 +1107,7 @@ function isDocumentMetadata(x) {
       case 6:
         if (k1 === "robots") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s10(v2))) return false;
+            if (!((typeof v2 === "string") || s13(v2))) return false;
           }
           continue;
         }
@@ -1099,12 +1130,12 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "language") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s10(v2))) return false;
+            if (!((typeof v2 === "string") || s13(v2))) return false;
           }
           continue;
         } else if (k1 === "keywords") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s10(v2))) return false;
+            if (!((typeof v2 === "string") || s13(v2))) return false;
           }
           continue;
         }
@@ -1151,7 +1182,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "description") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s10(v2))) return false;
+            if (!((typeof v2 === "string") || s13(v2))) return false;
           }
           continue;
         }
@@ -1221,7 +1252,7 @@ function isExecuteJavascriptAction(x) {
 }
 function isFormat(x) {
   if (!(typeof x === "string")) return false;
-  if (!(x === "markdown" || x === "html" || x === "rawHtml" || x === "links" || x === "screenshot" || x === "screenshot@fullPage" || x === "json" || x === "changeTracking" || x === "extract" || x === "summary")) return false;
+  if (!(x === "markdown" || x === "html" || x === "rawHtml" || x === "links" || x === "screenshot" || x === "screenshot@fullPage" || x === "json" || x === "changeTracking" || x === "extract" || x === "summary" || x === "rawBase64" || x === "branding" || x === "product" || x === "menu")) return false;
   return true;
 }
 function isGeolocation(x) {
@@ -1242,8 +1273,7 @@ function isGeolocation(x) {
   return true;
 }
 function isIntegration(x) {
-  if (!(typeof x === "string")) return false;
-  if (!(x === "dify" || x === "zapier" || x === "pipedream" || x === "raycast" || x === "langchain" || x === "crewai" || x === "llamaindex" || x === "n8n" || x === "camelai" || x === "make" || x === "flowise" || x === "metagpt" || x === "relevanceai")) return false;
+  if (!((typeof x === "string" && (x === "dify" || x === "zapier" || x === "pipedream" || x === "raycast" || x === "langchain" || x === "crewai" || x === "llamaindex" || x === "n8n" || x === "camelai" || x === "make" || x === "flowise" || x === "metagpt" || x === "relevanceai" || x === "viasocket" || x === "cli" || x === "hermes" || x === "gstack" || x === "prometheus")) || s14(x))) return false;
   return true;
 }
 function isJobError(x) {
@@ -1507,7 +1537,7 @@ function isLocation(x) {
   const v4 = x.country;
   if (v4 !== undefined) {
     if (!(typeof v4 === "string")) return false;
-    if (!pattern2.test(v4)) return false;
+    if (!pattern3.test(v4)) return false;
   }
   const v8 = x.languages;
   if (v8 !== undefined) {
@@ -1624,6 +1654,7 @@ function isScrapeOptions(x) {
             }
             if (!(s2(v5) || s3(v5))) return false;
             if (s4(v5)) return false;
+            if (!(s6(v5) || s7(v5))) return false;
           }
           continue;
         } else if (k4 === "headers") {
@@ -1659,9 +1690,9 @@ function isScrapeOptions(x) {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
             if (v5.length > 50) return false;
-            for (let i92 = 0; i92 < v5.length; i92++) {
-              const v91 = v5[i92];
-              if (!isAction(v91)) return false;
+            for (let i95 = 0; i95 < v5.length; i95++) {
+              const v94 = v5[i95];
+              if (!isAction(v94)) return false;
             }
           }
           continue;
@@ -1694,18 +1725,18 @@ function isScrapeOptions(x) {
         if (k4 === "includeTags") {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
-            for (let i25 = 0; i25 < v5.length; i25++) {
-              const v24 = v5[i25];
-              if (!(typeof v24 === "string")) return false;
+            for (let i28 = 0; i28 < v5.length; i28++) {
+              const v27 = v5[i28];
+              if (!(typeof v27 === "string")) return false;
             }
           }
           continue;
         } else if (k4 === "excludeTags") {
           if (v5 !== undefined) {
             if (!(Array.isArray(v5))) return false;
-            for (let i33 = 0; i33 < v5.length; i33++) {
-              const v32 = v5[i33];
-              if (!(typeof v32 === "string")) return false;
+            for (let i36 = 0; i36 < v5.length; i36++) {
+              const v35 = v5[i36];
+              if (!(typeof v35 === "string")) return false;
             }
           }
           continue;
@@ -1781,8 +1812,8 @@ function isScrapeOptions(x) {
     }
     return false;
   }
-  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s5(p1))) || ((p1 === undefined || s6(p1)) && (p2 === undefined || s7(p2))))) return false;
-  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p3 === undefined || s7(p3))))) return false;
+  if (!((p1 !== undefined && p2 !== undefined && (p1 === undefined || s8(p1))) || ((p1 === undefined || s9(p1)) && (p2 === undefined || s10(p2))))) return false;
+  if (!((p1 !== undefined && p3 !== undefined && (p1 === undefined || s11(p1))) || ((p1 === undefined || s12(p1)) && (p3 === undefined || s10(p3))))) return false;
   return true;
 }
 function isScreenshotAction(x) {
@@ -1871,7 +1902,7 @@ function isWaitAction(x) {
   return true;
 }
 function isWebhook(x) {
-  if (!(s11(x) || isWebhookObject(x))) return false;
+  if (!(s15(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {

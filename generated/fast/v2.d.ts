@@ -22,6 +22,7 @@ export declare const CrawlParamsPreviewRequest: Decision<T.CrawlParamsPreviewReq
 export declare const CrawlParamsPreviewResponse: Decision<T.CrawlParamsPreviewResponse>;
 export declare const CrawlRequest: Decision<T.CrawlRequest>;
 export declare const CrawlStartResponse: Decision<T.CrawlStartResponse>;
+export declare const DeterministicJsonFormat: Decision<T.DeterministicJsonFormat>;
 export declare const Document: Decision<T.Document>;
 export declare const DocumentMetadata: Decision<T.DocumentMetadata>;
 export declare const ErrorResponse: Decision<T.ErrorResponse>;

@@ -8,7 +8,8 @@ const capturedCrawlRequest = captured["v2/CrawlRequest"];
 const format1 = formats.fullFormats["date-time"];
 const format2 = formats.fullFormats["uuid"];
 const format3 = (s) => isPlainUri(s) || formats.fullFormats.uri(s);
-const pattern1 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
+const pattern1 = /* @__PURE__ */ new RegExp("^_", "u");
+const pattern2 = /* @__PURE__ */ new RegExp("^(?:[Aa][DdEeFfGgIiLlMmOoQqRrSsTtUuWwXxZz]|[Bb][AaBbDdEeFfGgHhIiJjLlMmNnOoQqRrSsTtVvWwYyZz]|[Cc][AaCcDdFfGgHhIiKkLlMmNnOoRrUuVvWwXxYyZz]|[Dd][EeJjKkMmOoZz]|[Ee][CcEeGgHhRrSsTt]|[Ff][IiJjKkMmOoRr]|[Gg][AaBbDdEeFfGgHhIiLlMmNnPpQqRrSsTtUuWwYy]|[Hh][KkMmNnRrTtUu]|[Ii][DdEeLlMmNnOoQqRrSsTt]|[Jj][EeMmOoPp]|[Kk][EeGgHhIiMmNnPpRrWwYyZz]|[Ll][AaBbCcIiKkRrSsTtUuVvYy]|[Mm][AaCcDdEeFfGgHhKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz]|[Nn][AaCcEeFfGgIiLlOoPpRrUuZz]|[Oo][Mm]|[Pp][AaEeFfGgHhKkLlMmNnRrSsTtWwYy]|[Qq][Aa]|[Rr][EeOoSsUuWw]|[Ss][AaBbCcDdEeGgHhIiJjKkLlMmNnOoRrSsTtVvXxYyZz]|[Tt][CcDdFfGgHhJjKkLlMmNnOoRrTtVvWwZz]|[Uu](?:[AaGgMmYyZz]|[Ss](?:-(?:[Gg][Ee][Nn][Ee][Rr][Ii][Cc]|[Ww][Hh][Ii][Tt][Ee][Ll][Ii][Ss][Tt]))?)|[Vv][AaCcEeGgIiNnUu]|[Ww][FfSs]|[Xx][Kk]|[Yy][EeTt]|[Zz][AaMmWw])$", "u");
 
 function s1(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
@@ -84,6 +85,84 @@ function s10(x) {
   return true;
 }
 function s11(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "json") return false;
+  return true;
+}
+function s12(x) {
+  if (!((typeof x === "string" && (x === "json")) || s11(x))) return false;
+  return true;
+}
+function s13(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "deterministicJson") return false;
+  return true;
+}
+function s14(x) {
+  if (!((typeof x === "string" && (x === "deterministicJson")) || s13(x))) return false;
+  return true;
+}
+function s15(x) {
+  if (!(Array.isArray(x))) return false;
+  let n9 = 0;
+  for (let i10 = 0; i10 < x.length; i10++) {
+    if (s12(x[i10])) {
+      if (++n9 >= 1) break;
+    }
+  }
+  if (n9 < 1) return false;
+  if (!(Array.isArray(x))) return false;
+  let n19 = 0;
+  for (let i20 = 0; i20 < x.length; i20++) {
+    if (s14(x[i20])) {
+      if (++n19 >= 1) break;
+    }
+  }
+  if (n19 < 1) return false;
+  return true;
+}
+function s16(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const v4 = x.type;
+  if (v4 === undefined) return false;
+  if (!(typeof v4 === "string")) return false;
+  if (v4 !== "rawBase64") return false;
+  return true;
+}
+function s17(x) {
+  if (!((typeof x === "string" && (x === "rawBase64")) || s16(x))) return false;
+  return true;
+}
+function s18(x) {
+  if (!(Array.isArray(x))) return false;
+  let n6 = 0;
+  for (let i7 = 0; i7 < x.length; i7++) {
+    if (s17(x[i7])) {
+      if (++n6 >= 1) break;
+    }
+  }
+  if (n6 < 1) return false;
+  return true;
+}
+function s19(x) {
+  if (s18(x)) return false;
+  return true;
+}
+function s20(x) {
+  if (!(Array.isArray(x))) return false;
+  for (let i2 = 0; i2 < x.length; i2++) {
+    const v1 = x[i2];
+    if (!((typeof v1 === "string" && (v1 === "rawBase64")) || s16(v1))) return false;
+  }
+  return true;
+}
+function s21(x) {
   if (!(Array.isArray(x))) return false;
   for (let i2 = 0; i2 < x.length; i2++) {
     const v1 = x[i2];
@@ -91,7 +170,12 @@ function s11(x) {
   }
   return true;
 }
-function s12(x) {
+function s22(x) {
+  if (!(typeof x === "string")) return false;
+  if (!pattern1.test(x)) return false;
+  return true;
+}
+function s23(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -408,6 +492,8 @@ function isBatchScrapeRequest(x) {
             }
             if (!(s4(v2) || s7(v2))) return false;
             if (s10(v2)) return false;
+            if (s15(v2)) return false;
+            if (!(s19(v2) || s20(v2))) return false;
           }
           continue;
         } else if (k1 === "headers") {
@@ -439,9 +525,9 @@ function isBatchScrapeRequest(x) {
         } else if (k1 === "parsers") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i109 = 0; i109 < v2.length; i109++) {
-              const v108 = v2[i109];
-              if (!isParser(v108)) return false;
+            for (let i115 = 0; i115 < v2.length; i115++) {
+              const v114 = v2[i115];
+              if (!isParser(v114)) return false;
             }
           }
           continue;
@@ -450,34 +536,34 @@ function isBatchScrapeRequest(x) {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 50) return false;
-            for (let i117 = 0; i117 < v2.length; i117++) {
-              const v116 = v2[i117];
-              if (!isAction(v116)) return false;
+            for (let i123 = 0; i123 < v2.length; i123++) {
+              const v122 = v2[i123];
+              if (!isAction(v122)) return false;
             }
           }
           continue;
         } else if (k1 === "profile") {
           if (v2 !== undefined) {
             if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
-            let r138 = 0;
-            for (const k136 in v2) {
-              const v137 = v2[k136];
-              switch (k136.length) {
+            let r144 = 0;
+            for (const k142 in v2) {
+              const v143 = v2[k142];
+              switch (k142.length) {
                 case 4:
-                  if (k136 === "name") {
-                    if (v137 !== undefined) {
-                      r138++;
-                      if (!(typeof v137 === "string")) return false;
-                      if (v137.length < 1) return false;
-                      if (v137.length > 128) return false;
+                  if (k142 === "name") {
+                    if (v143 !== undefined) {
+                      r144++;
+                      if (!(typeof v143 === "string")) return false;
+                      if (v143.length < 1) return false;
+                      if (v143.length > 128) return false;
                     }
                     continue;
                   }
                   break;
                 case 11:
-                  if (k136 === "saveChanges") {
-                    if (v137 !== undefined) {
-                      if (!(typeof v137 === "boolean")) return false;
+                  if (k142 === "saveChanges") {
+                    if (v143 !== undefined) {
+                      if (!(typeof v143 === "boolean")) return false;
                     }
                     continue;
                   }
@@ -485,7 +571,7 @@ function isBatchScrapeRequest(x) {
               }
               return false;
             }
-            if (r138 !== 1) return false;
+            if (r144 !== 1) return false;
           }
           continue;
         }
@@ -544,18 +630,18 @@ function isBatchScrapeRequest(x) {
         } else if (k1 === "includeTags") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i51 = 0; i51 < v2.length; i51++) {
-              const v50 = v2[i51];
-              if (!(typeof v50 === "string")) return false;
+            for (let i57 = 0; i57 < v2.length; i57++) {
+              const v56 = v2[i57];
+              if (!(typeof v56 === "string")) return false;
             }
           }
           continue;
         } else if (k1 === "excludeTags") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i59 = 0; i59 < v2.length; i59++) {
-              const v58 = v2[i59];
-              if (!(typeof v58 === "string")) return false;
+            for (let i65 = 0; i65 < v2.length; i65++) {
+              const v64 = v2[i65];
+              if (!(typeof v64 === "string")) return false;
             }
           }
           continue;
@@ -681,7 +767,7 @@ function isBatchScrapeStartResponse(x) {
       case 11:
         if (k1 === "invalidURLs") {
           if (v2 !== undefined) {
-            if (!(s11(v2) || (v2 === null))) return false;
+            if (!(s21(v2) || (v2 === null))) return false;
           }
           continue;
         }
@@ -1103,6 +1189,42 @@ function isCrawlStartResponse(x) {
   if (r3 !== 3) return false;
   return true;
 }
+function isDeterministicJsonFormat(x) {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (v2 !== "deterministicJson") return false;
+          }
+          continue;
+        }
+        break;
+      case 6:
+        if (k1 === "schema") {
+          if (v2 !== undefined) {
+            if (!isJsonSchemaObject(v2)) return false;
+          }
+          continue;
+        } else if (k1 === "prompt") {
+          if (v2 !== undefined) {
+            if (!(typeof v2 === "string")) return false;
+            if (v2.length > 10000) return false;
+          }
+          continue;
+        }
+        break;
+    }
+    return false;
+  }
+  if (r3 !== 1) return false;
+  return true;
+}
 function isDocument(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   let r3 = 0;
@@ -1226,7 +1348,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "title") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s21(v2))) return false;
           }
           continue;
         }
@@ -1234,7 +1356,7 @@ function isDocumentMetadata(x) {
       case 6:
         if (k1 === "robots") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s21(v2))) return false;
           }
           continue;
         }
@@ -1257,12 +1379,12 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "language") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s21(v2))) return false;
           }
           continue;
         } else if (k1 === "keywords") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s21(v2))) return false;
           }
           continue;
         }
@@ -1309,7 +1431,7 @@ function isDocumentMetadata(x) {
           continue;
         } else if (k1 === "description") {
           if (v2 !== undefined) {
-            if (!((typeof v2 === "string") || s11(v2))) return false;
+            if (!((typeof v2 === "string") || s21(v2))) return false;
           }
           continue;
         }
@@ -1383,7 +1505,7 @@ function isFormat(x) {
 }
 function isFormatName(x) {
   if (!(typeof x === "string")) return false;
-  if (!(x === "markdown" || x === "summary" || x === "html" || x === "rawHtml" || x === "links" || x === "images" || x === "screenshot" || x === "json" || x === "changeTracking" || x === "branding" || x === "product" || x === "menu" || x === "audio" || x === "video")) return false;
+  if (!(x === "markdown" || x === "summary" || x === "html" || x === "rawHtml" || x === "links" || x === "images" || x === "screenshot" || x === "json" || x === "changeTracking" || x === "branding" || x === "product" || x === "menu" || x === "audio" || x === "video" || x === "rawBase64" || x === "deterministicJson")) return false;
   return true;
 }
 function isFormatObject(x) {
@@ -1394,7 +1516,7 @@ function isFormatObject(x) {
     case "markdown": case "summary": case "html": case "rawHtml": case "links":
       if (!isPlainFormat(x)) return false;
       break;
-    case "images": case "branding": case "product": case "menu": case "audio": case "video":
+    case "images": case "branding": case "product": case "menu": case "audio": case "video": case "rawBase64":
       if (!isStrictPlainFormat(x)) return false;
       break;
     case "screenshot":
@@ -1402,6 +1524,9 @@ function isFormatObject(x) {
       break;
     case "json":
       if (!isJsonFormat(x)) return false;
+      break;
+    case "deterministicJson":
+      if (!isDeterministicJsonFormat(x)) return false;
       break;
     case "changeTracking":
       if (!isChangeTrackingFormat(x)) return false;
@@ -1479,8 +1604,7 @@ function isImageParser(x) {
   return true;
 }
 function isIntegration(x) {
-  if (!(typeof x === "string")) return false;
-  if (!(x === "dify" || x === "zapier" || x === "pipedream" || x === "raycast" || x === "langchain" || x === "crewai" || x === "llamaindex" || x === "n8n" || x === "camelai" || x === "make" || x === "flowise" || x === "metagpt" || x === "relevanceai")) return false;
+  if (!((typeof x === "string" && (x === "dify" || x === "zapier" || x === "pipedream" || x === "raycast" || x === "langchain" || x === "crewai" || x === "llamaindex" || x === "n8n" || x === "camelai" || x === "make" || x === "flowise" || x === "metagpt" || x === "relevanceai" || x === "viasocket" || x === "cli" || x === "hermes" || x === "gstack" || x === "prometheus")) || s22(x))) return false;
   return true;
 }
 function isJobError(x) {
@@ -1730,7 +1854,7 @@ function isLocation(x) {
   const v4 = x.country;
   if (v4 !== undefined) {
     if (!(typeof v4 === "string")) return false;
-    if (!pattern1.test(v4)) return false;
+    if (!pattern2.test(v4)) return false;
   }
   const v8 = x.languages;
   if (v8 !== undefined) {
@@ -1864,10 +1988,24 @@ function isPdfParser(x) {
 }
 function isPlainFormat(x) {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
-  const v4 = x.type;
-  if (v4 === undefined) return false;
-  if (!(typeof v4 === "string")) return false;
-  if (!(v4 === "markdown" || v4 === "summary" || v4 === "html" || v4 === "rawHtml" || v4 === "links")) return false;
+  let r3 = 0;
+  for (const k1 in x) {
+    const v2 = x[k1];
+    switch (k1.length) {
+      case 4:
+        if (k1 === "type") {
+          if (v2 !== undefined) {
+            r3++;
+            if (!(typeof v2 === "string")) return false;
+            if (!(v2 === "markdown" || v2 === "summary" || v2 === "html" || v2 === "rawHtml" || v2 === "links")) return false;
+          }
+          continue;
+        }
+        break;
+    }
+    return false;
+  }
+  if (r3 !== 1) return false;
   return true;
 }
 function isPressAction(x) {
@@ -2045,6 +2183,8 @@ function isScrapeOptions(x) {
             }
             if (!(s4(v2) || s7(v2))) return false;
             if (s10(v2)) return false;
+            if (s15(v2)) return false;
+            if (!(s19(v2) || s20(v2))) return false;
           }
           continue;
         } else if (k1 === "headers") {
@@ -2074,9 +2214,9 @@ function isScrapeOptions(x) {
         } else if (k1 === "parsers") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i80 = 0; i80 < v2.length; i80++) {
-              const v79 = v2[i80];
-              if (!isParser(v79)) return false;
+            for (let i86 = 0; i86 < v2.length; i86++) {
+              const v85 = v2[i86];
+              if (!isParser(v85)) return false;
             }
           }
           continue;
@@ -2084,34 +2224,34 @@ function isScrapeOptions(x) {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
             if (v2.length > 50) return false;
-            for (let i88 = 0; i88 < v2.length; i88++) {
-              const v87 = v2[i88];
-              if (!isAction(v87)) return false;
+            for (let i94 = 0; i94 < v2.length; i94++) {
+              const v93 = v2[i94];
+              if (!isAction(v93)) return false;
             }
           }
           continue;
         } else if (k1 === "profile") {
           if (v2 !== undefined) {
             if (!(typeof v2 === "object" && v2 !== null && !Array.isArray(v2))) return false;
-            let r109 = 0;
-            for (const k107 in v2) {
-              const v108 = v2[k107];
-              switch (k107.length) {
+            let r115 = 0;
+            for (const k113 in v2) {
+              const v114 = v2[k113];
+              switch (k113.length) {
                 case 4:
-                  if (k107 === "name") {
-                    if (v108 !== undefined) {
-                      r109++;
-                      if (!(typeof v108 === "string")) return false;
-                      if (v108.length < 1) return false;
-                      if (v108.length > 128) return false;
+                  if (k113 === "name") {
+                    if (v114 !== undefined) {
+                      r115++;
+                      if (!(typeof v114 === "string")) return false;
+                      if (v114.length < 1) return false;
+                      if (v114.length > 128) return false;
                     }
                     continue;
                   }
                   break;
                 case 11:
-                  if (k107 === "saveChanges") {
-                    if (v108 !== undefined) {
-                      if (!(typeof v108 === "boolean")) return false;
+                  if (k113 === "saveChanges") {
+                    if (v114 !== undefined) {
+                      if (!(typeof v114 === "boolean")) return false;
                     }
                     continue;
                   }
@@ -2119,7 +2259,7 @@ function isScrapeOptions(x) {
               }
               return false;
             }
-            if (r109 !== 1) return false;
+            if (r115 !== 1) return false;
           }
           continue;
         }
@@ -2164,18 +2304,18 @@ function isScrapeOptions(x) {
         if (k1 === "includeTags") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i22 = 0; i22 < v2.length; i22++) {
-              const v21 = v2[i22];
-              if (!(typeof v21 === "string")) return false;
+            for (let i28 = 0; i28 < v2.length; i28++) {
+              const v27 = v2[i28];
+              if (!(typeof v27 === "string")) return false;
             }
           }
           continue;
         } else if (k1 === "excludeTags") {
           if (v2 !== undefined) {
             if (!(Array.isArray(v2))) return false;
-            for (let i30 = 0; i30 < v2.length; i30++) {
-              const v29 = v2[i30];
-              if (!(typeof v29 === "string")) return false;
+            for (let i36 = 0; i36 < v2.length; i36++) {
+              const v35 = v2[i36];
+              if (!(typeof v35 === "string")) return false;
             }
           }
           continue;
@@ -2355,7 +2495,7 @@ function isStrictPlainFormat(x) {
           if (v2 !== undefined) {
             r3++;
             if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "images" || v2 === "branding" || v2 === "product" || v2 === "menu" || v2 === "audio" || v2 === "video")) return false;
+            if (!(v2 === "images" || v2 === "branding" || v2 === "product" || v2 === "menu" || v2 === "audio" || v2 === "video" || v2 === "rawBase64")) return false;
           }
           continue;
         }
@@ -2431,7 +2571,7 @@ function isWaitAction(x) {
   return true;
 }
 function isWebhook(x) {
-  if (!(s12(x) || isWebhookObject(x))) return false;
+  if (!(s23(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {
@@ -2575,4 +2715,4 @@ function isWriteAction(x) {
   return true;
 }
 
-export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlParamsPreviewRequest as CrawlParamsPreviewRequest, isCrawlParamsPreviewResponse as CrawlParamsPreviewResponse, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStrictPlainFormat as StrictPlainFormat, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };
+export { isAction as Action, isActionResults as ActionResults, isActiveCrawl as ActiveCrawl, isActiveCrawlsResponse as ActiveCrawlsResponse, isAttributesFormat as AttributesFormat, isBatchScrapeRequest as BatchScrapeRequest, isBatchScrapeStartResponse as BatchScrapeStartResponse, isCancelErrorResponse as CancelErrorResponse, isCancelResponse as CancelResponse, isChangeTrackingFormat as ChangeTrackingFormat, isChangeTrackingMode as ChangeTrackingMode, isChangeTrackingResult as ChangeTrackingResult, isClickAction as ClickAction, isCrawlParamsPreviewRequest as CrawlParamsPreviewRequest, isCrawlParamsPreviewResponse as CrawlParamsPreviewResponse, isCrawlRequest as CrawlRequest, isCrawlStartResponse as CrawlStartResponse, isDeterministicJsonFormat as DeterministicJsonFormat, isDocument as Document, isDocumentMetadata as DocumentMetadata, isErrorResponse as ErrorResponse, isExecuteJavascriptAction as ExecuteJavascriptAction, isFormat as Format, isFormatName as FormatName, isFormatObject as FormatObject, isHighlightsFormat as HighlightsFormat, isImageParser as ImageParser, isIntegration as Integration, isJobError as JobError, isJobErrorsResponse as JobErrorsResponse, isJobStatus as JobStatus, isJobStatusResponse as JobStatusResponse, isJsonFormat as JsonFormat, isJsonSchemaObject as JsonSchemaObject, isLocation as Location, isParser as Parser, isPdfAction as PdfAction, isPdfParser as PdfParser, isPlainFormat as PlainFormat, isPressAction as PressAction, isQueryFormat as QueryFormat, isQuestionFormat as QuestionFormat, isRedactPiiOptions as RedactPiiOptions, isScrapeAction as ScrapeAction, isScrapeOptions as ScrapeOptions, isScreenshotAction as ScreenshotAction, isScreenshotFormat as ScreenshotFormat, isScrollAction as ScrollAction, isStrictPlainFormat as StrictPlainFormat, isStringMap as StringMap, isUrl as Url, isValidationIssue as ValidationIssue, isViewport as Viewport, isWaitAction as WaitAction, isWebhook as Webhook, isWebhookEvent as WebhookEvent, isWebhookEventKind as WebhookEventKind, isWebhookObject as WebhookObject, isWriteAction as WriteAction };

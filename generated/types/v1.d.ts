@@ -38,27 +38,35 @@ export type Webhook = string | WebhookObject;
  */
 export type WebhookEventKind = "started" | "page" | "completed" | "failed";
 /**
- * Integration the request comes from.
+ * Integration the request comes from: a listed name, or any name starting with `_`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Integration".
  */
 export type Integration =
-  | "dify"
-  | "zapier"
-  | "pipedream"
-  | "raycast"
-  | "langchain"
-  | "crewai"
-  | "llamaindex"
-  | "n8n"
-  | "camelai"
-  | "make"
-  | "flowise"
-  | "metagpt"
-  | "relevanceai";
+  | (
+      | "dify"
+      | "zapier"
+      | "pipedream"
+      | "raycast"
+      | "langchain"
+      | "crewai"
+      | "llamaindex"
+      | "n8n"
+      | "camelai"
+      | "make"
+      | "flowise"
+      | "metagpt"
+      | "relevanceai"
+      | "viasocket"
+      | "cli"
+      | "hermes"
+      | "gstack"
+      | "prometheus"
+    )
+  | string;
 /**
- * An output format. `extract` (deprecated name of `json`, paired with the `extract` field) and `summary` are service extensions.
+ * An output format. `extract` (deprecated name of `json`, paired with the `extract` field), `summary`, `rawBase64` (the page as fetched, base64-encoded; the only format when requested), `branding`, `product` and `menu` are service extensions.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Format".
@@ -73,7 +81,11 @@ export type Format =
   | "json"
   | "changeTracking"
   | "extract"
-  | "summary";
+  | "summary"
+  | "rawBase64"
+  | "branding"
+  | "product"
+  | "menu";
 /**
  * Change tracking mode: `git-diff` (a diff of the markdown) or `json` (compare extracted data).
  *
@@ -436,13 +448,16 @@ export interface BatchScrapeRequest {
    * Client that sent the request.
    */
   origin?: string;
+  /**
+   * Integration the request comes from.
+   */
   integration?: Integration;
   /**
    * Add these pages to an existing batch job instead of starting a new one.
    */
   appendToId?: string;
   /**
-   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`.
+   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`. With a `rawBase64` format, no other format.
    */
   formats?: Format[];
   /**
@@ -458,7 +473,7 @@ export interface BatchScrapeRequest {
    */
   excludeTags?: string[];
   /**
-   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
+   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off. The interface states the default 0; the service has defaulted to 86400000 (one day) since 2025-10-26.
    */
   maxAge?: number;
   /**
@@ -474,7 +489,7 @@ export interface BatchScrapeRequest {
    */
   mobile?: boolean;
   /**
-   * Do not verify the site's TLS certificate.
+   * Do not verify the site's TLS certificate. The interface states the default; the service's own (since 2025-09-28, v1 and v2) is false when `headers` or `actions` is non-empty, else true.
    */
   skipTlsVerification?: boolean;
   /**
@@ -567,7 +582,7 @@ export interface WebhookObject {
    */
   metadata?: StringMap;
   /**
-   * Event kinds to deliver.
+   * Event kinds to deliver; an empty list means every event (since 2026-05-08; before, it meant none).
    */
   events?: WebhookEventKind[];
 }
@@ -588,7 +603,7 @@ export interface StringMap {
  */
 export interface Location {
   /**
-   * Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.
+   * Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US. The service lower-cases the code it is given and, in a location without a country, uses `us-generic`.
    */
   country?: string;
   /**
@@ -837,6 +852,9 @@ export interface CrawlRequest {
    * Client that sent the request.
    */
   origin?: string;
+  /**
+   * Integration the request comes from.
+   */
   integration?: Integration;
   /**
    * Ignore the site's robots.txt.
@@ -876,7 +894,7 @@ export interface CrawlRequest {
  */
 export interface ScrapeOptions {
   /**
-   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`.
+   * Output formats. With `changeTracking` among the formats, `markdown` must be among them too. At most one of `screenshot` and `screenshot@fullPage`. With a `rawBase64` format, no other format.
    */
   formats?: Format[];
   /**
@@ -892,7 +910,7 @@ export interface ScrapeOptions {
    */
   excludeTags?: string[];
   /**
-   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.
+   * Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off. The interface states the default 0; the service has defaulted to 86400000 (one day) since 2025-10-26.
    */
   maxAge?: number;
   /**
@@ -908,7 +926,7 @@ export interface ScrapeOptions {
    */
   mobile?: boolean;
   /**
-   * Do not verify the site's TLS certificate.
+   * Do not verify the site's TLS certificate. The interface states the default; the service's own (since 2025-09-28, v1 and v2) is false when `headers` or `actions` is non-empty, else true.
    */
   skipTlsVerification?: boolean;
   /**

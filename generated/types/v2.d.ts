@@ -38,25 +38,33 @@ export type Webhook = string | WebhookObject;
  */
 export type WebhookEventKind = "started" | "page" | "completed" | "failed";
 /**
- * Integration the request comes from.
+ * Integration the request comes from: a listed name, or any name starting with `_`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "Integration".
  */
 export type Integration =
-  | "dify"
-  | "zapier"
-  | "pipedream"
-  | "raycast"
-  | "langchain"
-  | "crewai"
-  | "llamaindex"
-  | "n8n"
-  | "camelai"
-  | "make"
-  | "flowise"
-  | "metagpt"
-  | "relevanceai";
+  | (
+      | "dify"
+      | "zapier"
+      | "pipedream"
+      | "raycast"
+      | "langchain"
+      | "crewai"
+      | "llamaindex"
+      | "n8n"
+      | "camelai"
+      | "make"
+      | "flowise"
+      | "metagpt"
+      | "relevanceai"
+      | "viasocket"
+      | "cli"
+      | "hermes"
+      | "gstack"
+      | "prometheus"
+    )
+  | string;
 /**
  * An output format: a name, or an object with `type` and options.
  *
@@ -65,7 +73,7 @@ export type Integration =
  */
 export type Format = FormatName | FormatObject;
 /**
- * A format by name (shorthand for `{"type": name}`). `product`, `menu`, `audio`, `video` are service extensions.
+ * A format by name (shorthand for `{"type": name}`). `product`, `menu`, `audio`, `video`, `rawBase64`, `deterministicJson` are service extensions.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "FormatName".
@@ -84,9 +92,11 @@ export type FormatName =
   | "product"
   | "menu"
   | "audio"
-  | "video";
+  | "video"
+  | "rawBase64"
+  | "deterministicJson";
 /**
- * A format with its options; `type` selects the kind. `type` is one of: `markdown`, `summary`, `html`, `rawHtml`, `links`, `images`, `branding`, `product`, `menu`, `audio`, `video`, `screenshot`, `json`, `changeTracking`, `question`, `highlights`, `attributes`, `query`.
+ * A format with its options; `type` selects the kind. `type` is one of: `markdown`, `summary`, `html`, `rawHtml`, `links`, `images`, `branding`, `product`, `menu`, `audio`, `video`, `rawBase64`, `screenshot`, `json`, `deterministicJson`, `changeTracking`, `question`, `highlights`, `attributes`, `query`.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "FormatObject".
@@ -96,6 +106,7 @@ export type FormatObject =
   | StrictPlainFormat
   | ScreenshotFormat
   | JsonFormat
+  | DeterministicJsonFormat
   | ChangeTrackingFormat
   | QuestionFormat
   | HighlightsFormat
@@ -144,6 +155,7 @@ export interface Definitions {
   CrawlParamsPreviewResponse: CrawlParamsPreviewResponse;
   CrawlRequest: CrawlRequest;
   CrawlStartResponse: CrawlStartResponse;
+  DeterministicJsonFormat: DeterministicJsonFormat;
   Document: Document;
   DocumentMetadata: DocumentMetadata;
   ErrorResponse: ErrorResponse;
@@ -509,7 +521,7 @@ export interface BatchScrapeRequest {
    */
   urls: Url[];
   /**
-   * true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request.
+   * true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request. The service's history is in flux here: at 2026-08-21 only a literal `true` made it drop invalid entries (an absent field behaved as false), while a later test of the service asserts the documented default `true`, which is kept.
    */
   ignoreInvalidURLs?: boolean;
   /**
@@ -528,13 +540,16 @@ export interface BatchScrapeRequest {
    * Client that sent the request.
    */
   origin?: string;
+  /**
+   * Integration the request comes from.
+   */
   integration?: Integration;
   /**
    * Add these pages to an existing batch job instead of starting a new one.
    */
   appendToId?: string;
   /**
-   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. Not both a `json` and a `deterministicJson` format. With a `rawBase64` format, no other format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   formats?: Format[];
   /**
@@ -566,7 +581,7 @@ export interface BatchScrapeRequest {
    */
   mobile?: boolean;
   /**
-   * Do not verify the site's TLS certificate.
+   * Do not verify the site's TLS certificate. The interface states the default; the service's own (since 2025-09-28, v1 and v2) is false when `headers` or `actions` is non-empty, else true.
    */
   skipTlsVerification?: boolean;
   /**
@@ -677,7 +692,7 @@ export interface WebhookObject {
    */
   metadata?: StringMap;
   /**
-   * Event kinds to deliver.
+   * Event kinds to deliver; an empty list means every event (since 2026-05-08; before, it meant none).
    */
   events?: WebhookEventKind[];
 }
@@ -691,7 +706,7 @@ export interface StringMap {
   [k: string]: string;
 }
 /**
- * A format that takes no options; the service drops any other key.
+ * A format that takes no options; the service refuses any other key (it dropped them before 2025-12-03).
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "PlainFormat".
@@ -701,10 +716,9 @@ export interface PlainFormat {
    * Format kind.
    */
   type: "markdown" | "summary" | "html" | "rawHtml" | "links";
-  [k: string]: unknown;
 }
 /**
- * A newer format that takes no options; the service refuses any other key.
+ * A newer format that takes no options; the service refuses any other key. `rawBase64` (the page as fetched, base64-encoded) must be the only format.
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "StrictPlainFormat".
@@ -713,7 +727,7 @@ export interface StrictPlainFormat {
   /**
    * Format kind.
    */
-  type: "images" | "branding" | "product" | "menu" | "audio" | "video";
+  type: "images" | "branding" | "product" | "menu" | "audio" | "video" | "rawBase64";
 }
 /**
  * Screenshot of the page.
@@ -769,6 +783,26 @@ export interface JsonFormat {
  */
 export interface JsonSchemaObject {
   [k: string]: unknown;
+}
+/**
+ * Structured JSON extracted deterministically; cannot be combined with the `json` format.
+ *
+ * This interface was referenced by `Definitions`'s JSON-Schema
+ * via the `definition` "DeterministicJsonFormat".
+ */
+export interface DeterministicJsonFormat {
+  /**
+   * Structured extraction without a language model.
+   */
+  type: "deterministicJson";
+  /**
+   * JSON Schema of the data to extract.
+   */
+  schema?: JsonSchemaObject;
+  /**
+   * Extraction prompt.
+   */
+  prompt?: string;
 }
 /**
  * Compare the page with its previous scrape; needs the markdown format too.
@@ -859,7 +893,7 @@ export interface QueryFormat {
  */
 export interface Location {
   /**
-   * Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.
+   * Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US. The service lower-cases the code it is given and, in a location without a country, uses `us-generic`.
    */
   country?: string;
   /**
@@ -1137,6 +1171,9 @@ export interface CrawlRequest {
    * Client that sent the request.
    */
   origin?: string;
+  /**
+   * Integration the request comes from.
+   */
   integration?: Integration;
   /**
    * Ignore the site's robots.txt.
@@ -1175,7 +1212,7 @@ export interface CrawlRequest {
  */
 export interface ScrapeOptions {
   /**
-   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
+   * Output formats. Some formats take options, given in the object form. With a `changeTracking` format, a `markdown` format must be requested too. At most one screenshot format. Not both a `json` and a `deterministicJson` format. With a `rawBase64` format, no other format. No object in a given JSON Schema may allow any property (`"additionalProperties": true`) without naming some (`properties` or `patternProperties`); a schema holding `$ref` is left as it is.
    */
   formats?: Format[];
   /**
@@ -1207,7 +1244,7 @@ export interface ScrapeOptions {
    */
   mobile?: boolean;
   /**
-   * Do not verify the site's TLS certificate.
+   * Do not verify the site's TLS certificate. The interface states the default; the service's own (since 2025-09-28, v1 and v2) is false when `headers` or `actions` is non-empty, else true.
    */
   skipTlsVerification?: boolean;
   /**

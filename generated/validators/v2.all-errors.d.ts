@@ -22,6 +22,7 @@ export declare const CrawlParamsPreviewRequest: Validator<T.CrawlParamsPreviewRe
 export declare const CrawlParamsPreviewResponse: Validator<T.CrawlParamsPreviewResponse>;
 export declare const CrawlRequest: Validator<T.CrawlRequest>;
 export declare const CrawlStartResponse: Validator<T.CrawlStartResponse>;
+export declare const DeterministicJsonFormat: Validator<T.DeterministicJsonFormat>;
 export declare const Document: Validator<T.Document>;
 export declare const DocumentMetadata: Validator<T.DocumentMetadata>;
 export declare const ErrorResponse: Validator<T.ErrorResponse>;

@@ -10,6 +10,8 @@ export function batchUrlsUsable(version: 'v1' | 'v2'): CodeRule {
     // Interface §4 rule 1 and §7 rule 1 state the rule; which entries are invalid beyond "no URL at all" (§2.2:
     // "string (URI)[]"), and refusing a batch left with no valid entry, are the service's.
     source: 'interface §4',
+    // Its service clauses as written: a batch left with no valid entry refused (2025-10-10), the URL rule (2026-08-02).
+    since: '2026-08-02',
     fields: ['urls'],
     description: `Each entry must be a valid crawl URL unless \`ignoreInvalidURLs\` is true (default ${version === 'v1' ? 'false' : 'true'} in ${version}); when ignoring, invalid entries are dropped and listed in \`invalidURLs\`, and at least one valid entry must remain.`,
     check(request) {

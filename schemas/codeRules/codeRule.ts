@@ -4,7 +4,7 @@
  * object of the body and reports problems at paths relative to it; it skips fields of the wrong type,
  * which the schema check reports already.
  */
-import type { Source } from '../annotations.js';
+import type { ServiceDate, Source } from '../annotations.js';
 
 export type Segments = readonly (string | number)[];
 
@@ -24,6 +24,8 @@ export interface CodeRule {
   readonly description: string;
   /** Where the rule comes from: the interface section that states it, or `service`. */
   readonly source: Source;
+  /** For a rule of the service: when the service began applying it as written (service-facts §13). */
+  readonly since?: ServiceDate;
   /** The fields whose descriptions in the documents tell of the rule. */
   readonly fields: readonly string[];
   /**

@@ -6,6 +6,8 @@ export const crawlUrlValid: CodeRule = {
   id: 'crawlUrl',
   // A string that is no URL at all breaks interface §2.1 ("string (URI)"); the other clauses are the service's.
   source: 'service',
+  // IP literals accepted, and the message naming them (service-facts §13).
+  since: '2026-08-02',
   fields: ['url'],
   triggers: ['url'],
   description:

@@ -6,6 +6,7 @@
  * values the kit's generator (scripts/contract/generation/arbitrary.ts) filters through TypeBox's checker, and that checker
  * refuses every webhook `url` (a `uri`) in a process that has not registered the TypeBox formats.
  */
+import { BY_SERVICE_STATE } from '../annotations.js';
 import { field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem } from './codeRule.js';
 
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
@@ -14,6 +15,8 @@ const LOWER = SIGNATURE_HEADER.toLowerCase();
 export const webhookSignatureHeader: CodeRule = {
   id: 'webhookSignatureHeader',
   source: 'service',
+  // The signature header dates from 2025-09-02; service-facts §13 lists its refusal undated.
+  since: BY_SERVICE_STATE,
   fields: ['headers'],
   triggers: ['headers'],
   description: `The headers may not include \`${SIGNATURE_HEADER}\`, in any letter case: the service sets it to sign each delivery.`,

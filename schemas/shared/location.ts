@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, extension, fromInterface, keywordSources } from '../annotations.js';
+import { BY_SERVICE_STATE, Named, extension, fromInterface, keywordSources, serviceLevelDefault, serviceSince } from '../annotations.js';
 import { ruleMarks } from '../rule.js';
 import { COUNTRY_PATTERN, COUNTRY_RULE_MESSAGE, GEOLOCATION_COUNTRY_RULE_MESSAGE, ISO_COUNTRY_PATTERN } from './countries.js';
 
@@ -16,11 +16,13 @@ export const Location = Named(
           // Interface §2.5 says "country code"; the list of codes accepted (ISO 3166-1 alpha-2, XK, us-generic) is the service's.
           ...ruleMarks({ id: 'countryCode', keyword: 'pattern', message: COUNTRY_RULE_MESSAGE, source: 'service' }),
           description:
-            "Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US.",
+            "Country to emulate: an ISO 3166-1 alpha-2 code (any letter case; `XK` included), or the service's `us-generic` or `us-whitelist`. Without a location object the service emulates the US. The service lower-cases the code it is given and, in a location without a country, uses `us-generic`.",
           default: 'US',
           examples: ['US', 'DE'],
           ...fromInterface('§2.5'),
           ...keywordSources({ pattern: 'service' }),
+          ...serviceSince({ pattern: BY_SERVICE_STATE }),
+          ...serviceLevelDefault({ value: 'us-generic', since: BY_SERVICE_STATE }),
         }),
       ),
       languages: Type.Optional(

@@ -3,7 +3,18 @@
  * bodies from these in `v1/` and `v2/`.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, defaultUnless, fromInterface, extension, keywordSources, serviceDefault, use } from '../annotations.js';
+import {
+  BY_SERVICE_STATE,
+  Named,
+  defaultUnless,
+  fromInterface,
+  extension,
+  keywordSources,
+  serviceDefault,
+  serviceLevelDefault,
+  serviceSince,
+  use,
+} from '../annotations.js';
 import { Literals } from '../literals.js';
 import { ruleMarks } from '../rule.js';
 import { PATH_PATTERN_MAX_LENGTH, PATH_PATTERNS_PER_FIELD } from './pathPatternBounds.js';
@@ -24,11 +35,40 @@ export const INTEGRATIONS = [
   'flowise',
   'metagpt',
   'relevanceai',
+  'viasocket',
+  'cli',
+  'hermes',
+  'gstack',
+  'prometheus',
 ] as const;
+/** The names the service added on and after 2026-05-19 (service-facts §13). */
+const LATER_INTEGRATIONS = ['viasocket', 'cli', 'hermes', 'gstack', 'prometheus'] as const;
+
+export const INTEGRATION_MESSAGE = `Invalid enum value. Expected ${INTEGRATIONS.map((name) => `'${name}'`).join(' | ')}`;
 
 export const Integration = Named(
   'Integration',
-  Literals(INTEGRATIONS, { description: 'Integration the request comes from.', ...extension() }),
+  Type.Union(
+    [
+      Literals(INTEGRATIONS, {
+        description: 'A listed integration.',
+        ...extension(),
+        ...serviceSince({ enum: Object.fromEntries(LATER_INTEGRATIONS.map((name) => [name, '2026-05-19'])) }),
+      }),
+      Type.String({
+        pattern: '^_',
+        description: 'Any name starting with `_`.',
+        examples: ['_my-integration'],
+        ...extension(),
+        ...serviceSince('2025-09-03'),
+      }),
+    ],
+    {
+      ...ruleMarks({ id: 'integrationName', keyword: 'anyOf', message: INTEGRATION_MESSAGE, source: 'service', since: '2025-09-03' }),
+      description: 'Integration the request comes from: a listed name, or any name starting with `_`.',
+      ...extension(),
+    },
+  ),
 );
 
 /** Fields every crawl and batch request accepts. */
@@ -113,10 +153,12 @@ export function crawlerFields(version: 'v1' | 'v2') {
           source: 'service',
           keyword: 'maximum',
           message: 'The delay parameter is measured in seconds and cannot exceed 60 seconds.',
+          since: '2026-06-03',
         }),
         description: "Seconds to wait between scrapes, to respect the site's rate limits (the service allows at most 60).",
         ...here,
         ...keywordSources({ exclusiveMinimum: 'service', maximum: 'service' }),
+        ...serviceSince({ maximum: '2026-06-03' }),
       }),
     ),
     ...jobRequestFields('crawl'),
@@ -150,13 +192,25 @@ export function batchFields(version: 'v1' | 'v2') {
       examples: [['https://example.com/a', 'https://example.com/b']],
       ...here,
       ...keywordSources({ minItems: 'service' }),
+      ...serviceSince({ minItems: '2025-10-10' }),
     }),
     ignoreInvalidURLs: Type.Optional(
       Type.Boolean({
         default: version === 'v2',
         description:
-          'true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request.',
+          'true: invalid entries of `urls` are dropped, the batch is made of the valid ones, and the dropped ones are listed in `invalidURLs`. false: one invalid entry fails the whole request.' +
+          (version === 'v2'
+            ? " The service's history is in flux here: at 2026-08-21 only a literal `true` made it drop invalid entries (an absent field behaved as false), while a later test of the service asserts the documented default `true`, which is kept."
+            : ''),
         ...here,
+        ...(version === 'v2'
+          ? serviceLevelDefault({
+              value: true,
+              since: BY_SERVICE_STATE,
+              inFlux:
+                'At 2026-08-21 an absent ignoreInvalidURLs behaved as false (only a literal true selected the lenient parse); a later test of the service asserts the documented default true, which is kept.',
+            })
+          : {}),
       }),
     ),
     ...jobRequestFields('batch'),

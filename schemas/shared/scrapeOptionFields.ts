@@ -4,7 +4,17 @@
  * `v2/scrapeOptions.ts`.
  */
 import { Type } from '@sinclair/typebox';
-import { defaultUnless, fromInterface, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
+import {
+  defaultUnless,
+  fromInterface,
+  extension,
+  extensionValues,
+  keywordSources,
+  serviceDefault,
+  serviceLevelDefault,
+  serviceSince,
+  use,
+} from '../annotations.js';
 import { Location } from './location.js';
 import { StringMap } from './stringMap.js';
 
@@ -34,9 +44,13 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         minimum: 0,
         default: version === 'v1' ? 0 : 172800000,
         description:
-          'Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.',
+          version === 'v1'
+            ? 'Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off. The interface states the default 0; the service has defaulted to 86400000 (one day) since 2025-10-26.'
+            : 'Cache rule, in milliseconds: a cached copy younger than this is returned, an older one is scraped again; 0 turns the cache off.',
         ...here,
         ...keywordSources({ minimum: 'service' }),
+        // v1: the interface's default stays; the service's own is one day (service-facts §13).
+        ...(version === 'v1' ? serviceLevelDefault({ value: 86400000, since: '2025-10-26' }) : {}),
       }),
     ),
     headers: Type.Optional(use(StringMap, { description: 'Headers to send with the request (cookies, user agent, ...).', ...here })),
@@ -55,7 +69,13 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
     ),
     mobile: Type.Optional(Type.Boolean({ default: false, description: 'Emulate a mobile device.', ...here })),
     skipTlsVerification: Type.Optional(
-      Type.Boolean({ default: version === 'v2', description: "Do not verify the site's TLS certificate.", ...here }),
+      Type.Boolean({
+        default: version === 'v2',
+        description:
+          "Do not verify the site's TLS certificate. The interface states the default; the service's own (since 2025-09-28, v1 and v2) is false when `headers` or `actions` is non-empty, else true.",
+        ...here,
+        ...serviceLevelDefault({ value: true, since: '2025-09-28', ifNonEmpty: { fields: ['headers', 'actions'], value: false } }),
+      }),
     ),
     timeout: Type.Optional(
       Type.Integer({
@@ -69,6 +89,7 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
         ...here,
         // The maximum is the interface's (§2.4, v2 only); the minimum of 1000 is the service's.
         ...keywordSources(version === 'v2' ? { minimum: 'service', maximum: 'interface §2.4' } : { minimum: 'service' }),
+        ...serviceSince({ minimum: '2026-01-21' }),
       }),
     ),
     location: Type.Optional(use(Location, { description: 'Location to emulate.', ...here })),
@@ -87,6 +108,7 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
           'Proxy class: `basic` (regular cost), `stealth` (up to 5 credits a request), `auto` (basic first, then stealth if basic fails; 5 credits only when the stealth retry is what succeeded). `enhanced` is a service extension.',
         ...here,
         ...extensionValues(['enhanced']),
+        ...serviceSince({ enum: { enhanced: '2026-01-29' } }),
       }),
     ),
     storeInCache: Type.Optional(
@@ -97,7 +119,12 @@ export function commonScrapeOptionFields(version: 'v1' | 'v2') {
       }),
     ),
     onlyCleanContent: Type.Optional(
-      Type.Boolean({ ...serviceDefault(false), description: 'Remove boilerplate text from the main content.', ...extension() }),
+      Type.Boolean({
+        ...serviceDefault(false),
+        description: 'Remove boilerplate text from the main content.',
+        ...extension(),
+        ...serviceSince('2026-02-19'),
+      }),
     ),
     fastMode: Type.Optional(Type.Boolean({ ...serviceDefault(false), description: 'Prefer speed over completeness.', ...extension() })),
     useMock: Type.Optional(

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, use } from '../annotations.js';
+import { Named, fromInterface, fromService, serviceSince, use } from '../annotations.js';
 import { StringMap } from './stringMap.js';
 
 /** The event suffixes a webhook can subscribe to. */
@@ -32,9 +32,10 @@ export const WebhookObject = Named(
       ),
       events: Type.Optional(
         Type.Array(WebhookEventKind, {
-          description: 'Event kinds to deliver.',
+          description: 'Event kinds to deliver; an empty list means every event (since 2026-05-08; before, it meant none).',
           default: ['completed', 'failed', 'page', 'started'],
           ...fromService(),
+          ...serviceSince({ description: '2026-05-08' }),
         }),
       ),
     },

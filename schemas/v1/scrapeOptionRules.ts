@@ -10,6 +10,7 @@ const containing = (item: TSchema) => Type.Array(Type.Unknown(), { contains: ite
 
 export const CHANGE_TRACKING_NEEDS_MARKDOWN = 'The changeTracking format requires the markdown format to be specified as well';
 export const ONE_SCREENSHOT_V1 = 'You may only specify either screenshot or screenshot@fullPage';
+export const RAW_BASE64_ALONE = 'The rawBase64 format cannot be combined with other formats';
 export const FORMAT_OPTIONS_PAIRING =
   "When 'extract' or 'json' format is specified, corresponding options must be provided, and vice versa";
 
@@ -19,6 +20,14 @@ const paired = (format: string, optionsField: string) =>
     Type.Object({ formats: containing(Type.Literal(format)), [optionsField]: Type.Unknown() }),
     Type.Object({ formats: Type.Optional(Type.Not(containing(Type.Literal(format)))), [optionsField]: Type.Optional(Type.Never()) }),
   ]);
+
+/** `rawBase64` (an item matching `rawBase64`) is the only format when it is requested; duplicates of it aside. */
+export const rawBase64Alone = (rawBase64: TSchema) =>
+  SchemaRule(
+    { id: 'rawBase64Alone', keyword: 'anyOf', message: RAW_BASE64_ALONE, source: 'service', since: '2026-08-21' },
+    Type.Union([Type.Not(containing(rawBase64)), Type.Array(rawBase64)]),
+    'With a `rawBase64` format, no other format.',
+  );
 
 export const scrapeOptionRulesV1 = [
   FieldRule(
@@ -44,6 +53,7 @@ export const scrapeOptionRulesV1 = [
       'At most one of `screenshot` and `screenshot@fullPage`.',
     ),
   ),
+  FieldRule('formats', rawBase64Alone(Type.Literal('rawBase64'))),
   SchemaRule(
     { id: 'jsonFormatNeedsOptions', keyword: 'anyOf', message: FORMAT_OPTIONS_PAIRING, source: 'service' },
     paired('json', 'jsonOptions'),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, keywordSources, extension, use } from '../annotations.js';
+import { Named, fromInterface, keywordSources, extension, serviceSince, use } from '../annotations.js';
 import { crawlerFields } from '../shared/requestFields.js';
 import { ScrapeOptions } from './scrapeOptions.js';
 
@@ -28,7 +28,9 @@ export const CrawlRequest = Named(
           ...here,
         }),
       ),
-      robotsUserAgent: Type.Optional(Type.String({ description: 'User agent whose robots.txt rules apply.', ...extension() })),
+      robotsUserAgent: Type.Optional(
+        Type.String({ description: 'User agent whose robots.txt rules apply.', ...extension(), ...serviceSince('2026-04-15') }),
+      ),
       scrapeOptions: Type.Optional(use(ScrapeOptions, { description: 'How each page is scraped.', ...here })),
     },
     {

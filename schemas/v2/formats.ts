@@ -4,7 +4,18 @@
  * links, images, screenshot, json, changeTracking and branding; the other kinds are service extensions.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension, extensionValues, keywordSources, serviceDefault, use } from '../annotations.js';
+import {
+  BY_SERVICE_STATE,
+  Named,
+  fromInterface,
+  fromService,
+  extension,
+  extensionValues,
+  keywordSources,
+  serviceDefault,
+  serviceSince,
+  use,
+} from '../annotations.js';
 import { ChangeTrackingMode } from '../shared/changeTrackingMode.js';
 import { Discriminated } from '../discriminated.js';
 import { Literals } from '../literals.js';
@@ -28,13 +39,24 @@ export const INTERFACE_FORMATS_V2 = [
   'changeTracking',
   'branding',
 ] as const;
-export const EXTENSION_FORMATS_V2 = ['product', 'menu', 'audio', 'video'] as const;
+/** Formats with no options of their own that only the service offers. */
+const EXTENSION_PLAIN_FORMATS_V2 = ['product', 'menu', 'audio', 'video', 'rawBase64'] as const;
+export const EXTENSION_FORMATS_V2 = [...EXTENSION_PLAIN_FORMATS_V2, 'deterministicJson'] as const;
+/** When the service added each extension format (service-facts §13; `product` and `menu` undated there). */
+const EXTENSION_FORMAT_DATES = {
+  product: BY_SERVICE_STATE,
+  menu: BY_SERVICE_STATE,
+  audio: '2026-03-25',
+  video: '2026-03-25',
+  rawBase64: '2026-08-21',
+  deterministicJson: '2026-06-04',
+} as const satisfies Record<(typeof EXTENSION_FORMATS_V2)[number], string>;
 /**
- * Formats with no options of their own: the older kinds, whose objects the service takes with any other key
- * (dropped), and the newer ones, whose objects it refuses any other key in.
+ * Formats with no options of their own: the older kinds, whose objects the service refuses any other key in since
+ * its move to zod 4 (it dropped them before), and the newer ones, whose objects it always refused other keys in.
  */
 const PLAIN_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links'] as const;
-const STRICT_PLAIN_FORMATS = ['images', 'branding', ...EXTENSION_FORMATS_V2] as const;
+const STRICT_PLAIN_FORMATS = ['images', 'branding', ...EXTENSION_PLAIN_FORMATS_V2] as const;
 
 export const FormatName = Named(
   'FormatName',
@@ -42,6 +64,7 @@ export const FormatName = Named(
     description: `A format by name (shorthand for \`{"type": name}\`). ${EXTENSION_FORMATS_V2.map((f) => `\`${f}\``).join(', ')} are service extensions.`,
     ...here,
     ...extensionValues(EXTENSION_FORMATS_V2),
+    ...serviceSince({ enum: EXTENSION_FORMAT_DATES }),
   }),
 );
 
@@ -51,7 +74,13 @@ export const PlainFormat = Named(
     {
       type: Literals(PLAIN_FORMATS, { description: 'Format kind.', ...here }),
     },
-    { description: 'A format that takes no options; the service drops any other key.', ...here, ...formatObject(false) },
+    {
+      additionalProperties: false,
+      description: 'A format that takes no options; the service refuses any other key (it dropped them before 2025-12-03).',
+      ...here,
+      ...formatObject(true),
+      ...serviceSince({ additionalProperties: '2025-12-03' }),
+    },
   ),
 );
 
@@ -59,11 +88,17 @@ export const StrictPlainFormat = Named(
   'StrictPlainFormat',
   Type.Object(
     {
-      type: Literals(STRICT_PLAIN_FORMATS, { description: 'Format kind.', ...here, ...extensionValues(EXTENSION_FORMATS_V2) }),
+      type: Literals(STRICT_PLAIN_FORMATS, {
+        description: 'Format kind.',
+        ...here,
+        ...extensionValues(EXTENSION_PLAIN_FORMATS_V2),
+        ...serviceSince({ enum: Object.fromEntries(EXTENSION_PLAIN_FORMATS_V2.map((f) => [f, EXTENSION_FORMAT_DATES[f]])) }),
+      }),
     },
     {
       additionalProperties: false,
-      description: 'A newer format that takes no options; the service refuses any other key.',
+      description:
+        'A newer format that takes no options; the service refuses any other key. `rawBase64` (the page as fetched, base64-encoded) must be the only format.',
       ...here,
       ...formatObject(true),
     },
@@ -127,6 +162,23 @@ export const ChangeTrackingFormat = Named(
   ),
 );
 
+export const DeterministicJsonFormat = Named(
+  'DeterministicJsonFormat',
+  Type.Object(
+    {
+      type: Type.Literal('deterministicJson', { description: 'Structured extraction without a language model.', ...extension() }),
+      schema: Type.Optional(use(JsonSchemaObject, { description: 'JSON Schema of the data to extract.', ...extension() })),
+      prompt: Type.Optional(Type.String({ maxLength: 10000, description: 'Extraction prompt.', ...extension() })),
+    },
+    {
+      additionalProperties: false,
+      description: 'Structured JSON extracted deterministically; cannot be combined with the `json` format.',
+      ...extension(),
+      ...serviceSince('2026-06-04'),
+    },
+  ),
+);
+
 const query = (description: string) => Type.String({ minLength: 1, maxLength: 10000, description, ...extension() });
 
 export const QuestionFormat = Named(
@@ -136,7 +188,7 @@ export const QuestionFormat = Named(
       type: Type.Literal('question', { description: 'Answer a question.', ...extension() }),
       question: query('Question to answer from the page.'),
     },
-    { additionalProperties: false, description: 'Answer a question from the page content.', ...extension() },
+    { additionalProperties: false, description: 'Answer a question from the page content.', ...extension(), ...serviceSince('2026-05-06') },
   ),
 );
 
@@ -147,7 +199,12 @@ export const HighlightsFormat = Named(
       type: Type.Literal('highlights', { description: 'Highlight relevant passages.', ...extension() }),
       query: query('What to highlight.'),
     },
-    { additionalProperties: false, description: 'Passages of the page relevant to a query.', ...extension() },
+    {
+      additionalProperties: false,
+      description: 'Passages of the page relevant to a query.',
+      ...extension(),
+      ...serviceSince('2026-05-06'),
+    },
   ),
 );
 
@@ -197,6 +254,7 @@ export const FormatObject = Named(
       StrictPlainFormat,
       ScreenshotFormat,
       JsonFormat,
+      DeterministicJsonFormat,
       ChangeTrackingFormat,
       QuestionFormat,
       HighlightsFormat,

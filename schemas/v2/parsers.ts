@@ -3,7 +3,7 @@
  * form and the `image` parser follow the service.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, extension, serviceDefault } from '../annotations.js';
+import { Named, fromInterface, fromService, extension, serviceDefault, serviceSince } from '../annotations.js';
 
 export const PdfParser = Named(
   'PdfParser',
@@ -20,12 +20,20 @@ export const PdfParser = Named(
       maxPages: Type.Optional(
         Type.Integer({ minimum: 1, maximum: 10000, description: 'Parse at most this many pages.', ...fromService() }),
       ),
-      pages: Type.Optional(Type.Boolean({ description: 'Also return the markdown of each page separately.', ...extension() })),
-      pageMarkdown: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated name of `pages`.', ...extension() })),
-      blocks: Type.Optional(Type.Boolean({ description: 'Also return the layout blocks of the document.', ...extension() })),
-      pageMarkers: Type.Optional(Type.Boolean({ description: 'Mark page boundaries in the markdown.', ...extension() })),
+      pages: Type.Optional(
+        Type.Boolean({ description: 'Also return the markdown of each page separately.', ...extension(), ...serviceSince('2026-08-19') }),
+      ),
+      pageMarkdown: Type.Optional(
+        Type.Boolean({ deprecated: true, description: 'Deprecated name of `pages`.', ...extension(), ...serviceSince('2026-08-19') }),
+      ),
+      blocks: Type.Optional(
+        Type.Boolean({ description: 'Also return the layout blocks of the document.', ...extension(), ...serviceSince('2026-08-19') }),
+      ),
+      pageMarkers: Type.Optional(
+        Type.Boolean({ description: 'Mark page boundaries in the markdown.', ...extension(), ...serviceSince('2026-08-20') }),
+      ),
     },
-    { additionalProperties: false, description: 'PDF parser with options.', ...fromService() },
+    { additionalProperties: false, description: 'PDF parser with options.', ...fromService(), ...serviceSince('2025-08-29') },
   ),
 );
 

@@ -3,7 +3,7 @@
  * threat protection, browser profiles, audit metadata and lockdown. All are service extensions.
  */
 import { Type } from '@sinclair/typebox';
-import { Named, extension, serviceDefault } from '../annotations.js';
+import { Named, extension, serviceDefault, serviceSince } from '../annotations.js';
 import { Literals } from '../literals.js';
 
 const literals = <const T extends readonly string[]>(values: T, description: string, defaultValue?: T[number]) =>
@@ -31,10 +31,14 @@ export const privacyOptionFields = {
     Type.Union([Type.Boolean(), RedactPiiOptions], {
       description: 'Redact personal data from the output; `true` uses the default options.',
       ...extension(),
+      ...serviceSince('2026-06-01'),
     }),
   ),
   threatProtection: Type.Optional(
-    Type.Object({}, { description: 'Screening of pages against known threats (enterprise).', ...extension() }),
+    Type.Object(
+      {},
+      { description: 'Screening of pages against known threats (enterprise).', ...extension(), ...serviceSince('2026-07-07') },
+    ),
   ),
   profile: Type.Optional(
     Type.Object(
@@ -44,15 +48,23 @@ export const privacyOptionFields = {
           Type.Boolean({ ...serviceDefault(true), description: 'Save cookies and storage back to the profile.', ...extension() }),
         ),
       },
-      { additionalProperties: false, description: 'Browser profile (cookies, storage) to scrape with.', ...extension() },
+      {
+        additionalProperties: false,
+        description: 'Browser profile (cookies, storage) to scrape with.',
+        ...extension(),
+        ...serviceSince('2026-03-23'),
+      },
     ),
   ),
-  auditMetadata: Type.Optional(Type.Object({}, { description: 'Caller data recorded in the audit log.', ...extension() })),
+  auditMetadata: Type.Optional(
+    Type.Object({}, { description: 'Caller data recorded in the audit log.', ...extension(), ...serviceSince('2026-07-27') }),
+  ),
   lockdown: Type.Optional(
     Type.Boolean({
       ...serviceDefault(false),
       description: 'Lockdown mode. When true and `maxAge` is absent, cached copies up to two years old are used.',
       ...extension(),
+      ...serviceSince('2026-04-21'),
     }),
   ),
 };

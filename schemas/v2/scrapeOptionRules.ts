@@ -4,9 +4,10 @@
  */
 import { Type } from '@sinclair/typebox';
 import { FieldRule, SchemaRule } from '../rule.js';
-import { CHANGE_TRACKING_NEEDS_MARKDOWN } from '../v1/scrapeOptionRules.js';
+import { CHANGE_TRACKING_NEEDS_MARKDOWN, RAW_BASE64_ALONE, rawBase64Alone } from '../v1/scrapeOptionRules.js';
 
 export const ONE_SCREENSHOT_V2 = 'You may only specify one screenshot format';
+export const JSON_OR_DETERMINISTIC_JSON = 'Cannot specify both json and deterministicJson formats';
 
 /** A format item of kind `name`, by name or as an object. */
 const formatOf = (name: string) => Type.Union([Type.Literal(name), Type.Object({ type: Type.Literal(name) })]);
@@ -32,4 +33,13 @@ export const scrapeOptionRulesV2 = [
       'At most one screenshot format.',
     ),
   ),
+  FieldRule(
+    'formats',
+    SchemaRule(
+      { id: 'jsonOrDeterministicJson', keyword: 'not', message: JSON_OR_DETERMINISTIC_JSON, source: 'service', since: '2026-06-04' },
+      Type.Not(Type.Intersect([containing('json'), containing('deterministicJson')])),
+      'Not both a `json` and a `deterministicJson` format.',
+    ),
+  ),
+  FieldRule('formats', rawBase64Alone(formatOf('rawBase64'))),
 ];

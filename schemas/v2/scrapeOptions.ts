@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, extension, serviceDefault, strictByService } from '../annotations.js';
+import { Named, fromInterface, extension, serviceDefault, serviceSince, strictByService } from '../annotations.js';
 import { actionSchemas } from '../shared/actions.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { Format } from './formats.js';
@@ -35,7 +35,12 @@ export const ScrapeOptionsFields = {
     Type.Boolean({ description: 'Safe mode. The service accepts it (no default) but documents no effect of it.', ...extension() }),
   ),
   minAge: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Only return a cached copy at least this old, in milliseconds.', ...extension() }),
+    Type.Integer({
+      minimum: 0,
+      description: 'Only return a cached copy at least this old, in milliseconds.',
+      ...extension(),
+      ...serviceSince('2025-11-30'),
+    }),
   ),
   ...privacyOptionFields,
 };

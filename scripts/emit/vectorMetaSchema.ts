@@ -69,6 +69,7 @@ export function vectorMetaSchema(): JsonSchema {
               required: ['id', 'appliesTo'],
               properties: {
                 id: text,
+                since: { type: 'string', pattern: '^(by )?[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
                 appliesTo: {
                   type: 'array',
                   minItems: 1,

@@ -14,6 +14,14 @@ interface RuleUse {
   readonly description: string;
 }
 
+/** When the service began applying each code rule as written (service-facts §13), by id. */
+function ruleDates(): Map<string, string> {
+  const dates = new Map<string, string>();
+  for (const placed of Object.values(CODE_RULES))
+    for (const { rule } of placed ?? []) if (rule.since !== undefined) dates.set(rule.id, rule.since);
+  return dates;
+}
+
 const pointer = (segments: readonly (string | number)[]) => segments.map((s) => `/${pointerSegment(s)}`).join('');
 
 function codeRuleUses(): Map<string, RuleUse[]> {
@@ -32,8 +40,11 @@ function codeRuleUses(): Map<string, RuleUse[]> {
 export function rulesDocument() {
   return {
     description:
-      'The rules written as code (schemas/codeRules): JSON Schema cannot say them. A vector test with `rule` is decided by the JSON Schema and that rule; a runner with only a JSON Schema validator skips it (the validator accepts its data). Each use says the definition, the object inside its body the rule looks at (a JSON Pointer), the fields it concerns and what it requires there.',
-    rules: [...codeRuleUses()].map(([id, appliesTo]) => ({ id, appliesTo })),
+      'The rules written as code (schemas/codeRules): JSON Schema cannot say them. A vector test with `rule` is decided by the JSON Schema and that rule; a runner with only a JSON Schema validator skips it (the validator accepts its data). Each use says the definition, the object inside its body the rule looks at (a JSON Pointer), the fields it concerns and what it requires there. `since`, where given, is when the service began applying the rule as written (the date of its change, or `by 2026-08-21` for a change in place by then).',
+    rules: [...codeRuleUses()].map(([id, appliesTo]) => {
+      const since = ruleDates().get(id);
+      return { id, ...(since === undefined ? {} : { since }), appliesTo };
+    }),
   };
 }
 

@@ -10,7 +10,14 @@ import type { RuleCase } from './ruleCases/ruleCase.js';
 import { LOCATION_CASES, REQUEST_CASES, STATUS_CASES } from './ruleCases/requestCases.js';
 import { placed } from './ruleCases/placement.js';
 import { OPTION_CASES } from './ruleCases/scrapeOptionCases.js';
+import { OPTION_CASES_2026, REQUEST_CASES_2026 } from './ruleCases/serviceCases2026.js';
 
 export type { ExpectedIssue, RuleCase, RuleKind } from './ruleCases/ruleCase.js';
 
-export const RULE_CASES: readonly RuleCase[] = [...placed(OPTION_CASES), ...REQUEST_CASES, ...STATUS_CASES, ...LOCATION_CASES];
+export const RULE_CASES: readonly RuleCase[] = [
+  ...placed([...OPTION_CASES, ...OPTION_CASES_2026]),
+  ...REQUEST_CASES,
+  ...REQUEST_CASES_2026,
+  ...STATUS_CASES,
+  ...LOCATION_CASES,
+];
