@@ -208,7 +208,21 @@ function introduction(scope: DocumentScope): string {
   ].join('\n\n');
 }
 
-export function openApiDocument(scope: DocumentScope): OpenAPIObject {
+/**
+ * The dialect of every Schema Object: the component schemas are JSON Schema draft 2020-12, as the JSON Schemas
+ * in generated/schemas/ say with their `$schema`. Without it a tool may read them otherwise: Stoplight Prism 5.14
+ * took them as draft-07, where `minContains` does not exist, so its request validation read "at most one
+ * screenshot format" (`not: { contains, minContains: 2 }`) as "no screenshot format" and refused every v2 body
+ * with one (test/prismValidation.test.ts). Prism recognises the draft's own URI, not OpenAPI's base dialect
+ * (`https://spec.openapis.org/oas/3.1/dialect/base`, the 2020-12 draft plus `discriminator`, `xml`,
+ * `externalDocs` and `example`, of which these schemas use `discriminator` alone, an annotation to a validator).
+ */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** openapi3-ts's OpenAPIObject does not list `jsonSchemaDialect`, a field of OpenAPI 3.1's OpenAPI Object. */
+type OpenAPIObject31 = OpenAPIObject & { jsonSchemaDialect: string };
+
+export function openApiDocument(scope: DocumentScope): OpenAPIObject31 {
   const versions = scope === 'all' ? VERSIONS : [scope];
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
@@ -253,5 +267,6 @@ export function openApiDocument(scope: DocumentScope): OpenAPIObject {
       });
     }
   }
-  return builder.getSpec();
+  const { openapi, ...rest } = builder.getSpec();
+  return { openapi, jsonSchemaDialect: JSON_SCHEMA_DIALECT, ...rest };
 }
