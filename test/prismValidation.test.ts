@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARAMETER_EXAMPLES } from '../schemas/operations.js';
 import { VERSIONS, type Version } from '../schemas/registry.js';
 import { validate, validatorFor, type SchemaName } from '../schemas/validate.js';
 import { corpus } from '../scripts/bench/corpus.js';
@@ -94,11 +95,32 @@ async function verdicts(prism: Prism, bodies: readonly Sent[]): Promise<{ sent: 
   return out;
 }
 
+interface Operation {
+  readonly parameters?: readonly { name: string; in: 'path' | 'query' | 'header'; example: unknown }[];
+  readonly requestBody?: { content: { 'application/json': { examples?: Record<string, { value: unknown }> } } };
+}
+
+/** A request to `method template` with every parameter set to its example, and the body's first example. */
+function exampleRequest(method: string, template: string, operation: Operation) {
+  let path = template;
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
+  for (const parameter of operation.parameters ?? []) {
+    const value = String(parameter.example);
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    else if (parameter.in === 'query') query.set(parameter.name, value);
+    else headers[parameter.name] = value;
+  }
+  const examples = operation.requestBody?.content['application/json'].examples;
+  const body = examples === undefined ? undefined : Object.values(examples)[0]?.value;
+  return { method: method.toUpperCase(), path: query.size > 0 ? `${path}?${query}` : path, headers, body };
+}
+
 describe.each(VERSIONS)('Prism on generated/openapi/%s.json', (version) => {
   let prism: Prism;
   beforeAll(async () => {
     prism = await startPrism(fileURLToPath(new URL(`../generated/openapi/${version}.json`, import.meta.url)));
-  });
+  }, 90_000);
   afterAll(async () => {
     await prism?.stop();
   });
@@ -117,6 +139,22 @@ describe.each(VERSIONS)('Prism on generated/openapi/%s.json', (version) => {
       expect(accepted.some(({ sent }) => JSON.stringify(sent.body).includes('"type":"screenshot"') && sent.name.includes('(SDK)'))).toBe(
         true,
       );
+  });
+
+  it('accepts a request to every operation made of the document’s examples (parameters and body)', async () => {
+    const doc = JSON.parse(readFileSync(fileURLToPath(new URL(`../generated/openapi/${version}.json`, import.meta.url)), 'utf8')) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const requests = Object.entries(doc.paths).flatMap(([template, methods]) =>
+      Object.entries(methods).map(([method, operation]) => exampleRequest(method, template, operation)),
+    );
+    expect(requests.filter(({ path }) => path.includes(String(PARAMETER_EXAMPLES.id))).length).toBeGreaterThan(0);
+    const refused: { request: string; refusedFor: string[] }[] = [];
+    for (const { method, path, headers, body } of requests) {
+      const violations = await prismViolations(prism, method, path, body, headers);
+      if (violations.length > 0) refused.push({ request: `${method} ${path}`, refusedFor: violations.map((v) => v.message) });
+    }
+    expect(refused).toEqual([]);
   });
 
   it('refuses every invalid body but those breaking only rules it cannot express', async () => {

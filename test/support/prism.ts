@@ -68,11 +68,17 @@ export async function startPrism(documentFile: string, timeoutMs = 60_000): Prom
   }
 }
 
-/** What Prism's request validation says of `body` sent to `method path`: the violations, none when it accepts it. */
-export async function prismViolations(prism: Prism, method: string, path: string, body?: unknown): Promise<Violation[]> {
+/** What Prism's request validation says of `body` (and `headers`) sent to `method path`: the violations, none when it accepts it. */
+export async function prismViolations(
+  prism: Prism,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Violation[]> {
   const response = await fetch(`${prism.url}${path}`, {
     method,
-    headers: { authorization: 'Bearer fc-test', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: 'Bearer fc-test', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   await response.arrayBuffer();
