@@ -50,8 +50,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { definitions, type Version } from './registry.js';
 import { objectOf } from './rule.js';
-import { EXPERIMENTAL_CACHE_MAX_AGE } from './v1/scrapeOptions.js';
 import { validate } from './validate.js';
+import { CRAWL_RENAMES, EXPERIMENTAL_CACHE_MAX_AGE, SCRAPE_RENAMES, type Rename } from './v1Fields.js';
 
 export type MigrationKind = 'crawl' | 'batch';
 
@@ -173,24 +173,6 @@ function propertiesOf(version: Version, name: string): Properties {
 
 const defaultOf = (schema: Plain | undefined): { value: unknown } | undefined =>
   schema !== undefined && has(schema, 'default') ? { value: schema['default'] } : undefined;
-
-/** A v1 field that v2 names differently. */
-interface Rename {
-  readonly from: string;
-  readonly to: string;
-  /** The v2 value of a v1 value; undefined when the v1 value has an unexpected type (it is then left as it is). */
-  readonly convert: (value: unknown) => { value: unknown } | undefined;
-}
-
-const CRAWL_RENAMES: readonly Rename[] = [
-  { from: 'ignoreSitemap', to: 'sitemap', convert: (v) => (typeof v === 'boolean' ? { value: v ? 'skip' : 'include' } : undefined) },
-  { from: 'allowBackwardLinks', to: 'crawlEntireDomain', convert: (v) => (typeof v === 'boolean' ? { value: v } : undefined) },
-];
-
-const SCRAPE_RENAMES: readonly Rename[] = [
-  { from: 'parsePDF', to: 'parsers', convert: (v) => (typeof v === 'boolean' ? { value: v ? ['pdf'] : [] } : undefined) },
-  { from: 'geolocation', to: 'location', convert: (v) => (isRecord(v) ? { value: copy(v) } : undefined) },
-];
 
 /** A field set to its v1 default when the request leaves it absent. */
 interface ExplicitDefault {
@@ -444,7 +426,7 @@ function migrateObject(input: Plain, rules: Level, at: string, warnings: string[
     const rename = rules.renames.find((r) => r.from === key);
     const renamed = rename?.convert(value);
     if (rename !== undefined && renamed !== undefined) {
-      if (!has(input, rename.to)) define(out, rename.to, renamed.value);
+      if (!has(input, rename.to)) define(out, rename.to, copy(renamed.value));
       else if (!deepEqual(renamed.value, own(input, rename.to))) {
         warnings.push(`${at}${key}: dropped; ${rename.to} is given too and wins, as it does in v1`);
       }
