@@ -4,7 +4,7 @@
  *
  *   import { validate, partitionBatch, validationErrorBody } from 'crawlspec';
  *
- *   validate('v2/CrawlRequest', body)        → { valid: true } | { valid: false, errors: ValidationIssue[] }
+ *   validate('v2/CrawlRequest', body)        → { valid: true, value: CrawlRequest } | { valid: false, errors: ValidationIssue[] }
  *   partitionBatch('v2', batchBody)          → what a batch with invalid URLs becomes
  *   validationErrorBody('v2', result.errors) → the 400 body the service answers with
  *
@@ -38,6 +38,7 @@ export {
   validate,
   validatorFor,
   type SchemaName,
+  type SchemaType,
   type ValidationResult,
 } from './validate.js';
 export type { ValidationIssue } from './issues.js';

@@ -10,6 +10,7 @@
 import type { ErrorObject } from 'ajv';
 import { KEYWORD_SOURCES, RULES, SOURCE, type Source } from './annotations.js';
 import type { RuleSpec } from './rule.js';
+import { v1FieldMessage } from './v1Fields.js';
 
 export interface ValidationIssue {
   /** JSON path of the offending value, e.g. `$.scrapeOptions.timeout` (`$` is the whole body). */
@@ -151,7 +152,8 @@ function describeKeyword(error: ErrorObject, rule: RuleSpec | undefined, source:
       const known = isSchema(parentSchema) && isSchema(parentSchema.properties) ? Object.keys(parentSchema.properties) : [];
       return {
         at: field,
-        message: `is not a known field here`,
+        // A v1 field in a v2 object: what v2 uses instead (the table migrateToV2 converts by).
+        message: (isSchema(parentSchema) ? v1FieldMessage(parentSchema.title, field) : undefined) ?? 'is not a known field here',
         expected: `${known.length > 0 ? `only these fields: ${known.join(', ')}` : 'no fields'} [${source}]`,
       };
     }

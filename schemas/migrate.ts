@@ -51,7 +51,7 @@
  * array with it (other objects are kept by reference). Keys such as `__proto__` become ordinary own
  * properties of the output; the walk is iterative (deep bodies do not exhaust the stack) and cycles stay cycles.
  */
-import { EXPERIMENTAL_CACHE_MAX_AGE } from './v1/scrapeOptions.js';
+import { EXPERIMENTAL_CACHE_MAX_AGE } from './v1Fields.js';
 import { validate } from './validate.js';
 import { copy, deepEqual, define, has, isRecord, own, shown, type Plain } from './migrateValues.js';
 import {
@@ -229,7 +229,7 @@ function migrateObject(input: Plain, rules: Level, at: string, warnings: string[
     const rename = rules.renames.find((r) => r.from === key);
     const renamed = rename?.convert(value);
     if (rename !== undefined && renamed !== undefined) {
-      if (!has(input, rename.to)) define(out, rename.to, renamed.value);
+      if (!has(input, rename.to)) define(out, rename.to, copy(renamed.value));
       else if (!deepEqual(renamed.value, own(input, rename.to))) {
         warnings.push(`${at}${key}: dropped; ${rename.to} is given too and wins, as it does in v1`);
       }

@@ -3,6 +3,7 @@
  * v2 applies differently, the bounds v2 tightens, the fields the v2 format objects and actions lack. Read from
  * the definitions (`registry.ts`), not written a second time.
  */
+import { CRAWL_RENAMES, SCRAPE_RENAMES, type Rename } from './v1Fields.js';
 import type { TSchema } from '@sinclair/typebox';
 import { definitions, type Version } from './registry.js';
 import { objectOf } from './rule.js';
@@ -20,24 +21,6 @@ function propertiesOf(version: Version, name: string): Properties {
 
 const defaultOf = (schema: Plain | undefined): { value: unknown } | undefined =>
   schema !== undefined && has(schema, 'default') ? { value: schema['default'] } : undefined;
-
-/** A v1 field that v2 names differently. */
-interface Rename {
-  readonly from: string;
-  readonly to: string;
-  /** The v2 value of a v1 value; undefined when the v1 value has an unexpected type (it is then left as it is). */
-  readonly convert: (value: unknown) => { value: unknown } | undefined;
-}
-
-const CRAWL_RENAMES: readonly Rename[] = [
-  { from: 'ignoreSitemap', to: 'sitemap', convert: (v) => (typeof v === 'boolean' ? { value: v ? 'skip' : 'include' } : undefined) },
-  { from: 'allowBackwardLinks', to: 'crawlEntireDomain', convert: (v) => (typeof v === 'boolean' ? { value: v } : undefined) },
-];
-
-const SCRAPE_RENAMES: readonly Rename[] = [
-  { from: 'parsePDF', to: 'parsers', convert: (v) => (typeof v === 'boolean' ? { value: v ? ['pdf'] : [] } : undefined) },
-  { from: 'geolocation', to: 'location', convert: (v) => (isRecord(v) ? { value: copy(v) } : undefined) },
-];
 
 /** A field set to its v1 default when the request leaves it absent. */
 interface ExplicitDefault {

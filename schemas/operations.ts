@@ -36,6 +36,18 @@ export interface OperationSpec {
 
 const error = (message: string, extra: Record<string, unknown> = {}) => ({ success: false, error: message, ...extra });
 const JOB_ID = '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e';
+
+/**
+ * An example of each parameter, which the OpenAPI documents carry: a tool that sends requests from them (Dredd) has
+ * nothing to put in a path without one. The id is the job the answers' examples are about, and `skip` 0 asks for the
+ * first page, the one the status example shows.
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, string | number>> = {
+  id: JOB_ID,
+  skip: 0,
+  limit: 10,
+  idempotencyKey: '3f2b8c1e-5a4d-4e6f-9b7a-0c1d2e3f4a5b',
+};
 const BASE = 'http://localhost:3002';
 
 /** Every operation answers these when the caller is not allowed in, or something breaks. */

@@ -3,6 +3,11 @@
  *
  *   validate('v2/CrawlRequest', body) → { valid: true } | { valid: false, errors: ValidationIssue[] }
  *
+ * A valid result also carries the body as `value`, typed as the definition (the generated type, generated/types/):
+ * `if (result.valid) result.value.url` narrows as the precompiled validators do. `value` is read through the
+ * result's prototype, so the result still prints, compares (`toEqual({ valid: true })`) and serialises as
+ * `{ valid: true }`, as it did before it carried the value.
+ *
  * Never throws for any input value; an unknown schema name is a programming error and throws a RangeError.
  * A value that cannot be checked (reading it runs a getter or a Proxy trap that throws; or a check meets an
  * engine limit, such as a `format: uri` string of 8 Mi characters overflowing the regular expression's
@@ -54,9 +59,30 @@ export const REPORT_LIMIT = 500;
 /** `v1/CrawlRequest`, `v2/ScrapeOptions`, ...: every named definition of both versions. */
 export type SchemaName = { [V in Version]: `${V}/${keyof { v1: typeof v1; v2: typeof v2 }[V] & string}` }[Version];
 
-export type ValidationResult = { readonly valid: true } | { readonly valid: false; readonly errors: ValidationIssue[] };
+/** The type of the data `name` describes (`SchemaType<'v2/CrawlRequest'>` is the generated v2 `CrawlRequest`). */
+export type SchemaType<N extends SchemaName> = N extends `v1/${infer D extends keyof typeof v1}`
+  ? ValidatedBy<(typeof v1)[D]>
+  : N extends `v2/${infer D extends keyof typeof v2}`
+    ? ValidatedBy<(typeof v2)[D]>
+    : never;
+type ValidatedBy<V> = V extends Validator<infer T> ? T : never;
 
-const VALID: ValidationResult = Object.freeze({ valid: true });
+/** `T` the type of a valid value; `ValidationResult` alone (`unknown`) is what any result is assignable to. */
+export type ValidationResult<T = unknown> = { readonly valid: true; readonly value: T } | Invalid;
+
+type Invalid = { readonly valid: false; readonly errors: ValidationIssue[] };
+
+/** A valid result: `valid` is its own (and only enumerable) field, `value` a getter of its class (see the module comment). */
+class Valid<T> {
+  readonly valid = true as const;
+  readonly #value: T;
+  constructor(value: T) {
+    this.#value = value;
+  }
+  get value(): T {
+    return this.#value;
+  }
+}
 
 /** Every schema name, sorted. */
 export function schemaNames(): SchemaName[] {
@@ -317,7 +343,7 @@ function schemaIssues({ check, report, lookup, firstLookup }: Validators, data: 
 }
 
 /** The result listing the `schema` issues, then the `rules` ones, at most MAX_ISSUES, then a count of the others. */
-function invalid(schema: readonly ValidationIssue[], rules: Listed): ValidationResult {
+function invalid(schema: readonly ValidationIssue[], rules: Listed): Invalid {
   const listed = schema.slice(0, MAX_ISSUES);
   const omitted = schema.length - listed.length + rules.omitted;
   const more = bodyIssue(
@@ -358,17 +384,17 @@ function decided(entry: Entry, data: unknown): boolean {
 }
 
 /** Checks `data` against the definition `name`: its schema, then the rules written as code. */
-export function validate(name: SchemaName, data: unknown): ValidationResult {
+export function validate<N extends SchemaName>(name: N, data: unknown): ValidationResult<SchemaType<N>> {
   const entry = entryOf(name);
   // One try around everything that reads `data` (no cost, and nothing allocated, while nothing throws).
   try {
     if (decided(entry, data)) {
-      // The common case: every rule kept, decided without building anything.
+      // The common case: every rule kept, decided building nothing but the result.
       const first = entry.keeps(data);
-      if (first < 0) return VALID;
+      if (first < 0) return new Valid(data as SchemaType<N>);
       // Some rule's cheap answer is no: the rules are checked from it on, each only if its cheap answer is not yes.
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES, first);
-      return rules === NOTHING ? VALID : invalid([], rules);
+      return rules === NOTHING ? new Valid(data as SchemaType<N>) : invalid([], rules);
     }
     // Refused by the fast path: before the validators read it index by index, no array with holes.
     const sparse = longSparseArray(data);
@@ -386,7 +412,7 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
     const validators = validatorsOf(entry);
     if (validators.check(data)) {
       const rules = ruleIssues(entry.rules, data, MAX_ISSUES);
-      return rules === NOTHING ? VALID : invalid([], rules);
+      return rules === NOTHING ? new Valid(data as SchemaType<N>) : invalid([], rules);
     }
     const schema = schemaIssues(validators, data);
     return invalid(schema, ruleIssues(entry.rules, data, MAX_ISSUES - Math.min(schema.length, MAX_ISSUES)));

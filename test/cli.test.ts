@@ -191,7 +191,7 @@ describe.concurrent('crawlspec validate: invalid bodies', { timeout: TEST_TIMEOU
     for (const { expected } of found.values()) expect(expected.trim()).not.toBe('');
 
     expect(found.get('$.url')!.message).toMatch(/required/);
-    expect(found.get('$.maxDepth')!.message).toMatch(/not a known field/);
+    expect(found.get('$.maxDepth')!.message).toMatch(/^`maxDepth` is v1; v2 cannot limit a crawl by the depth of the URL path/);
     expect(knownFields(found.get('$.maxDepth')!.expected)).toContain('maxDiscoveryDepth');
     expect(knownFields(found.get('$.maxDepth')!.expected)).not.toContain('maxDepth');
     expect(found.get('$.bogus')!.message).toMatch(/not a known field/);
@@ -313,7 +313,7 @@ describe.concurrent('crawlspec validate --jsonl', { timeout: TEST_TIMEOUT_MS }, 
     const [maxDepth, limit, malformed, missingUrl, proxy, timeout, formatType, quotedKey] = results.slice(1, 9).map((r) => errorsOf(r)[0]!);
     // Unknown keys are refused by the service; the interface says nothing of strictness.
     expect(maxDepth).toMatchObject({ path: '$.maxDepth', segments: ['maxDepth'], rule: 'additionalProperties', source: 'service' });
-    expect(maxDepth!.message).toMatch(/not a known field/);
+    expect(maxDepth!.message).toMatch(/^`maxDepth` is v1; v2 /);
     expect(limit).toMatchObject({ path: '$.limit', segments: ['limit'], rule: 'type', source: 'interface §2.1' });
     expect(limit!.message).toContain('"ten"');
     expect(malformed).toMatchObject({ path: '$', segments: [], rule: 'json' });

@@ -10,6 +10,7 @@ import type * as V2Types from '#generated/types/v2.js';
 import type * as V1 from '../schemas/v1/index.js';
 import type * as V2 from '../schemas/v2/index.js';
 import { MALFORMED_JSON_BODY, validationErrorBody } from '../schemas/errorEnvelope.js';
+import { validate, type SchemaName, type SchemaType, type ValidationIssue, type ValidationResult } from '../schemas/validate.js';
 
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
@@ -40,5 +41,27 @@ describe("the API's error bodies are the generated ErrorResponse", () => {
     const v1: V1Types.ErrorResponse = validationErrorBody('v1', []);
     const malformed: [V1Types.ErrorResponse, V2Types.ErrorResponse] = [MALFORMED_JSON_BODY, MALFORMED_JSON_BODY];
     expectTypeOf([v1, v2, ...malformed]).not.toBeNever();
+  });
+});
+
+describe('validate() narrows a valid value to the type of its definition', () => {
+  it('the valid branch carries the value, typed as the generated type; the invalid one the issues', () => {
+    const body: unknown = JSON.parse('{"url":"https://example.com"}');
+    const result = validate('v2/CrawlRequest', body);
+    if (result.valid) {
+      expectTypeOf(result.value).toEqualTypeOf<V2Types.CrawlRequest>();
+      expectTypeOf(result.value.url).toEqualTypeOf<string>();
+    } else expectTypeOf(result.errors).toEqualTypeOf<ValidationIssue[]>();
+    const v1 = validate('v1/BatchScrapeRequest', body);
+    if (v1.valid) expectTypeOf(v1.value).toEqualTypeOf<V1Types.BatchScrapeRequest>();
+    expectTypeOf<SchemaType<'v2/ScrapeOptions'>>().toEqualTypeOf<V2Types.ScrapeOptions>();
+  });
+
+  it('existing callers still compile: a result is a plain ValidationResult, a name may be any SchemaName', () => {
+    const name = 'v1/CrawlRequest' as SchemaName;
+    const plain: ValidationResult = validate(name, {});
+    const typed: ValidationResult = validate('v2/CrawlRequest', {});
+    if (!plain.valid) expectTypeOf(plain.errors).toEqualTypeOf<ValidationIssue[]>();
+    expectTypeOf(typed.valid).toEqualTypeOf<boolean>();
   });
 });

@@ -6,12 +6,11 @@ import { JsonSchemaObject } from '../shared/jsonSchema.js';
 import { Geolocation } from '../shared/location.js';
 import { commonScrapeOptionFields } from '../shared/scrapeOptionFields.js';
 import { WithRules } from '../rule.js';
+import { EXPERIMENTAL_CACHE_MAX_AGE } from '../v1Fields.js';
 import { Format } from './formats.js';
 import { scrapeOptionRulesV1 } from './scrapeOptionRules.js';
 
 const here = fromInterface('§2.3');
-/** The cache window the deprecated `__experimental_cache: true` stands for when `maxAge` is absent (the service's). */
-export const EXPERIMENTAL_CACHE_MAX_AGE = 4 * 60 * 60 * 1000;
 export const { Action, Actions } = actionSchemas('v1', {});
 
 export const JsonOptions = Named(

@@ -3,9 +3,10 @@
  * Component schemas are the version's named definitions; in the combined document their names carry the
  * version (`V2CrawlRequest`).
  */
+import { createHmac } from 'node:crypto';
 import { API_TITLE } from '../../schemas/apiTitle.js';
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
-import { operations, type OperationSpec, type ParameterName } from '../../schemas/operations.js';
+import { operations, PARAMETER_EXAMPLES, type OperationSpec, type ParameterName } from '../../schemas/operations.js';
 import { VERSIONS, type Version } from '../../schemas/registry.js';
 import { emitDefinitions, type EmittedDefinition } from './definitions.js';
 import type { JsonSchema } from './jsonSchema.js';
@@ -28,6 +29,10 @@ const TAGS = [
 ];
 
 function parameter(name: ParameterName, version: Version): ParameterObject {
+  return { ...parameterWithoutExample(name, version), example: PARAMETER_EXAMPLES[name] };
+}
+
+function parameterWithoutExample(name: ParameterName, version: Version): ParameterObject {
   switch (name) {
     case 'id':
       return {
@@ -137,9 +142,23 @@ function operationObject(
   };
 }
 
+/** The secret the example signature is keyed with. */
+const EXAMPLE_WEBHOOK_SECRET = 'whsec-example';
+
+/** The `X-Firecrawl-Signature` of an event body sent as `JSON.stringify` writes it, under the example secret. */
+const signature = (body: unknown) =>
+  `sha256=${createHmac('sha256', EXAMPLE_WEBHOOK_SECRET).update(JSON.stringify(body)).digest('hex')}`;
+
 function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name: string) => string): OperationObject {
   const job = kind === 'crawl' ? 'crawl' : 'batch scrape';
   const prefix = kind === 'crawl' ? 'crawl' : 'batch_scrape';
+  const started = {
+    success: true,
+    type: `${prefix}.started`,
+    id: '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e',
+    data: [],
+    metadata: { project: 'docs' },
+  };
   return {
     operationId: `${kind === 'crawl' ? 'crawl' : 'batchScrape'}Event${version.toUpperCase()}`,
     summary: `Event of a ${version} ${job}`,
@@ -152,8 +171,10 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
         in: 'header',
         required: false,
         description:
-          "`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the team's webhook secret; sent when the team has one. A webhook's own `headers` may not set it.",
+          "`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the team's webhook secret; sent when the team has one. A webhook's own `headers` may not set it. " +
+          `The example signs the \`started\` example body with the secret \`${EXAMPLE_WEBHOOK_SECRET}\`.`,
         schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+        example: signature(started),
         'x-crawlspec-source': 'service',
       },
     ],
@@ -163,15 +184,7 @@ function webhookOperation(version: Version, kind: 'crawl' | 'batch', ref: (name:
         'application/json': {
           schema: { $ref: ref('WebhookEvent') },
           examples: {
-            started: {
-              value: {
-                success: true,
-                type: `${prefix}.started`,
-                id: '0196e7e2-7f4a-7b8e-9d5c-2f1a3b4c5d6e',
-                data: [],
-                metadata: { project: 'docs' },
-              },
-            },
+            started: { value: started },
           },
         },
       },
@@ -208,7 +221,21 @@ function introduction(scope: DocumentScope): string {
   ].join('\n\n');
 }
 
-export function openApiDocument(scope: DocumentScope): OpenAPIObject {
+/**
+ * The dialect of every Schema Object: the component schemas are JSON Schema draft 2020-12, as the JSON Schemas
+ * in generated/schemas/ say with their `$schema`. Without it a tool may read them otherwise: Stoplight Prism 5.14
+ * took them as draft-07, where `minContains` does not exist, so its request validation read "at most one
+ * screenshot format" (`not: { contains, minContains: 2 }`) as "no screenshot format" and refused every v2 body
+ * with one (test/prismValidation.test.ts). Prism recognises the draft's own URI, not OpenAPI's base dialect
+ * (`https://spec.openapis.org/oas/3.1/dialect/base`, the 2020-12 draft plus `discriminator`, `xml`,
+ * `externalDocs` and `example`, of which these schemas use `discriminator` alone, an annotation to a validator).
+ */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** openapi3-ts's OpenAPIObject does not list `jsonSchemaDialect`, a field of OpenAPI 3.1's OpenAPI Object. */
+type OpenAPIObject31 = OpenAPIObject & { jsonSchemaDialect: string };
+
+export function openApiDocument(scope: DocumentScope): OpenAPIObject31 {
   const versions = scope === 'all' ? VERSIONS : [scope];
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
@@ -253,5 +280,6 @@ export function openApiDocument(scope: DocumentScope): OpenAPIObject {
       });
     }
   }
-  return builder.getSpec();
+  const { openapi, ...rest } = builder.getSpec();
+  return { openapi, jsonSchemaDialect: JSON_SCHEMA_DIALECT, ...rest };
 }

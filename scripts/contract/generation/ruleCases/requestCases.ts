@@ -1,5 +1,6 @@
 /** The rules of the requests themselves (crawl, batch), of the status answer and of the location, per version. */
 import type { Version } from '../../../../schemas/registry.js';
+import { v1FieldMessage } from '../../../../schemas/v1Fields.js';
 import {
   BOTH,
   COUNTRY,
@@ -75,7 +76,7 @@ export const REQUEST_CASES: RuleCase[] = [
     schema: 'CrawlRequest',
     valid: { url: 'https://example.com/a/b/c/d/e/f/g/h/i/j/k/l' },
     invalid: { url: 'https://example.com/a/b/c', maxDepth: 2 },
-    issues: [{ path: '$.maxDepth', rule: 'additionalProperties', message: 'is not a known field here' }],
+    issues: [{ path: '$.maxDepth', rule: 'additionalProperties', message: v1FieldMessage('CrawlRequest', 'maxDepth')! }],
   },
 
   // pathPatternsCompile
