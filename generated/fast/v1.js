@@ -99,6 +99,11 @@ function s10(x) {
   return true;
 }
 function s11(x) {
+  if (!(typeof x === "number" && isFinite(x))) return false;
+  if (!(x >= 0)) return false;
+  return true;
+}
+function s12(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -1423,8 +1428,7 @@ function isJobStatusResponse(x) {
         if (k1 === "creditsUsed") {
           if (v2 !== undefined) {
             r3++;
-            if (!(typeof v2 === "number" && isFinite(v2))) return false;
-            if (!(v2 >= 0)) return false;
+            if (!(s11(v2) || (typeof v2 === "number" && isFinite(v2) && (v2 === -1)))) return false;
           }
           continue;
         } else if (k1 === "completedAt") {
@@ -1871,7 +1875,7 @@ function isWaitAction(x) {
   return true;
 }
 function isWebhook(x) {
-  if (!(s11(x) || isWebhookObject(x))) return false;
+  if (!(s12(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {
@@ -1894,7 +1898,7 @@ function isWebhookEvent(x) {
           if (v2 !== undefined) {
             r3++;
             if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
+            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
           }
           continue;
         } else if (k1 === "data") {

@@ -78,6 +78,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'allow-host': { type: 'string', multiple: true },
       'public-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      'credits-unknown': { type: 'boolean' },
     },
     false,
   );
@@ -120,6 +121,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     allowFetchHost: isAllowed,
     allowWebhookHost: isAllowed,
     ...(secret === undefined ? {} : { webhookSecret: secret }),
+    ...(values['credits-unknown'] === true ? { creditsUnknown: true } : {}),
   });
   const hostNames = publicUrl === undefined ? [] : [publicUrl.hostname];
   const server = await listen(app, { host, port, hostNames }).catch((error: unknown) => {
