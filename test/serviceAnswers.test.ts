@@ -11,10 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate, type SchemaName } from '../schemas/validate.js';
+import { runContract } from '../scripts/contract/run.js';
 import { createReferenceApp, type ReferenceApp } from '../scripts/server/app.js';
 import { listen, type Listening } from '../scripts/server/http.js';
 import { createReach } from '../scripts/server/reach.js';
 import { WebhookSender } from '../scripts/server/webhooks.js';
+import { kitTarget } from './support/kitTarget.js';
 
 const VERSIONS = ['v1', 'v2'] as const;
 type Version = (typeof VERSIONS)[number];
@@ -208,4 +210,22 @@ describe('webhooks as the service of 2026-08-21', () => {
       await receiver.close();
     }
   });
+});
+
+describe('the kit at service level, against a self-hosted service', () => {
+  it('holds creditsUsed -1 valid: the status checks of both versions pass', async () => {
+    const target = await kitTarget({ creditsUnknown: true });
+    try {
+      const report = await runContract(target.options({ only: ['v*.status', 'v*.status.pagination'], level: 'service', behaviour: false }));
+      const creditsSeen = target.log.some((e) => e.method === 'GET' && e.status === 200 && e.answer.includes('"creditsUsed":-1'));
+      expect(creditsSeen).toBe(true);
+      const names = ['v1.status', 'v1.status.pagination', 'v2.status', 'v2.status.pagination'];
+      const run = report.checks.filter((c) => names.includes(c.name)).sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+      expect(run.map((c) => `${c.name}: ${c.status} ${c.failures.map((f) => f.message).join(' | ')}`)).toEqual(
+        names.map((name) => `${name}: pass `),
+      );
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
 });
