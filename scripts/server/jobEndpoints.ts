@@ -70,8 +70,10 @@ export function jobEndpoints(context: JobEndpointsContext): JobEndpoints {
     const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : statusPageSize;
     // At most `limit` records and STATUS_PAGE_MAX_BYTES of them: a record that does not fit opens the next page.
     const { data, end } = statusPage(job.pages, skip, limit);
-    // The service since 2025-10-23: next while the job is not completed (scraping, cancelled, failed) or results remain.
-    const more = job.state !== 'completed' || end < job.pages.length;
+    // next while the job runs or results remain. The service since 2025-10-23 keeps it on a cancelled or failed job
+    // whose results are all read too, pointing at the same empty page again: a client that follows next until it
+    // is absent (the official v2 SDK) would never stop, so the reference server does not.
+    const more = job.state === 'scraping' || end < job.pages.length;
     const next = `${base()}/${route.version}/${route.segments.slice(1, -1).join('/')}/${job.id}?skip=${end}${limitGiven ? `&limit=${limit}` : ''}`;
     const head = {
       success: job.state !== 'failed',
