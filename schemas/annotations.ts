@@ -14,6 +14,9 @@
  *   - `x-crawlspec-extension-values: [...]`: values of an interface enum that only the service accepts.
  *   - `x-crawlspec-rules: [...]`: the cross-field or value rules a schema stands for (see `rule.ts`), each
  *     with its own source.
+ *   - `x-crawlspec-service-since: "YYYY-MM-DD"`: beside `x-crawlspec-source: "service"`, the date of the service's
+ *     commit that made the behaviour what this schema states (the service as of 2026-08-21; before that date the
+ *     service behaved otherwise, as the description says).
  *   - `x-crawlspec-keyword-sources: {keyword: source}`: where each constraint keyword of the schema comes from
  *     (`minimum`, `maxItems`, `additionalProperties`, ...), so that a field the interface states can carry a
  *     bound only the service applies (v2 `timeout`: `maximum` from interface §2.4, `minimum` from the service).
@@ -107,6 +110,9 @@ export const fromInterface = (section: InterfaceSection) => ({ [SOURCE]: `interf
 
 /** The interface leaves this "not shown"; the shape follows the public service. */
 export const fromService = () => ({ [SOURCE]: 'service' });
+
+/** The service's behaviour since the commit of `date` (`YYYY-MM-DD`), as the service stood on 2026-08-21. */
+export const fromServiceSince = (date: `${number}-${number}-${number}`) => ({ [SOURCE]: 'service', [SERVICE_SINCE]: date });
 
 /** The service accepts this field but the interface does not list it. */
 export const extension = () => ({ [SOURCE]: 'service', [EXTENSION]: true });

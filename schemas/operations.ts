@@ -145,16 +145,20 @@ const startErrors = (version: Version, kind: 'crawl' | 'batch') => ({
 });
 
 const notFound = (schema: string, withSuccess: boolean): ResponseSpec => ({
-  description: 'No job with this id belongs to the caller, or it has expired.',
+  description: "No job with this id belongs to the caller (another team's job included), or it has expired.",
   schema,
   examples: withSuccess ? { notFound: error('Job not found'), expired: error('Job expired') } : { notFound: { error: 'Job not found' } },
 });
 
-const invalidId = (version: Version): Record<string, ResponseSpec> =>
-  version === 'v2'
+/**
+ * The 400 of an id that is not a UUID (the service since 2025-12-02): every v2 job endpoint, and the v1 status read
+ * (`onV1`); other v1 endpoints answer such an id as no job (404).
+ */
+const invalidId = (version: Version, onV1 = false): Record<string, ResponseSpec> =>
+  version === 'v2' || onV1
     ? {
         '400': {
-          description: 'The job id is not a UUID.',
+          description: 'The job id is not a UUID (the service since 2025-12-02).',
           schema: 'ErrorResponse',
           examples: { invalidId: error('Invalid job ID format. Job ID must be a valid UUID.') },
         },
@@ -227,10 +231,36 @@ export function operations(version: Version): OperationSpec[] {
                     metadata: { sourceURL: 'https://example.com/docs', url: 'https://example.com/docs', statusCode: 200, title: 'Example' },
                   },
                 ],
+                ...(version === 'v2' ? { createdAt: '2026-11-22T10:00:00.000Z', duration: 12.5 } : {}),
+              },
+              // A self-hosted service without database authentication knows no credits (the service since 2025-10-23).
+              selfHosted: {
+                success: true,
+                status: 'completed',
+                completed: 0,
+                total: 0,
+                creditsUsed: -1,
+                expiresAt: '2026-11-23T10:00:00.000Z',
+                data: [],
+                ...(version === 'v2'
+                  ? { createdAt: '2026-11-22T10:00:00.000Z', completedAt: '2026-11-22T10:00:02.000Z', duration: 2 }
+                  : {}),
+              },
+              // A job that failed to start (the service since 2025-10-23).
+              failedToStart: {
+                success: false,
+                status: 'failed',
+                error: 'The start address could not be fetched.',
+                completed: 0,
+                total: 0,
+                creditsUsed: 0,
+                expiresAt: '2026-11-23T10:00:00.000Z',
+                next: `${url}?skip=0`,
+                data: [],
               },
             },
           },
-          ...invalidId(version),
+          ...invalidId(version, true),
           '404': notFound('ErrorResponse', true),
           ...authAndFailure,
         },
@@ -248,13 +278,13 @@ export function operations(version: Version): OperationSpec[] {
           '200': { description: 'The job is cancelled.', schema: 'CancelResponse', examples: { cancelled: { status: 'cancelled' } } },
           ...invalidId(version),
           '403': {
-            description: 'The job belongs to another team.',
+            description: 'The job belongs to another team (the service before 2025-10-29; since then such a job is not found, 404).',
             schema: 'CancelErrorResponse',
             examples: { otherTeam: { error: 'Unauthorized' } },
           },
           '404': notFound('CancelErrorResponse', false),
           '409': {
-            description: 'The job has already completed.',
+            description: 'The job has already completed (the service since 2025-10-29).',
             schema: 'CancelErrorResponse',
             examples: { completed: { error: 'Crawl is already completed' } },
           },

@@ -129,6 +129,11 @@ function s14(x) {
   return true;
 }
 function s15(x) {
+  if (!(typeof x === "number" && isFinite(x))) return false;
+  if (!(x >= 0)) return false;
+  return true;
+}
+function s16(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -1453,8 +1458,7 @@ function isJobStatusResponse(x) {
         if (k1 === "creditsUsed") {
           if (v2 !== undefined) {
             r3++;
-            if (!(typeof v2 === "number" && isFinite(v2))) return false;
-            if (!(v2 >= 0)) return false;
+            if (!(s15(v2) || (typeof v2 === "number" && isFinite(v2) && (v2 === -1)))) return false;
           }
           continue;
         } else if (k1 === "completedAt") {
@@ -1902,7 +1906,7 @@ function isWaitAction(x) {
   return true;
 }
 function isWebhook(x) {
-  if (!(s15(x) || isWebhookObject(x))) return false;
+  if (!(s16(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {
@@ -1925,7 +1929,7 @@ function isWebhookEvent(x) {
           if (v2 !== undefined) {
             r3++;
             if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
+            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
           }
           continue;
         } else if (k1 === "data") {

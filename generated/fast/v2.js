@@ -176,6 +176,11 @@ function s22(x) {
   return true;
 }
 function s23(x) {
+  if (!(typeof x === "number" && isFinite(x))) return false;
+  if (!(x >= 0)) return false;
+  return true;
+}
+function s24(x) {
   if (!(typeof x === "string")) return false;
   if (!format3(x)) return false;
   return true;
@@ -1784,8 +1789,7 @@ function isJobStatusResponse(x) {
         if (k1 === "creditsUsed") {
           if (v2 !== undefined) {
             r3++;
-            if (!(typeof v2 === "number" && isFinite(v2))) return false;
-            if (!(v2 >= 0)) return false;
+            if (!(s23(v2) || (typeof v2 === "number" && isFinite(v2) && (v2 === -1)))) return false;
           }
           continue;
         } else if (k1 === "completedAt") {
@@ -2571,7 +2575,7 @@ function isWaitAction(x) {
   return true;
 }
 function isWebhook(x) {
-  if (!(s23(x) || isWebhookObject(x))) return false;
+  if (!(s24(x) || isWebhookObject(x))) return false;
   return true;
 }
 function isWebhookEvent(x) {
@@ -2594,7 +2598,7 @@ function isWebhookEvent(x) {
           if (v2 !== undefined) {
             r3++;
             if (!(typeof v2 === "string")) return false;
-            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "crawl.failed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
+            if (!(v2 === "crawl.started" || v2 === "crawl.page" || v2 === "crawl.completed" || v2 === "batch_scrape.started" || v2 === "batch_scrape.page" || v2 === "batch_scrape.completed")) return false;
           }
           continue;
         } else if (k1 === "data") {

@@ -31,7 +31,7 @@ export type Url = string;
  */
 export type Webhook = string | WebhookObject;
 /**
- * Event kind: `started` when the job starts, `page` for each page scraped successfully, `completed` when the job ends (also after a cancel), `failed` (defined, but the service does not send it).
+ * Event kind: `started` when the job starts, `page` for each page scraped successfully, `completed` when the job ends (also after a cancel), `failed` (accepted, but no event of that kind is sent).
  *
  * This interface was referenced by `Definitions`'s JSON-Schema
  * via the `definition` "WebhookEventKind".
@@ -692,7 +692,7 @@ export interface WebhookObject {
    */
   metadata?: StringMap;
   /**
-   * Event kinds to deliver; an empty list means every event (since 2026-05-08; before, it meant none).
+   * Event kinds to deliver; an event is delivered when its full name (`crawl.page`) or its kind (`page`) is listed. An empty list delivers every event (since 2026-05-08; before, it delivered none).
    */
   events?: WebhookEventKind[];
 }
@@ -1594,7 +1594,7 @@ export interface JobErrorsResponse {
  */
 export interface JobStatusResponse {
   /**
-   * True unless the job failed.
+   * True unless the job failed. A job that failed to start answers 200 with `success: false`, `status: "failed"`, its `error`, `completed: 0`, `total: 0` and `data: []`.
    */
   success: boolean;
   status: JobStatus;
@@ -1603,19 +1603,19 @@ export interface JobStatusResponse {
    */
   completed: number;
   /**
-   * Pages queued for the job (failed pages are not counted).
+   * Pages of the job: completed, being scraped, queued and waiting to be queued (failed pages are not counted).
    */
   total: number;
   /**
-   * Credits billed so far.
+   * Credits billed so far, or -1 when they are not known, which is always so on a self-hosted service without database authentication (before 2025-10-23 the service answered an estimate, never below 0).
    */
-  creditsUsed: number;
+  creditsUsed: number | -1;
   /**
    * When the job and its results expire (ISO 8601).
    */
   expiresAt: string;
   /**
-   * Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain. Without a next page the key is left out (never null).
+   * Address of the next page of results: present while the job is not `completed` (scraping, cancelled or failed) and, once completed, while more results remain. Without a next page the key is left out (never null). Before 2025-10-23 the service left it out of an ended job with no more results, cancelled or not.
    */
   next?: string;
   /**
@@ -1631,15 +1631,15 @@ export interface JobStatusResponse {
    */
   error?: string;
   /**
-   * When the job was created.
+   * When the job was created (v2 answers).
    */
   createdAt?: string;
   /**
-   * When the job ended.
+   * When the job ended (v2 answers, once it has ended).
    */
   completedAt?: string;
   /**
-   * Run time of the job, in seconds.
+   * Run time of the job in seconds: from creation to its end, or to now while it runs (v2 answers).
    */
   duration?: number;
   [k: string]: unknown;
@@ -1656,13 +1656,12 @@ export interface WebhookEvent {
    */
   success: boolean;
   /**
-   * Event name: job kind and event kind.
+   * Event name: job kind and event kind. `crawl.failed` is no event of the service as of 2026-08-21 (the service of mid-2025 had it in its types but never sent it).
    */
   type:
     | "crawl.started"
     | "crawl.page"
     | "crawl.completed"
-    | "crawl.failed"
     | "batch_scrape.started"
     | "batch_scrape.page"
     | "batch_scrape.completed";

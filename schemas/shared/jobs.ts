@@ -6,7 +6,7 @@
  * added later.
  */
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, keywordSources } from '../annotations.js';
+import { Named, fromInterface, fromService, fromServiceSince, keywordSources } from '../annotations.js';
 import { Literals } from '../literals.js';
 import { StringMap } from './stringMap.js';
 import { errorCode } from './errors.js';
@@ -77,26 +77,50 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
     'JobStatusResponse',
     Type.Object(
       {
-        success: Type.Boolean({ description: 'True unless the job failed.', ...fromService() }),
+        success: Type.Boolean({
+          description:
+            'True unless the job failed. A job that failed to start answers 200 with `success: false`, `status: "failed"`, its `error`, `completed: 0`, `total: 0` and `data: []`.',
+          ...fromServiceSince('2025-10-23'),
+        }),
         status: JobStatus,
         completed: count('Pages scraped successfully so far.'),
-        total: count('Pages queued for the job (failed pages are not counted).'),
-        creditsUsed: Type.Number({ minimum: 0, description: 'Credits billed so far.', ...fromService() }),
+        total: Type.Integer({
+          minimum: 0,
+          description: 'Pages of the job: completed, being scraped, queued and waiting to be queued (failed pages are not counted).',
+          ...fromServiceSince('2025-10-23'),
+        }),
+        creditsUsed: Type.Union([Type.Number({ minimum: 0 }), Type.Literal(-1)], {
+          description:
+            'Credits billed so far, or -1 when they are not known, which is always so on a self-hosted service without database authentication (before 2025-10-23 the service answered an estimate, never below 0).',
+          ...fromServiceSince('2025-10-23'),
+        }),
         expiresAt: Type.String({ format: 'date-time', description: 'When the job and its results expire (ISO 8601).', ...fromService() }),
         next: Type.Optional(
           Type.String({
             format: 'uri',
             description:
-              'Address of the next page of results. While the job runs it is always present; once it has ended, only while more results remain. Without a next page the key is left out (never null).',
-            ...fromService(),
+              'Address of the next page of results: present while the job is not `completed` (scraping, cancelled or failed) and, once completed, while more results remain. Without a next page the key is left out (never null). Before 2025-10-23 the service left it out of an ended job with no more results, cancelled or not.',
+            ...fromServiceSince('2025-10-23'),
           }),
         ),
         data: Type.Array(Document, { description: 'Scraped pages of this page of results, in completion order.', ...fromService() }),
-        warning: Type.Optional(Type.String({ description: 'Warning about the job, e.g. pages blocked by robots.txt.', ...fromService() })),
-        error: Type.Optional(Type.String({ description: 'Why the job failed.', ...fromService() })),
-        createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the job was created.', ...fromService() })),
-        completedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the job ended.', ...fromService() })),
-        duration: Type.Optional(Type.Number({ minimum: 0, description: 'Run time of the job, in seconds.', ...fromService() })),
+        warning: Type.Optional(
+          Type.String({ description: 'Warning about the job, e.g. pages blocked by robots.txt.', ...fromServiceSince('2025-10-02') }),
+        ),
+        error: Type.Optional(Type.String({ description: 'Why the job failed.', ...fromServiceSince('2025-10-23') })),
+        createdAt: Type.Optional(
+          Type.String({ format: 'date-time', description: 'When the job was created (v2 answers).', ...fromServiceSince('2026-06-12') }),
+        ),
+        completedAt: Type.Optional(
+          Type.String({ format: 'date-time', description: 'When the job ended (v2 answers, once it has ended).', ...fromServiceSince('2026-06-12') }),
+        ),
+        duration: Type.Optional(
+          Type.Number({
+            minimum: 0,
+            description: 'Run time of the job in seconds: from creation to its end, or to now while it runs (v2 answers).',
+            ...fromServiceSince('2026-06-12'),
+          }),
+        ),
       },
       { description: 'Status and results of a crawl or batch scrape job, one page of results at a time.', ...fromService() },
     ),
@@ -173,12 +197,15 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
             'crawl.started',
             'crawl.page',
             'crawl.completed',
-            'crawl.failed',
             'batch_scrape.started',
             'batch_scrape.page',
             'batch_scrape.completed',
           ],
-          { description: 'Event name: job kind and event kind.', ...fromService() },
+          {
+            description:
+              'Event name: job kind and event kind. `crawl.failed` is no event of the service as of 2026-08-21 (the service of mid-2025 had it in its types but never sent it).',
+            ...fromService(),
+          },
         ),
         id: Type.String({ description: 'Identifier of the crawl or batch job.', ...fromService() }),
         data: Type.Array(Document, { description: 'For a page event, the scraped page; empty for other events.', ...fromService() }),
@@ -188,7 +215,7 @@ export function jobSchemas<D extends TSchema, E extends TProperties>(Document: D
           Type.String({
             format: 'uuid',
             description: 'Identifier of this delivery, stable across retries: use it to drop duplicates.',
-            ...fromService(),
+            ...fromServiceSince('2025-09-04'),
           }),
         ),
       },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Named, fromInterface, fromService, serviceSince, use } from '../annotations.js';
+import { Named, fromInterface, fromService, fromServiceSince, serviceSince, use } from '../annotations.js';
 import { StringMap } from './stringMap.js';
 
 /** The event suffixes a webhook can subscribe to. */
@@ -7,7 +7,7 @@ export const WebhookEventKind = Named(
   'WebhookEventKind',
   Type.Union([Type.Literal('started'), Type.Literal('page'), Type.Literal('completed'), Type.Literal('failed')], {
     description:
-      'Event kind: `started` when the job starts, `page` for each page scraped successfully, `completed` when the job ends (also after a cancel), `failed` (defined, but the service does not send it).',
+      'Event kind: `started` when the job starts, `page` for each page scraped successfully, `completed` when the job ends (also after a cancel), `failed` (accepted, but no event of that kind is sent).',
     ...fromService(),
   }),
 );
@@ -32,7 +32,8 @@ export const WebhookObject = Named(
       ),
       events: Type.Optional(
         Type.Array(WebhookEventKind, {
-          description: 'Event kinds to deliver; an empty list means every event (since 2026-05-08; before, it meant none).',
+          description:
+            'Event kinds to deliver; an event is delivered when its full name (`crawl.page`) or its kind (`page`) is listed. An empty list delivers every event (since 2026-05-08; before, it delivered none).',
           default: ['completed', 'failed', 'page', 'started'],
           ...fromService(),
           ...serviceSince({ description: '2026-05-08' }),

@@ -104,6 +104,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       resolve: { type: 'string', multiple: true },
       'public-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      'credits-unknown': { type: 'boolean' },
     },
     false,
   );
@@ -148,6 +149,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     allowWebhookHost: isAllowed,
     resolveHosts,
     ...(secret === undefined ? {} : { webhookSecret: secret }),
+    ...(values['credits-unknown'] === true ? { creditsUnknown: true } : {}),
   });
   const hostNames = publicUrl === undefined ? [] : [publicUrl.hostname];
   const server = await listen(app, { host, port, hostNames }).catch((error: unknown) => {

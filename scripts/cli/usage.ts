@@ -85,7 +85,7 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   serve: `usage: crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host HOST[:PORT]]... [--public-url URL]
-                      [--resolve NAME=ADDR]... [--webhook-secret S]
+                      [--resolve NAME=ADDR]... [--webhook-secret S] [--credits-unknown]
 
   Run the reference server (an implementation of v1 and v2) until Ctrl-C. Its jobs crawl its own demo
   site, and the hosts --allow-host names, over HTTP; any other host gets a made-up page, and the network
@@ -111,6 +111,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --webhook-secret S
                     sign every webhook delivery: X-Firecrawl-Signature: sha256=<hex HMAC-SHA256 of the
                     body> (also from CRAWLSPEC_WEBHOOK_SECRET; default: deliveries are not signed)
+  --credits-unknown status answers say creditsUsed: -1, as a self-hosted service without database
+                    authentication does (default: the pages scraped so far)
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
   contract: `usage: crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

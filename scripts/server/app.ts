@@ -123,7 +123,15 @@ export function createReferenceApp(options: ReferenceAppOptions): InMemoryRefere
   // Operations
 
   const start = startOperation({ authorize, base, now, jobTtlMs, maxBodyBytes, holdings, fetcher, store });
-  const { jobFor, status, cancel, active } = jobEndpoints({ authorize, base, now, statusPageSize, webhooks, store });
+  const { jobFor, status, cancel, active } = jobEndpoints({
+    authorize,
+    base,
+    now,
+    statusPageSize,
+    creditsUnknown: options.creditsUnknown === true,
+    webhooks,
+    store,
+  });
 
   const respond = (request: AppRequest): AppResponse => {
     const method = request.method.toUpperCase();

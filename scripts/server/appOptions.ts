@@ -39,6 +39,11 @@ export interface ReferenceAppOptions {
    * → `127.0.0.1`); the names it maps are fetched from on every port.
    */
   readonly resolveHosts?: Readonly<Record<string, string>>;
+  /**
+   * Status answers say `creditsUsed: -1`, as a self-hosted service without database authentication answers (it
+   * knows no credits; the service since 2025-10-23). Default false: the pages scraped so far.
+   */
+  readonly creditsUnknown?: boolean;
   /** The secret webhook deliveries are signed with (`X-Firecrawl-Signature`, `webhooks.ts`); without it they are not signed. */
   readonly webhookSecret?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * The endpoints of a job once started: finding it (the token, the v2 id format, then the job: 404 not found or
+ * The endpoints of a job once started: finding it (the token, the id format, then the job: 404 not found or
  * expired), its status (its page records a page at a time, with `next`), its cancel, and the active list of
  * running crawls (see the module comment of `app.ts`).
  */
@@ -21,6 +21,8 @@ export interface JobEndpointsContext {
   readonly base: () => string;
   readonly now: () => number;
   readonly statusPageSize: number;
+  /** Status answers say `creditsUsed: -1` (see `ReferenceAppOptions.creditsUnknown`). */
+  readonly creditsUnknown: boolean;
   readonly webhooks: WebhookSender;
   readonly store: JobStore;
 }
@@ -39,7 +41,7 @@ export interface JobEndpoints {
 }
 
 export function jobEndpoints(context: JobEndpointsContext): JobEndpoints {
-  const { authorize, base, now, statusPageSize, webhooks } = context;
+  const { authorize, base, now, statusPageSize, creditsUnknown, webhooks } = context;
   const { jobs, find, ended, notify, totalOf } = context.store;
 
   /** Auth, the v2 id format, then the job; or the answer that stops there. */
@@ -51,7 +53,9 @@ export function jobEndpoints(context: JobEndpointsContext): JobEndpoints {
   ): { readonly job: Job } | { readonly answer: AppResponse } => {
     const denied = authorize(request);
     if (denied !== undefined) return { answer: denied };
-    if (route.version === 'v2' && !UUID.test(id)) return { answer: failure(400, 'Invalid job ID format. Job ID must be a valid UUID.') };
+    // The operations that answer 400 for an id that is not a UUID (schemas/operations.ts: v2's, and the v1 status read).
+    if (route.operation.responses['400'] !== undefined && !UUID.test(id))
+      return { answer: failure(400, 'Invalid job ID format. Job ID must be a valid UUID.') };
     const job = find(route.version, id.toLowerCase());
     if (job === 'expired') return { answer: notFound('Job expired') };
     return job === undefined ? { answer: notFound('Job not found') } : { job };
@@ -66,6 +70,9 @@ export function jobEndpoints(context: JobEndpointsContext): JobEndpoints {
     const limit = limitGiven ? Math.min(Number(limitText), Number.MAX_SAFE_INTEGER) : statusPageSize;
     // At most `limit` records and STATUS_PAGE_MAX_BYTES of them: a record that does not fit opens the next page.
     const { data, end } = statusPage(job.pages, skip, limit);
+    // next while the job runs or results remain. The service since 2025-10-23 keeps it on a cancelled or failed job
+    // whose results are all read too, pointing at the same empty page again: a client that follows next until it
+    // is absent (the official v2 SDK) would never stop, so the reference server does not.
     const more = job.state === 'scraping' || end < job.pages.length;
     const next = `${base()}/${route.version}/${route.segments.slice(1, -1).join('/')}/${job.id}?skip=${end}${limitGiven ? `&limit=${limit}` : ''}`;
     const head = {
@@ -73,10 +80,18 @@ export function jobEndpoints(context: JobEndpointsContext): JobEndpoints {
       status: job.state,
       completed: job.pages.length,
       total: totalOf(job),
-      creditsUsed: job.pages.length,
+      creditsUsed: creditsUnknown ? -1 : job.pages.length,
       expiresAt: iso(job.expiresAt),
       ...(more ? { next } : {}),
       ...(job.failure !== undefined ? { error: job.failure } : {}),
+      // v2 since 2026-06-12: when the job was created and ended, and how long it ran (in seconds).
+      ...(route.version === 'v2'
+        ? {
+            createdAt: iso(job.createdAt),
+            ...(job.endedAt === undefined ? {} : { completedAt: iso(job.endedAt) }),
+            duration: Math.max(0, (job.endedAt ?? now()) - job.createdAt) / 1000,
+          }
+        : {}),
     };
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: withRawFields(head, { data }) };
   };

@@ -3,7 +3,6 @@
  * idempotency key, its validation and selectors, then what the job may hold (`records.ts`), in that order (see
  * the module comment of `app.ts`); a crawl gets a `Crawler`, a batch its addresses or those appended to a batch.
  */
-import { randomUUID } from 'node:crypto';
 import { NO_VALID_URLS, partitionBatch } from '../../schemas/batchPartition.js';
 import { isRecord } from '../../schemas/codeRules/codeRule.js';
 import { crawlSettings } from '../../schemas/crawl/settings.js';
@@ -89,6 +88,8 @@ export function startOperation(context: StartContext): (route: Route, request: A
       expire(appending);
       appending = undefined;
     }
+    // The service as of 2026-08-21: an appendToId must name a job of the caller that is still there.
+    if (appendTo !== undefined && appending === undefined) return failure(404, 'Job not found');
     if (appending !== undefined && (appending.version !== version || appending.kind !== 'batch')) {
       return failure(400, 'appendToId must be the id of a batch scrape job of this version');
     }
@@ -118,9 +119,8 @@ export function startOperation(context: StartContext): (route: Route, request: A
         signal: controller.signal,
         hold: (bytes, until) => holdings.hold(held, bytes, until),
       });
-      const id = randomUUID();
       const listing = { url: String(effective['url']), options: listedOptionsText(version, raw, effective) };
-      createJob(version, 'crawl', id, crawler, controller, effective, scrapeOptions, listing, ticket!, selectors);
+      const { id } = createJob(version, 'crawl', crawler, controller, effective, scrapeOptions, listing, ticket!, selectors);
       return json(200, { success: true, id, url: jobUrl(route, id) });
     }
 
@@ -139,12 +139,9 @@ export function startOperation(context: StartContext): (route: Route, request: A
       }
       return json(200, { success: true, id: appending.id, url: jobUrl(route, appending.id), ...extras });
     }
-    // An appendToId of no job (or of one that just expired) names the new job.
-    const id = appendTo ?? randomUUID();
-    createJob(
+    const { id } = createJob(
       version,
       'batch',
-      id,
       new BatchSource(partition.valid, counted),
       controller,
       effective,

@@ -8,13 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { Version } from '../../schemas/registry.js';
 import { iso } from './answers.js';
 import type { Fetcher, FetchGate } from './fetcher.js';
+import { jobId } from './jobId.js';
 import { JobPages } from './jobPages.js';
 import type { PageCache } from './pageCache.js';
 import type { PageSource } from './pageSource.js';
 import { keptRecord, type Holdings, type KeptRecord, type Ticket } from './records.js';
 import type { Kind } from './routes.js';
 import type { ContentSelectors } from './selectorMeter.js';
-import { webhookTarget, type WebhookSender, type WebhookTarget } from './webhooks.js';
+import { webhookTarget, type WebhookEventKind, type WebhookSender, type WebhookTarget } from './webhooks.js';
 
 export type JobState = 'scraping' | 'completed' | 'cancelled' | 'failed';
 
@@ -32,6 +33,8 @@ export interface Job {
   readonly kind: Kind;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** When it ended (completed, cancelled, failed). */
+  endedAt?: number;
   state: JobState;
   failure?: string;
   readonly work: JobPages;
@@ -74,16 +77,16 @@ export interface JobStore {
   readonly idempotencyKeys: Map<string, number>;
   expire(job: Job): void;
   /** Queues a webhook event of the job; `data` is the JSON text of its array of records. */
-  notify(job: Job, kind: 'started' | 'page' | 'completed' | 'failed', data?: string): void;
+  notify(job: Job, kind: WebhookEventKind, data?: string): void;
   /** The job ended (completed, cancelled, failed): what it held to go on is dropped and given back; its last notices listed. */
   ended(job: Job): void;
   /** Ends the job when every page is done (or it cannot go on), else waits for the next tick. */
   settle(job: Job): void;
   totalOf(job: Job): number;
+  /** A new job, its id a UUID version 7 of its creation time. */
   createJob(
     version: Version,
     kind: Kind,
-    id: string,
     source: PageSource,
     controller: AbortController,
     effective: Record<string, unknown>,
@@ -131,9 +134,12 @@ export function createJobStore(context: JobStoreContext): JobStore {
   const sweeper = setInterval(sweep, Math.min(Math.max(jobTtlMs, 1000), 60_000));
   sweeper.unref();
 
-  /** Queues a webhook event of the job; `data` is the JSON text of its array of records. */
-  const notify = (job: Job, kind: 'started' | 'page' | 'completed' | 'failed', data = '[]'): void => {
-    webhooks.send(job.id, kind, data);
+  /**
+   * Queues a webhook event of the job; `data` is the JSON text of its array of records. The final event of a job
+   * that failed is `completed` with its failure (there is no `failed` event: webhooks.ts).
+   */
+  const notify = (job: Job, kind: WebhookEventKind, data = '[]'): void => {
+    webhooks.send(job.id, kind, data, kind === 'completed' ? job.failure : undefined);
   };
 
   const schedule = (job: Job): void => {
@@ -149,6 +155,7 @@ export function createJobStore(context: JobStoreContext): JobStore {
 
   /** The job ended (completed, cancelled, failed): what it held to go on is dropped and given back; its last notices listed. */
   const ended = (job: Job): void => {
+    job.endedAt = now();
     for (const { url, message } of job.work.end()) listError(job, url, undefined, message);
     holdings.settle(job.ticket);
   };
@@ -160,7 +167,7 @@ export function createJobStore(context: JobStoreContext): JobStore {
     job.timer = undefined;
     job.work.stop();
     ended(job);
-    notify(job, 'failed');
+    notify(job, 'completed');
   };
 
   /** Ends the job when every page is done (or it cannot go on), else waits for the next tick. */
@@ -192,7 +199,6 @@ export function createJobStore(context: JobStoreContext): JobStore {
   const createJob = (
     version: Version,
     kind: Kind,
-    id: string,
     source: PageSource,
     controller: AbortController,
     effective: Record<string, unknown>,
@@ -202,6 +208,7 @@ export function createJobStore(context: JobStoreContext): JobStore {
     selectors: ContentSelectors,
   ): Job => {
     const createdAt = now();
+    const id = jobId(createdAt);
     // A crawl's delay (seconds between scrapes) makes it scrape one page at a time, that far apart.
     const delay = typeof effective['delay'] === 'number' && kind === 'crawl' ? effective['delay'] * 1000 : undefined;
     const concurrency = delay === undefined ? Math.max(1, integer(effective['maxConcurrency']) ?? 1) : 1;
@@ -250,13 +257,12 @@ export function createJobStore(context: JobStoreContext): JobStore {
       listing,
       timer: undefined,
     };
-    expired.delete(id);
     jobs.set(id, job);
     if (job.webhook !== undefined) webhooks.open(id, kind, job.webhook);
     notify(job, 'started');
     if (job.state === 'failed') {
       ended(job);
-      notify(job, 'failed');
+      notify(job, 'completed');
     }
     settle(job);
     return job;

@@ -1,7 +1,9 @@
 /**
  * Webhook delivery of the reference server: each event is a JSON POST
- * `{success: true, type: "<crawl|batch_scrape>.<kind>", id, data, metadata, webhookId}` with the webhook's
- * headers, less those that route or frame a request (`deliverableHeaders`). Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
+ * `{success, type: "<crawl|batch_scrape>.<kind>", id, data, metadata, error?, webhookId}` with the webhook's
+ * headers, less those that route or frame a request (`deliverableHeaders`). As the service as of 2026-08-21
+ * (facts §13): an empty `events` list selects every event, and there is no `failed` event: a job that fails ends with `.completed`,
+ * `success: false` and its `error` (the reference server's choice; the service states no final event of a failure). Deliveries are fire-and-forget (the job never waits for them), in order per job (one at a time),
  * each with a time limit, and never retried. Given a secret, each is signed (`X-Firecrawl-Signature`).
  *
  * Where they go: only to an address the server may connect to, loopback unless `allow` (`crawlspec serve
@@ -14,7 +16,7 @@
  * What they hold (issue 13, findings 1 and 8): a job's webhook metadata is serialised once, when the job
  * starts, and spliced into each payload as it is sent; page data arrives as the JSON text of records the job
  * keeps anyway. A job's undelivered events wait in a queue of at most `MAX_QUEUED_EVENTS` events: past it,
- * page events are dropped (counted, never an error), while the final event (`completed`, `failed`) is always
+ * page events are dropped (counted, never an error), while the final event (`completed`) is always
  * queued. A payload is built only when its delivery begins, and at most `MAX_DELIVERIES_IN_FLIGHT` deliveries
  * run at once in the whole server. `drop(jobId)` (a cancel) empties the job's queue; `forget(jobId)` (its
  * expiry) also aborts its delivery in flight; `close()` does both for every job.
@@ -28,9 +30,7 @@ import { stringifyJson } from './jsonText.js';
 import { isWhatwgUrl } from '../../schemas/shared/whatwgUrl.js';
 import { SIGNATURE_HEADER } from '../../schemas/codeRules/webhookHeaders.js';
 
-export type WebhookEventKind = 'started' | 'page' | 'completed' | 'failed';
-
-const ALL_EVENTS: readonly WebhookEventKind[] = ['completed', 'failed', 'page', 'started'];
+export type WebhookEventKind = 'started' | 'page' | 'completed';
 
 /** Undelivered events one job may have waiting; past it, its page events are dropped. */
 export const MAX_QUEUED_EVENTS = 100;
@@ -41,7 +41,8 @@ export interface WebhookTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly metadata: Readonly<Record<string, string>>;
-  readonly events: ReadonlySet<string>;
+  /** The kinds of the events to deliver; undefined: every event. */
+  readonly events: ReadonlySet<string> | undefined;
 }
 
 const stringMap = (value: unknown): Record<string, string> => {
@@ -90,16 +91,17 @@ export function deliverableHeaders<V extends string | readonly string[]>(headers
 
 /** The target of a request's `webhook` (a bare address or the object form), if it has one. */
 export function webhookTarget(webhook: unknown): WebhookTarget | undefined {
-  if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: new Set(ALL_EVENTS) };
+  if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: undefined };
   if (typeof webhook !== 'object' || webhook === null || Array.isArray(webhook)) return undefined;
   const object = webhook as Record<string, unknown>;
   if (typeof object['url'] !== 'string') return undefined;
-  const events = Array.isArray(object['events']) ? object['events'].filter((e): e is string => typeof e === 'string') : ALL_EVENTS;
+  const events = Array.isArray(object['events']) ? object['events'].filter((e): e is string => typeof e === 'string') : [];
   return {
     url: object['url'],
     headers: deliverableHeaders(stringMap(object['headers'])),
     metadata: stringMap(object['metadata']),
-    events: new Set(events),
+    // None listed (or `[]`, since 2026-05-08): every event.
+    events: events.length === 0 ? undefined : new Set(events),
   };
 }
 
@@ -118,12 +120,14 @@ interface QueuedEvent {
   readonly kind: WebhookEventKind;
   /** The JSON text of the event's `data` array. */
   readonly data: string;
+  /** Why the job failed, on the `completed` event of a job that failed. */
+  readonly error: string | undefined;
 }
 
 interface JobDeliveries {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
-  readonly events: ReadonlySet<string>;
+  readonly events: ReadonlySet<string> | undefined;
   /** `"crawl"` or `"batch_scrape"`: the first word of each event's type. */
   readonly prefix: string;
   /** The webhook's metadata as JSON text, made once. */
@@ -139,7 +143,6 @@ interface JobDeliveries {
   controller: AbortController | undefined;
 }
 
-const TERMINAL: ReadonlySet<WebhookEventKind> = new Set(['completed', 'failed']);
 
 /** A delivery's signature: `sha256=` and the hex HMAC-SHA256 of its body with the secret. */
 const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -173,19 +176,22 @@ export class WebhookSender {
     });
   }
 
-  /** Queues the event `kind` of a job, with `data` (the JSON text of an array of page records). */
-  send(jobId: string, kind: WebhookEventKind, data = '[]'): void {
+  /**
+   * Queues the event `kind` of a job, with `data` (the JSON text of an array of page records); `error`, on the
+   * `completed` event of a job that failed, says why.
+   */
+  send(jobId: string, kind: WebhookEventKind, data = '[]', error?: string): void {
     const job = this.#jobs.get(jobId);
-    if (job === undefined || job.ended || !job.events.has(kind)) {
-      if (job !== undefined && TERMINAL.has(kind)) this.#end(jobId, job);
+    if (job === undefined || job.ended || (job.events !== undefined && !job.events.has(kind))) {
+      if (job !== undefined && kind === 'completed') this.#end(jobId, job);
       return;
     }
-    if (TERMINAL.has(kind)) job.ended = true;
+    if (kind === 'completed') job.ended = true;
     else if (job.queue.length >= MAX_QUEUED_EVENTS) {
       job.dropped += 1;
       return;
     }
-    job.queue.push({ kind, data });
+    job.queue.push({ kind, data, error });
     if (!job.running) void this.#pump(jobId, job);
   }
 
@@ -241,8 +247,9 @@ export class WebhookSender {
         try {
           release = await this.#gate.acquire(signal);
           const payload =
-            `{"success":true,"type":${JSON.stringify(`${job.prefix}.${event.kind}`)},"id":${JSON.stringify(jobId)},` +
-            `"data":${event.data},"metadata":${job.metadata},"webhookId":"${randomUUID()}"}`;
+            `{"success":${event.error === undefined},"type":${JSON.stringify(`${job.prefix}.${event.kind}`)},"id":${JSON.stringify(jobId)},` +
+            `"data":${event.data},"metadata":${job.metadata},` +
+            `${event.error === undefined ? '' : `"error":${JSON.stringify(event.error)},`}"webhookId":"${randomUUID()}"}`;
           await this.#post(job, payload, signal);
         } catch {
           // fire-and-forget: a receiver that fails, refuses, redirects or times out is not retried

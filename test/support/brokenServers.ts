@@ -558,6 +558,18 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       }),
   },
   {
+    name: 'jobs.malformedIdNotFound',
+    defect: 'A v1 status read of an id that is not a UUID answers 404 Job not found, as the service did before 2025-12-02.',
+    level: 'service',
+    expectedFailingChecks: ['v1.status.undocumentedStatus'],
+    wrap: (app) =>
+      around(app, async (request, next) => {
+        const answer = await next(request);
+        if (!isStatusRead(request) || !pathOf(request).startsWith('/v1/') || answer.status !== 400) return answer;
+        return { ...answer, status: 404, body: JSON.stringify({ success: false, error: 'Job not found' }) };
+      }),
+  },
+  {
     name: 'jobs.sameId',
     defect:
       'Every start is answered with the job id (and url) of the first job of its kind started, as a mock of the OpenAPI document does.',

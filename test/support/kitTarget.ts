@@ -38,6 +38,8 @@ export async function kitTarget(options: {
   readonly wrap?: (app: ReferenceApp) => ReferenceApp;
   readonly deviate?: Handler;
   readonly pageIntervalMs?: number;
+  /** Status answers say `creditsUsed: -1`, as a self-hosted service does. */
+  readonly creditsUnknown?: boolean;
 }): Promise<KitTarget> {
   let base = '';
   const token = options.token;
@@ -49,6 +51,7 @@ export async function kitTarget(options: {
       resolveHosts: siteNamesOnLoopback(BUILT_IN_SITE_HOST),
       allowFetchHost: isSiteAddress,
       webhookSecret: KIT_TARGET_WEBHOOK_SECRET,
+      ...(options.creditsUnknown === true ? { creditsUnknown: true } : {}),
     }),
   );
   const log: Logged[] = [];

@@ -185,6 +185,16 @@ export const BROKEN_WEBHOOKS: readonly BrokenServer[] = [
     wrap: (app) => rewriting(app, (_body, webhook) => void delete webhook['events']),
   },
   {
+    name: 'webhook.emptyEventsNone',
+    defect: 'A webhook whose events is [] gets no event, as the service did before 2026-05-08.',
+    level: 'service',
+    expectedFailingChecks: both('batch'),
+    wrap: (app) =>
+      rewriting(app, (body, webhook) => {
+        if (Array.isArray(webhook['events']) && webhook['events'].length === 0) delete body['webhook'];
+      }),
+  },
+  {
     name: 'webhook.outOfOrder',
     defect: "A job's started event is delivered after its first page event.",
     level: 'service',

@@ -54,6 +54,11 @@ export function paginationCheck(version: Version): Check {
           attempt.leaveUndecided(`the batch did not end within ${POLL_DELAYS.reduce((a, b) => a + b, 0) / 1000} s; pagination not checked`);
           return;
         }
+        // Only a completed job's pages end: the service keeps next in the status of a cancelled or failed one.
+        if (ended.status !== 'completed') {
+          attempt.leaveUndecided(`the batch ended ${String(ended.status)}, not completed; pagination not checked`);
+          return;
+        }
         if (ended.completed < 2) {
           attempt.leaveUndecided(`the batch ended with ${ended.completed} result(s); pagination needs two`);
           return;

@@ -11,8 +11,9 @@
  *     page record of the job (the record it is about; a page that fails has none), `.completed` once and last,
  *     in the order they arrived at the receiver; each a JSON body valid as the version's `WebhookEvent`, of the
  *     job (`id`), echoing the webhook's `metadata`, with the webhook's `headers` and `Content-Type:
- *     application/json`. No `failed` event is asked for, nor taken for a job that completed: the service never
- *     sends `crawl.failed` (it is in the type union only) and has no `batch_scrape.failed`.
+ *     application/json`. The crawl's webhook gives no `events`, the batch's `events: []`: both mean every event
+ *     (`[]` since 2026-05-08; it meant none before). No `failed` event is taken for a job that completed: the
+ *     service never sent `crawl.failed`, no longer has it (2026-08-21) and has no `batch_scrape.failed`.
  *   - `vN.webhook.events`: a webhook with `events: ["page", "completed"]` gets those and no `.started` (the
  *     filter is on the event's last word).
  *   - `vN.webhook.signature`, with the secret the target signs with (`--webhook-secret`): every delivery
@@ -386,7 +387,7 @@ function eventsCheck(version: Version, kind: JobKind): Check {
     {
       name: `${version}.webhook.${kind}`,
       level: 'service',
-      proves: `A ${version} ${NOUN[kind]} with a webhook delivers ${prefix}.started first, one ${prefix}.page per page record and ${prefix}.completed last, each a valid WebhookEvent of the ${NOUN[kind]} echoing the webhook's metadata, with its headers.`,
+      proves: `A ${version} ${NOUN[kind]} with a webhook (${kind === 'batch' ? 'events: [], every event' : 'no events, every event'}) delivers ${prefix}.started first, one ${prefix}.page per page record and ${prefix}.completed last, each a valid WebhookEvent of the ${NOUN[kind]} echoing the webhook's metadata, with its headers.`,
       cites: [
         {
           source: 'service',
@@ -398,7 +399,8 @@ function eventsCheck(version: Version, kind: JobKind): Check {
       cost: COST,
     },
     async (attempt) => {
-      const asked = askedOf(attempt);
+      // An empty events list asks for every event, as no list does (the service since 2026-05-08).
+      const asked = askedOf(attempt, kind === 'batch' ? [] : undefined);
       const observed = await observe(attempt, version, kind, asked);
       if (observed === undefined || nothingArrived(attempt, observed)) return;
       judgeBodies(attempt, version, observed);
