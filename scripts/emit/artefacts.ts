@@ -18,6 +18,7 @@ import { vectorFiles } from './vectors.js';
 import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
+import { CoverageSchema } from '../coverage/schema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -64,5 +65,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   );
   // The JSON report of `crawlspec contract --json` (exported as crawlspec/contract/report.schema.json).
   files.set('contract/report.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/report.schema.json`, ...ContractReportJsonSchema }));
+  // Spec coverage, the report's `coverage` and `crawlspec check-traffic --json` (crawlspec/contract/coverage.schema.json).
+  files.set('contract/coverage.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/coverage.schema.json`, ...CoverageSchema }));
   return files;
 }
