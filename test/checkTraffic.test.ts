@@ -23,7 +23,10 @@ const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'generated', 'contract', 'cove
 const validateCoverage = new Ajv2020({ strict: true, allErrors: true }).compile(SCHEMA);
 
 /** `crawlspec proxy --record har` in front of `target`, until `stop()`; its address. */
-async function recordingProxy(target: string, har: string): Promise<{ url: string; stop(): Promise<{ code: number | null; stdout: string }> }> {
+async function recordingProxy(
+  target: string,
+  har: string,
+): Promise<{ url: string; stop(): Promise<{ code: number | null; stdout: string }> }> {
   const child = spawn(process.execPath, [builtCli(), 'proxy', '--target', target, '--record', har], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,7 +87,9 @@ describe('the SDK recorded through the proxy, checked offline', () => {
     const run = await runCli(['check-traffic', har, '--json'], '', 60_000);
     expect(run.code).toBe(1);
     // The request the SDK sent that breaks the interface, and the status answer's problem, each with where and why.
-    expect(run.stderr).toMatch(/✗ request POST \/v2\/crawl: \$\.scrapeOptions\.timeout: must be <= 300000, not 300001\. Expected: .*\[interface §2\.4\]/);
+    expect(run.stderr).toMatch(
+      /✗ request POST \/v2\/crawl: \$\.scrapeOptions\.timeout: must be <= 300000, not 300001\. Expected: .*\[interface §2\.4\]/,
+    );
     expect(run.stderr).toMatch(new RegExp(`answer 200 GET /v2/crawl/${id}: \\$\\.completed: must be integer`));
     expect(run.stderr).toMatch(/^Spec coverage: [\d.]+% overall/m);
     const coverage = JSON.parse(run.stdout) as Coverage;

@@ -49,7 +49,9 @@ export async function checkTrafficCommand(args: string[]): Promise<number> {
       } catch {
         // Said as recorded.
       }
-      say(`entry ${entry.index}: ${uncheckedLine({ ...(entry.status === undefined ? {} : { status: entry.status }), method: entry.method, path, why: checked.why })}`);
+      say(
+        `entry ${entry.index}: ${uncheckedLine({ ...(entry.status === undefined ? {} : { status: entry.status }), method: entry.method, path, why: checked.why })}`,
+      );
     }
     coverage.add({
       method: entry.method,

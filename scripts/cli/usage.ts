@@ -154,8 +154,12 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
   --markdown FILE             also write a short Markdown summary (verdict, totals, faults, failing checks),
                               fit for a CI job summary ($GITHUB_STEP_SUMMARY)
-  --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
-                              the line printed as each check ends goes to stderr
+  --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json),
+                              with its spec coverage; the line printed as each check ends goes to stderr
+  --min-coverage N            0 to 100: fail the run (exit 1) when the spec coverage's overall figure (the
+                              mean of its measures) is below N; MEASURE=N for one measure (operations,
+                              statuses, checkedAnswers, requestFields, invalidFields, enumValues, rules,
+                              answerFields); repeatable, each must hold
 
   replay FILE: send the failing exchanges of a run recorded with --record again, with the token and --header
   values, to --base-url, or with --to-recorded-target to the target the recording names (only for a recording
@@ -163,7 +167,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   (one that got no answer is never FIXED); failures judged over a whole job or on the run's jobs are listed
   NOT REPLAYED, with the check to run again (--only NAME)
 
-exit status: 0 conformant, 1 deviations found, 2 target never reached, usage error or a report not written,
+exit status: 0 conformant, 1 deviations found (or coverage below --min-coverage), 2 target never reached,
+             usage error or a report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
              replay: 0 all fixed, 1 one still failing, 2 usage error, no recording or target never reached,
                      3 one not judged or replayed`,

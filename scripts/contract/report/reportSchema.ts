@@ -306,7 +306,7 @@ export const ContractReportJsonSchema = Type.Object(
     }),
     totals: TotalsSchema,
     ...reportProperties,
-    coverage: Type.Optional({ ...CoverageSchema, description: 'What the run exercised of the spec (scripts/coverage/).' }),
+    coverage: Type.Optional(CoverageSchema),
   },
   { ...closed, title: 'crawlspec contract report', description: 'The JSON report of `crawlspec contract --json`.' },
 );
