@@ -30,6 +30,7 @@ const COMMANDS: Record<CommandName, () => Promise<(args: string[]) => Promise<nu
   examples: async () => (await import('./cli/documents.js')).examplesCommand,
   docs: async () => (await import('./cli/docs.js')).docsCommand,
   proxy: async () => (await import('./cli/proxy.js')).proxyCommand,
+  'check-traffic': async () => (await import('./cli/checkTraffic.js')).checkTrafficCommand,
   serve: async () => (await import('./cli/serve.js')).serveCommand,
   contract: async () => (await import('./cli/contract.js')).contractCommand,
   site: async () => (await import('./cli/site.js')).siteCommand,

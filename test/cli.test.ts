@@ -378,7 +378,7 @@ function expectUsageError(run: Run, said: RegExp, pointer: string, expect: Expec
 
 /** What every option of every subcommand answers when it is wrong: [arguments, what the line says, the pointer]. */
 const USAGE_ERRORS: readonly (readonly [readonly string[], RegExp, string])[] = [
-  [[], /no command given; expected one of validate, defaults, migrate, examples, docs, proxy, serve, contract, site, webhook-receiver$/, 'crawlspec --help'],
+  [[], /no command given; expected one of validate, defaults, migrate, examples, docs, proxy, serve, contract, site, webhook-receiver, check-traffic$/, 'crawlspec --help'],
   [['check', 'v2/CrawlRequest'], /unknown command "check"; expected one of validate, .*, or --version$/, 'crawlspec --help'],
   [['validate'], /validate needs a schema name, e.g\. v2\/CrawlRequest$/, 'crawlspec validate --help'],
   [['validate', 'v2/CrawlRequest', 'a.json', 'b.json'], /unexpected argument "b\.json"; validate takes a schema name and at most one file$/, 'crawlspec validate --help'],

@@ -498,6 +498,8 @@ describe('issue 40: each answer judged against its request', () => {
     };
     const line = logLine(
       {
+        startedAt: new Date(0),
+        durationMs: 0,
         method: 'GET',
         path: `/v2/crawl/${'p'.repeat(5000)}`,
         status: 200,

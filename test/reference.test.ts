@@ -189,6 +189,8 @@ describe('every citation links to the reference', () => {
           method: 'POST',
           path: '/v2/crawl',
           status: 200,
+          startedAt: new Date(0),
+          durationMs: 1,
           verdict: 'problems',
           refused: false,
           problems: [{ side: 'answer', method: 'POST', path: '/v2/crawl', at: '$.id', message: 'missing', expected: 'an id', level: 'interface', section: 'interface §4' }],

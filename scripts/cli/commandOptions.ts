@@ -80,6 +80,7 @@ export const CONTRACT_OPTIONS = {
   html: { type: 'string' },
   record: { type: 'string' },
   markdown: { type: 'string' },
+  'min-coverage': { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   header: { type: 'string', multiple: true },
   'wait-for-target': { type: 'string', integer: LIMITS.waitForTargetSeconds },
@@ -97,6 +98,7 @@ export const PROXY_OPTIONS = {
   errors: { type: 'boolean', default: false },
   json: { type: 'string' },
   log: { type: 'string' },
+  record: { type: 'string' },
   config: CONFIG,
 } as const satisfies OptionTable;
 

@@ -223,6 +223,13 @@ async function contractRun(args: string[]): Promise<number> {
   const html = values.html === undefined ? undefined : await outputFile(values.html, '--html', 'the HTML report', 'report.html');
   const markdown =
     values.markdown === undefined ? undefined : await outputFile(values.markdown, '--markdown', 'the Markdown summary', 'summary.md');
+  // --min-coverage N (the overall figure) or MEASURE=N, each 0 to 100 (scripts/coverage/threshold.ts).
+  const { parseThreshold, unmet } = await import('../coverage/threshold.js');
+  const thresholds = (values['min-coverage'] ?? []).map((text) => {
+    const threshold = parseThreshold(text);
+    if (typeof threshold === 'string') throw new UsageError(threshold);
+    return threshold;
+  });
   const outputs = [
     ['--record', record],
     ['--report', report],
@@ -347,18 +354,22 @@ async function contractRun(args: string[]): Promise<number> {
     // report; then the report files. Each output is a listener of the run's events (contract/engine/events.ts).
     const progress = (line: string) => (values.json ? process.stderr : process.stdout).write(`${printable(line)}\n`);
     progress(kit.formatHeader({ target, versions, level, seed, runs }));
+    // First: every other output asks it for the coverage once the run has ended.
+    const coverage = kit.coverageReporter();
     const listeners = [
+      coverage,
       kit.progressPrinter(progress, level),
       values.json
         ? kit.jsonPrinter(
             (json) => process.stdout.write(`${printableJson(json)}\n`),
             // With --json, the verdict also ends what a person watching sees (stderr), as it ends the text report.
             (verdict) => process.stderr.write(`${verdict}\n`),
+            coverage.coverage,
           )
-        : kit.summaryPrinter((text) => process.stdout.write(printable(text))),
+        : kit.summaryPrinter((text) => process.stdout.write(printable(text)), coverage.coverage),
       // The verdict first: a report file that then cannot be written (a full disk) loses no result.
       ...(report === undefined ? [] : [kit.junitReporter(report)]),
-      ...(html === undefined ? [] : [kit.htmlReporter(html)]),
+      ...(html === undefined ? [] : [kit.htmlReporter(html, coverage.coverage)]),
       ...(markdown === undefined ? [] : [kit.markdownReporter(markdown)]),
     ];
     const result = await kit.runContract({ ...options, baseUrl: target, ...builtIn(target) }, listeners).catch((error: unknown) => {
@@ -369,7 +380,11 @@ async function contractRun(args: string[]): Promise<number> {
         throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
       throw error;
     });
-    return kit.exitCode(result);
+    // Coverage below --min-coverage fails the run (exit 1), unless the target could not be reached at all (2).
+    const below = unmet(coverage.coverage()!, thresholds);
+    for (const line of below) process.stderr.write(`${printable(`crawlspec contract: ${line}`)}\n`);
+    const exit = kit.exitCode(result);
+    return below.length > 0 && exit !== 2 ? 1 : exit;
   } finally {
     await embedded?.close();
   }

@@ -2,7 +2,8 @@
  * `crawlspec proxy`: the validating proxy (scripts/proxy/) between a client and a target, until Ctrl-C or SIGTERM.
  * On stdout one line per problem found (where, what, what is expected, level and section) and per exchange it could
  * not check (status, method, path, why), then the totals on exit; the problems as JSON lines with `--json FILE`,
- * every exchange with its verdict with `--log FILE` (exchangeLog.ts).
+ * every exchange with its verdict with `--log FILE` (exchangeLog.ts), every exchange as HAR 1.2 with `--record FILE`
+ * (trafficRecording.ts, for `crawlspec check-traffic`).
  */
 import { createWriteStream } from 'node:fs';
 import { LEVELS, decides, type Level } from '../contract/spec/levels.js';
@@ -11,16 +12,16 @@ import type { ExchangeRecord, Totals } from '../proxy/exchanges.js';
 import { parseCommand } from './args.js';
 import { PROXY_OPTIONS } from './commandOptions.js';
 import { withConfig } from './config.js';
-import { baseAddress, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
+import { baseAddress, InputError, listenError, listenHost, outputFile, port as portOption, UsageError } from './errors.js';
 import { printable, quote } from './terminal.js';
 
-function levelOption(value: string): Level {
+export function levelOption(value: string): Level {
   if ((LEVELS as readonly string[]).includes(value)) return value as Level;
   throw new UsageError(`--level takes interface or service, not ${quote(value)}`);
 }
 
 /** One line for a problem: where, what, what is expected, level and section; and whether it decides at `level`. */
-function violationLine(v: Violation, level: Level, refused: boolean): string {
+export function violationLine(v: Violation, level: Level, refused: boolean): string {
   const where = `${v.side === 'request' ? 'request' : `answer ${v.status ?? ''}`} ${v.method} ${v.path}`;
   const mark = decides(v.level, level) ? '✗' : `~ differs from the service (${v.level} level, informs at ${level} level):`;
   const answered = refused ? ' (not forwarded: answered 400)' : '';
@@ -48,7 +49,7 @@ function jsonLines(file: string | undefined, option: string, what: string): { wr
 }
 
 /** One line for an exchange not checked: its status, method, path and why. */
-const uncheckedLine = (r: ExchangeRecord) => `? unchecked: ${r.status ?? 'no answer'} ${r.method} ${r.path}: ${r.why ?? ''}`;
+export const uncheckedLine = (r: Pick<ExchangeRecord, 'status' | 'method' | 'path' | 'why'>) => `? unchecked: ${r.status ?? 'no answer'} ${r.method} ${r.path}: ${r.why ?? ''}`;
 
 /** The totals, said on exit. */
 function totalsLine(t: Totals, level: Level): string {
@@ -77,7 +78,18 @@ async function proxyRun(args: string[]): Promise<number> {
     values.json === undefined ? undefined : await outputFile(values.json, '--json', 'the problems as JSON lines', 'problems.jsonl');
   const logFile =
     values.log === undefined ? undefined : await outputFile(values.log, '--log', 'every exchange as JSON lines', 'exchanges.jsonl');
+  const recordFile =
+    values.record === undefined ? undefined : await outputFile(values.record, '--record', 'every exchange as HAR 1.2', 'traffic.har');
   const { startProxy } = await import('../proxy/proxy.js');
+  const { TrafficRecording, TrafficRecordingFailed } = await import('../proxy/trafficRecording.js');
+  const recording =
+    recordFile === undefined
+      ? undefined
+      : await TrafficRecording.open(recordFile).catch((error: unknown) => {
+          throw error instanceof TrafficRecordingFailed ? new InputError(error.message) : error;
+        });
+  /** The proxy's own address, for the recorded entries (known once it listens; no exchange ends before). */
+  let proxyUrl = '';
   const { logLine, sectionUrl } = await import('../proxy/exchangeLog.js');
   const problems = jsonLines(jsonFile, '--json', 'the problems are');
   const log = jsonLines(logFile, '--log', "the exchanges' problems and the unchecked ones are");
@@ -94,9 +106,11 @@ async function proxyRun(args: string[]): Promise<number> {
     onExchange: (record) => {
       if (record.verdict === 'unchecked') console.log(printable(uncheckedLine(record)));
       log.write(logLine(record, level));
+      recording?.add(record, proxyUrl);
     },
     onNotice: (line) => console.error(printable(`crawlspec proxy: ${line}`)),
   }).catch((error: unknown) => listenError(error, host, port));
+  proxyUrl = proxy.url;
   // Listened for before the address is printed: whoever reads it may stop the proxy at once.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -111,5 +125,7 @@ async function proxyRun(args: string[]): Promise<number> {
   const totals = await proxy.close();
   await Promise.all([problems.end(), log.end()]);
   console.log(printable(totalsLine(totals, level)));
+  // A recording that could not be written is said, once, on stderr: the proxy's results above stand.
+  await recording?.close(target.href).catch((error: Error) => console.error(printable(`crawlspec proxy: ${error.message}`)));
   return 0;
 }

@@ -60,7 +60,7 @@ exit status: 0 every example valid, 1 one is not, 2 usage error`,
 
 exit status: 0 written, 2 usage error or the file cannot be written`,
   proxy: `usage: crawlspec proxy --target URL [--port N] [--host H] [--level interface|service] [--errors] [--json FILE] [--log FILE]
-                       [--config FILE]
+                       [--record FILE] [--config FILE]
 
   Forward every request to the target as it came and answer with the target's answer, until Ctrl-C; print
   one line per request body or answer that breaks the spec (where, what, what is expected, the level and
@@ -76,6 +76,8 @@ exit status: 0 written, 2 usage error or the file cannot be written`,
                     body, instead of forwarding it
   --json FILE       also write each problem as a JSON line (the token redacted, as everywhere)
   --log FILE        write every exchange with its verdict as a JSON line (bodies cut to 600 bytes)
+  --record FILE     record every exchange as HAR 1.2 (the token redacted, no header but Content-Type, no
+                    query; answers cut to 256 KiB), for crawlspec check-traffic FILE
   --config FILE     read these options from FILE (default: crawlspec.config.json here, if there is one):
                     its "proxy" object, each key an option without its --; a flag overrides its key
 
@@ -167,8 +169,12 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
   --markdown FILE             also write a short Markdown summary (verdict, totals, faults, failing checks),
                               fit for a CI job summary ($GITHUB_STEP_SUMMARY)
-  --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json);
-                              the line printed as each check ends goes to stderr
+  --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json),
+                              with its spec coverage; the line printed as each check ends goes to stderr
+  --min-coverage N            0 to 100: fail the run (exit 1) when the spec coverage's overall figure (the
+                              mean of its measures) is below N; MEASURE=N for one measure (operations,
+                              statuses, checkedAnswers, requestFields, invalidFields, enumValues, rules,
+                              answerFields); repeatable, each must hold
   --config FILE               read these options from FILE (default: crawlspec.config.json here, if there is
                               one; schema: crawlspec/config.schema.json): its "contract" object, each key an
                               option without its -- ({"base-url": URL, "runs": 20, "skip": [...]}); a flag
@@ -180,7 +186,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   (one that got no answer is never FIXED); failures judged over a whole job or on the run's jobs are listed
   NOT REPLAYED, with the check to run again (--only NAME)
 
-exit status: 0 conformant, 1 deviations found, 2 target never reached, usage error or a report not written,
+exit status: 0 conformant, 1 deviations found (or coverage below --min-coverage), 2 target never reached,
+             usage error or a report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
              replay: 0 all fixed, 1 one still failing, 2 usage error, no recording or target never reached,
                      3 one not judged or replayed`,
@@ -204,6 +211,20 @@ exit status: 0 done (serve: stopped by Ctrl-C), 2 usage error or the port cannot
              other machines: a warning says so)
 
 exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the address cannot be listened on`,
+  'check-traffic': `usage: crawlspec check-traffic FILE.har [--level interface|service] [--json]
+
+  Check every exchange of an HTTP Archive (crawlspec proxy --record, crawlspec contract --record, or any HAR
+  1.2) offline, as crawlspec proxy checks it live: one line per problem and per exchange it could not check,
+  the totals, and the spec coverage of the traffic (operations, answers, request fields, enum values, rules,
+  answer fields, and what nothing touched).
+
+  --level L         interface (default): the interface's expectations decide, the service's are shown as
+                    differences; service: both decide
+  --json            print the coverage as JSON (crawlspec/contract/coverage.schema.json); the lines go to stderr
+
+  Bounds: the file is read as a stream, one entry at a time; an entry of more than 64 MiB is refused.
+exit status: 0 no problem that decides at the level, 1 problems found, 2 usage error or a file that cannot be
+             read as HAR (one line)`,
 } as const);
 
 export type CommandName = keyof typeof COMMAND_USAGE;
@@ -225,6 +246,9 @@ export const USAGE = `usage: crawlspec <command> [options]       (crawlspec <com
   crawlspec proxy --target URL [--port N] [--level L] [--errors] [--json FILE] [--log FILE]
                                                  forward a client's requests to a target and report each
                                                  request and answer that breaks the spec
+  crawlspec check-traffic FILE.har [--level L] [--json]
+                                                 check a recorded client's traffic offline, and say
+                                                 its problems and its spec coverage
   crawlspec serve [--port N] [--host H] [--token T | --no-auth] [--allow-host NAME]...
                                                  run the reference server (127.0.0.1 unless told otherwise)
   crawlspec contract [--base-url URL] [--token T | --no-auth] [options]

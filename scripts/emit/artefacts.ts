@@ -20,6 +20,7 @@ import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
 import { configSchema } from '../cli/configSchema.js';
+import { CoverageSchema } from '../coverage/schema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -72,5 +73,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   files.set('contract/report.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/report.schema.json`, ...ContractReportJsonSchema }));
   // crawlspec.config.json, from the option tables of the commands it sets (exported as crawlspec/config.schema.json).
   files.set('config.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/config.schema.json`, ...configSchema() }));
+  // Spec coverage, the report's `coverage` and `crawlspec check-traffic --json` (crawlspec/contract/coverage.schema.json).
+  files.set('contract/coverage.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/coverage.schema.json`, ...CoverageSchema }));
   return files;
 }

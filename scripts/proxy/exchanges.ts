@@ -11,6 +11,9 @@ import type { Violation } from './exchangeChecks.js';
 
 /** One exchange, ended. */
 export interface ExchangeRecord {
+  /** When its request came, and how long until it ended, in milliseconds. */
+  readonly startedAt: Date;
+  readonly durationMs: number;
   readonly method: string;
   /** The path asked for, without the query. */
   readonly path: string;
@@ -46,6 +49,7 @@ export class OpenExchange {
   private refused = false;
   private requestBody: string | undefined;
   private ended = false;
+  private readonly startedAt = new Date();
 
   constructor(
     private readonly owner: Exchanges,
@@ -77,6 +81,8 @@ export class OpenExchange {
     const verdict = this.found.length > 0 ? 'problems' : ending.why === undefined ? 'passed' : 'unchecked';
     const clean = this.clean;
     this.owner.closed(this, {
+      startedAt: this.startedAt,
+      durationMs: Date.now() - this.startedAt.getTime(),
       method: this.method,
       path: clean(this.path),
       ...(status === undefined ? {} : { status }),

@@ -10,6 +10,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { VERSIONS } from '../../../schemas/versions.js';
 import { LEVELS } from '../spec/levels.js';
+import { CoverageSchema } from '../../coverage/schema.js';
 
 const closed = { additionalProperties: false } as const;
 const count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -311,6 +312,7 @@ export const ContractReportJsonSchema = Type.Object(
     }),
     totals: TotalsSchema,
     ...reportProperties,
+    coverage: Type.Optional(CoverageSchema),
   },
   { ...closed, title: 'crawlspec contract report', description: 'The JSON report of `crawlspec contract --json`.' },
 );

@@ -129,7 +129,7 @@ export interface HarEntry {
 const ms = (value: number) => Math.round(Math.max(value, 0) * 1000) / 1000;
 
 /** `text` cut to TEXT_LIMIT characters, and what was cut, in words. */
-function kept(text: string): { text: string; comment?: string } {
+export function kept(text: string): { text: string; comment?: string } {
   if (text.length <= TEXT_LIMIT) return { text };
   return {
     text: text.slice(0, TEXT_LIMIT),

@@ -13,6 +13,8 @@
  * never inside a word), a block of text wraps inside its box, and below 720 pixels each row is a block of its
  * own, so that the page never scrolls sideways.
  */
+import { coverageLines } from '../../coverage/lines.js';
+import type { Coverage } from '../../coverage/schema.js';
 import type { RunListener } from '../engine/events.js';
 import { reportFile } from './reportFile.js';
 import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from '../report/report.js';
@@ -34,6 +36,7 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 .meta { color: #57606a; margin: 6px 0 12px; }
 .totals span { margin-right: 14px; white-space: nowrap; display: inline-block; }
 .notice { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 4px; padding: 8px 12px; margin: 8px 0; white-space: pre-wrap; overflow-wrap: break-word; }
+.notice.coverage { background: #f6f8fa; border-color: #d0d7de; }
 .meta { overflow-wrap: break-word; }
 .filters { margin: 14px 0 8px; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
 .filters input[type=search] { flex: 1; min-width: 220px; padding: 4px 8px; }
@@ -153,7 +156,7 @@ function checkRow(check: CheckResult, budget: DetailBudget): string {
 }
 
 /** The page. */
-export function formatHtml(report: ContractReport): string {
+export function formatHtml(report: ContractReport, coverage?: Coverage): string {
   const result = verdict(report);
   const count = totals(report);
   const states = (Object.keys(LABEL) as CheckResult['status'][]).filter((s) => report.checks.some((c) => c.status === s));
@@ -176,7 +179,7 @@ export function formatHtml(report: ContractReport): string {
 ${[faultLines(report), ...incompleteSections(report), ...leading(report)]
   .filter((lines) => lines.length > 0)
   .map((lines) => `<div class="notice">${breakable(cutLines(lines.join('\n')))}</div>`)
-  .join('\n')}
+  .join('\n')}${coverage === undefined ? '' : `\n<div class="notice coverage">${e(coverageLines(coverage).join('\n'))}</div>`}
 <div class="filters">${states
     .map(
       (s) =>
@@ -197,8 +200,9 @@ ${rows.map((check) => checkRow(check, budget)).join('\n')}
 `;
 }
 
-/** `--html FILE`: the HTML report written as the run ends. */
-export const htmlReporter = (path: string): RunListener => reportFile(path, 'the HTML report', formatHtml);
+/** `--html FILE`: the HTML report written as the run ends; with `coverage` (reporters/coverage.ts), the spec coverage. */
+export const htmlReporter = (path: string, coverage: () => Coverage | undefined = () => undefined): RunListener =>
+  reportFile(path, 'the HTML report', (report) => formatHtml(report, coverage()));
 
 /** A citation as HTML: a link to its section of the installed reference (the report is a page that stands alone). */
 export function sectionHtml(section: string): string {

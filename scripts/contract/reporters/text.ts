@@ -15,6 +15,8 @@
  * DETAIL_LIMIT bytes are counted, not shown (cut.ts): a long message, answer or curl line says how much of it
  * was cut.
  */
+import { coverageLines } from '../../coverage/lines.js';
+import type { Coverage } from '../../coverage/schema.js';
 import type { RunListener } from '../engine/events.js';
 import { causeLine } from '../report/causes.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '../wire/cut.js';
@@ -276,9 +278,18 @@ export function formatSummary(report: ContractReport): string {
   return render([[formatHeader(report)], ...leading(report), ...trailing(report)]);
 }
 
-/** The summary (`formatSummary`) written once the run has ended, after a blank line (the progress lines precede it). */
-export const summaryPrinter = (write: (text: string) => void): RunListener => ({
+/** The spec coverage in a few lines, each measure's figure (--json lists what nothing touched). */
+export const coverageSummary = (coverage: Coverage): string =>
+  `${[...coverageLines(coverage, false), '  (crawlspec contract --json lists what nothing touched, under coverage.untouched)'].join('\n')}\n`;
+
+/**
+ * The summary (`formatSummary`) written once the run has ended, after a blank line (the progress lines precede it);
+ * with `coverage` (reporters/coverage.ts), the spec coverage before it.
+ */
+export const summaryPrinter = (write: (text: string) => void, coverage: () => Coverage | undefined = () => undefined): RunListener => ({
   runEnded: (report) => {
-    if (report !== undefined) write(`\n${formatSummary(report)}`);
+    if (report === undefined) return;
+    const covered = coverage();
+    write(`\n${covered === undefined ? '' : `${coverageSummary(covered)}\n`}${formatSummary(report)}`);
   },
 });
