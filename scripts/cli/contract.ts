@@ -22,6 +22,7 @@ import {
   webhookSecret,
 } from './errors.js';
 import { closestPattern } from './suggest.js';
+import { knownDeviations } from './knownDeviations.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
@@ -164,6 +165,9 @@ export async function contractCommand(args: string[]): Promise<number> {
       confirm: { type: 'string' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      baseline: { type: 'string' },
+      'update-baseline': { type: 'boolean' },
+      'baseline-strict': { type: 'boolean' },
     },
     false,
   );
@@ -265,10 +269,12 @@ export async function contractCommand(args: string[]): Promise<number> {
   const record =
     values.record === undefined ? undefined : await outputFile(values.record, '--record', 'the exchanges of the run (HAR 1.2)', 'run.har');
   const html = values.html === undefined ? undefined : await outputFile(values.html, '--html', 'the HTML report', 'report.html');
+  const known = await knownDeviations(values);
   const outputs = [
     ['--record', record],
     ['--report', report],
     ['--html', html],
+    ['--baseline', known?.written],
   ].filter((o): o is [string, string] => o[1] !== undefined);
   for (const [i, [option, file]] of outputs.entries())
     for (const [other, second] of outputs.slice(i + 1))
@@ -387,7 +393,7 @@ export async function contractCommand(args: string[]): Promise<number> {
     // the summary: the text report, its check list in the order the checks ended (reporters/text.ts).
     const progress = (line: string) => (values.json ? process.stderr : process.stdout).write(`${printable(line)}\n`);
     progress(kit.formatHeader({ target, versions, level, seed, runs }));
-    const result = await kit
+    const ran = await kit
       .runContract({ ...options, baseUrl: target, ...builtIn(target) }, kit.progressPrinter(progress, level))
       .catch((error: unknown) => {
         // A recording (--record) that could not be written: the file's fault, not the kit's.
@@ -397,6 +403,8 @@ export async function contractCommand(args: string[]): Promise<number> {
           throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
         throw error;
       });
+    // Held against its known deviations (--baseline), the file written first with --update-baseline.
+    const result = known === undefined ? ran : await known.apply(ran);
     // The verdict first: a report file that then cannot be written (a full disk) loses no result.
     process.stdout.write(
       values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,

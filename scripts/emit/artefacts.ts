@@ -18,6 +18,7 @@ import { vectorFiles } from './vectors.js';
 import { REASONS_FILE, reasonsModule } from './reasonsData.js';
 import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
+import { KNOWN_DEVIATIONS_SCHEMA_ID, KnownDeviationsFileSchema } from '../contract/report/knownSchema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -64,5 +65,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   );
   // The JSON report of `crawlspec contract --json` (exported as crawlspec/contract/report.schema.json).
   files.set('contract/report.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/report.schema.json`, ...ContractReportJsonSchema }));
+  // A known-deviations file of `crawlspec contract --baseline` (exported as crawlspec/contract/known-deviations.schema.json).
+  files.set('contract/known-deviations.schema.json', json({ $schema: DIALECT, $id: KNOWN_DEVIATIONS_SCHEMA_ID, ...KnownDeviationsFileSchema }));
   return files;
 }
