@@ -6,7 +6,7 @@
  * level is shown by test/contract.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { checkNames } from '../scripts/contract/engine/run.js';
+import { checkNames } from '../scripts/contract/index.js';
 import { BROKEN_CRAWLERS, BROKEN_SCRAPERS, BROKEN_SERVERS, CHECK_CLASSES, isJobVariant } from './support/brokenServers.js';
 import { describeVariants } from './support/variantRuns.js';
 

@@ -5,7 +5,7 @@
  * at interface level cites the interface; a service citation names what it relies on.
  */
 import { describe, expect, it } from 'vitest';
-import { contractChecks } from '../scripts/contract/engine/run.js';
+import { contractChecks } from '../scripts/contract/index.js';
 import { INTERFACE_SECTIONS } from './support/interfaceSections.js';
 
 const CHECKS = contractChecks(['v1', 'v2']);

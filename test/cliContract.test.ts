@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ContractReportJson } from '../scripts/contract/engine/run.js';
+import type { ContractReportJson } from '../scripts/contract/index.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { kitTarget, type Handler } from './support/kitTarget.js';
 import { closedPort } from './support/siteGuard.js';

@@ -13,7 +13,7 @@ import type { AppResponse } from '../scripts/server/app.js';
 import { retryAfterMs } from '../scripts/contract/wire/http.js';
 import { type CheckResult, type ContractReport } from '../scripts/contract/report/report.js';
 import { escapeXml } from '../scripts/contract/reporters/junit.js';
-import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/engine/run.js';
+import { checkNames, exitCode, formatJunit, formatText, runContract, UNKNOWN_SITE, verdict } from '../scripts/contract/index.js';
 import { toCurl } from '../scripts/contract/wire/curl.js';
 import { DEFAULT_OPTIONS, type ContractOptions } from '../scripts/contract/engine/options.js';
 import { redact, runRedaction } from '../scripts/contract/wire/redact.js';

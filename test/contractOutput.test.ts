@@ -22,7 +22,7 @@ import { progressLine } from '../scripts/contract/reporters/progress.js';
 import { jsonReport, type CheckResult, type ContractReport, type Failure } from '../scripts/contract/report/report.js';
 import { formatHtml } from '../scripts/contract/reporters/html.js';
 import { formatSummary } from '../scripts/contract/reporters/text.js';
-import { checkNames, exitCode, formatJunit, formatText, runContract } from '../scripts/contract/engine/run.js';
+import { checkNames, exitCode, formatJunit, formatText, runContract } from '../scripts/contract/index.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 import { check, report } from './support/reportFixtures.js';
@@ -476,7 +476,9 @@ describe('real runs', () => {
   it('the reference server: each selected check told as it ends, cleaned of the token; the JSON validates against the published schema', async () => {
     const told: { result: CheckResult; done: number; total: number }[] = [];
     const r = await runContract(server.options({ only: ONLY, runs: 2 }), {
-      onCheck: (result, done, total) => told.push({ result, done, total }),
+      checkEnded: (result, progress) => {
+        if (progress !== undefined) told.push({ result, ...progress });
+      },
     });
     expect(told.map((t) => [t.done, t.total])).toEqual([
       [1, 3],
@@ -518,7 +520,7 @@ describe('real runs', () => {
     const target = await kitTarget({ token: TOKEN, deviate: elsewhere });
     try {
       const told: CheckResult[] = [];
-      const r = await runContract(target.options({ only: ['v2.crawl.start.valid'], runs: 1 }), { onCheck: (result) => told.push(result) });
+      const r = await runContract(target.options({ only: ['v2.crawl.start.valid'], runs: 1 }), { checkEnded: (result, progress) => progress !== undefined && told.push(result) });
       expect(told).toHaveLength(1);
       expect(told[0]!.notes?.join('\n')).toContain('https://elsewhere.example/v2/crawl/');
       for (const text of [JSON.stringify(told), JSON.stringify(r), formatText(r)]) expect(text).not.toContain(TOKEN);
@@ -543,7 +545,7 @@ describe('real runs', () => {
     const told: CheckResult[] = [];
     beforeAll(async () => {
       target = await kitTarget({ token: TOKEN, deviate: broken });
-      r = await runContract(target.options({ only: ['v2.crawl.start.fieldAlone'], runs: 1 }), { onCheck: (result) => told.push(result) });
+      r = await runContract(target.options({ only: ['v2.crawl.start.fieldAlone'], runs: 1 }), { checkEnded: (result, progress) => progress !== undefined && told.push(result) });
     }, 60_000);
     afterAll(() => target.close());
 

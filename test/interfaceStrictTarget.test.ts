@@ -6,7 +6,7 @@
  * service's extensions, and only those; the refusal checks whose bases carry them cannot tell, and say so.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, type ContractReport } from '../scripts/contract/engine/run.js';
+import { exitCode, type ContractReport } from '../scripts/contract/index.js';
 import { interfaceStrict } from './support/interfaceStrictServer.js';
 import { runAgainst, summary } from './support/variantRuns.js';
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyProblems, LISTED_PROBLEMS } from '../scripts/contract/spec/operations.js';
 import { Tally } from '../scripts/contract/spec/tally.js';
-import { formatText, runContract, type ContractReport } from '../scripts/contract/engine/run.js';
+import { formatText, runContract, type ContractReport } from '../scripts/contract/index.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 
 describe('a tally keeps the first members of each group and counts the rest', () => {

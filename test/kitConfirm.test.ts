@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../scripts/server/app.js';
-import { exitCode, formatText, runContract, type CheckResult, type ContractReport } from '../scripts/contract/engine/run.js';
+import { exitCode, formatText, runContract, type CheckResult, type ContractReport } from '../scripts/contract/index.js';
 import { BROKEN_CRAWLERS, BROKEN_SERVERS, BROKEN_SERVER_TOKEN } from './support/brokenServers.js';
 import { kitTarget } from './support/kitTarget.js';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredAsMissing } from '../scripts/contract/engine/endpoints.js';
 import type { Exchange } from '../scripts/contract/wire/http.js';
 import type { ContractReport } from '../scripts/contract/report/report.js';
-import { exitCode, formatText, runContract, verdict } from '../scripts/contract/engine/run.js';
+import { exitCode, formatText, runContract, verdict } from '../scripts/contract/index.js';
 import { operationById } from '../scripts/contract/spec/operations.js';
 import { kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 
@@ -122,7 +122,7 @@ describe('a target that refuses every body on the run’s site', () => {
   });
 
   it('the run is incomplete (exit 3), not conformant', async () => {
-    const { exitCode } = await import('../scripts/contract/engine/run.js');
+    const { exitCode } = await import('../scripts/contract/index.js');
     expect(exitCode(report)).toBe(3);
   });
 });

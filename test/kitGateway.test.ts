@@ -10,7 +10,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitCode, formatJunit, formatText, jsonReport, runContract } from '../scripts/contract/engine/run.js';
+import { exitCode, formatJunit, formatText, jsonReport, runContract } from '../scripts/contract/index.js';
 import { resolveOptions } from '../scripts/contract/engine/options.js';
 import { kitTarget, type Handler } from './support/kitTarget.js';
 import { runCli } from './support/runCli.js';
@@ -54,7 +54,7 @@ describe('--header', () => {
       const report = await runContract(
         target.options({ only: ['json.malformed', 'auth.missing'], runs: 2, headers: { 'X-Api-Key': KEY } }),
         {
-          onCheck: (check) => lines.push(JSON.stringify(check)),
+          checkEnded: (check, progress) => progress !== undefined && lines.push(JSON.stringify(check)),
         },
       );
       expect(seen.length).toBeGreaterThan(3);

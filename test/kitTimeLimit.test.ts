@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ContractReportJson } from '../scripts/contract/engine/run.js';
+import type { ContractReportJson } from '../scripts/contract/index.js';
 import { sleep } from '../scripts/contract/wire/http.js';
 import { DEFAULT_MAX_DURATION_MS, timeLimitDetail } from '../scripts/contract/wire/timeLimit.js';
 import { LIMITS } from '../scripts/cli/contract.js';

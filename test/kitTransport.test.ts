@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { exitCode, formatText, runContract, type ContractReport } from '../scripts/contract/engine/run.js';
+import { exitCode, formatText, runContract, type ContractReport } from '../scripts/contract/index.js';
 import { ConnectionLost, HttpClient } from '../scripts/contract/wire/http.js';
 import { RequestBudget } from '../scripts/contract/wire/budget.js';
 import { droppingProxy, type ProxyEntry } from './support/droppingProxy.js';

@@ -11,7 +11,21 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../scripts/server/app.js';
-import { exitCode, formatHtml, formatJunit, formatText, jsonReport, runContract, verdict, type ContractReport, type Failure } from '../scripts/contract/engine/run.js';
+import {
+  exitCode,
+  formatHtml,
+  formatJunit,
+  formatMarkdown,
+  formatText,
+  jsonPrinter,
+  knownDeviationsListener,
+  runContract,
+  summaryPrinter,
+  verdict,
+  type ContractReport,
+  type Failure,
+  type RunListener,
+} from '../scripts/contract/index.js';
 import { knownDeviations } from '../scripts/cli/knownDeviations.js';
 import { InputError } from '../scripts/cli/errors.js';
 import { parseKnownFile, type KnownDeviationsFile } from '../scripts/contract/known/file.js';
@@ -38,10 +52,10 @@ const crawlTimeoutAccepted = (app: ReferenceApp): ReferenceApp =>
 const ONLY = ['auth.missing', 'v2.crawl.start.enumValue', 'v2.rule.timeout.maximum'];
 
 /** The kit at interface level against the reference server behind `faults`, on ONLY. */
-async function run(faults: readonly ((app: ReferenceApp) => ReferenceApp)[], seed: number): Promise<ContractReport> {
+async function run(faults: readonly ((app: ReferenceApp) => ReferenceApp)[], seed: number, listeners: RunListener[] = []): Promise<ContractReport> {
   const target = await kitTarget({ token: BROKEN_SERVER_TOKEN, wrap: (app) => faults.reduce((a, wrap) => wrap(a), app), pageIntervalMs: 0 });
   try {
-    return await runContract(target.options({ seed, runs: 2, versions: ['v2'], behaviour: false, timeoutMs: 120_000, only: ONLY }));
+    return await runContract(target.options({ seed, runs: 2, versions: ['v2'], behaviour: false, timeoutMs: 120_000, only: ONLY }), listeners);
   } finally {
     await target.close();
   }
@@ -72,19 +86,31 @@ describe('a target with known faults, judged against its known deviations', () =
     expect(file.entries.find((e) => e.check === 'v2.crawl.start.enumValue')?.operation).toBe('POST /v2/crawl');
     expect(verdict(first)).toBe('known deviations only');
 
-    // The next run, with another seed and on another port (a new server): exit 0, 2 KNOWN.
-    const again = await judged(await run([sitemapOnlyRefused, missingAuthAccepted], 8));
+    // The next run, with another seed and on another port (a new server): exit 0, 2 KNOWN. Judged as the command
+    // does, by the listener that tells the outputs the judged report.
+    const printed: string[] = [];
+    const relay = knownDeviationsListener(
+      async (report) => (await knownDeviations({ baseline: FILE }))!.apply(report),
+      [jsonPrinter((json) => printed.push(json)), summaryPrinter((text) => printed.push(text))],
+    );
+    await run([sitemapOnlyRefused, missingAuthAccepted], 8, [relay]);
+    const again = relay.report!;
+    const [json, summary] = printed;
+    expect(validReport(JSON.parse(json!)), JSON.stringify(validReport.errors)).toBe(true);
+    expect(JSON.parse(json!)).toMatchObject({ verdict: 'known deviations only', exitCode: 0, known: { new: [], fixed: [] } });
+    expect(summary!.trimEnd().split('\n').pop()).toBe('known deviations only');
     expect(again.known?.new, formatText(again)).toEqual([]);
     expect(names(again.known!.known)).toEqual(['auth.missing', 'v2.crawl.start.enumValue']);
     expect(exitCode(again)).toBe(0);
     expect(verdict(again)).toBe('known deviations only');
-    expect(validReport(JSON.parse(JSON.stringify(jsonReport(again)))), JSON.stringify(validReport.errors)).toBe(true);
     const text = formatText(again);
     expect(text).toMatch(/^known deviations \(.*known\.json\): 2 known, 0 new, 0 expired, 0 fixed, 0 not judged$/m);
     expect(text.trimEnd().split('\n').pop()).toBe('known deviations only');
     // JUnit: the known failures do not fail the suite; HTML: the checks are marked known.
     expect(formatJunit(again)).toMatch(/<testsuites name="crawlspec contract" tests="3" failures="0"/);
     expect(formatHtml(again)).toContain('FAIL (known)');
+    expect(formatMarkdown(again)).toMatch(/^## crawlspec contract: known deviations only \(exit 0\)$/m);
+    expect(formatMarkdown(again)).toContain('### Known deviations');
 
     // A third fault: exit 1, 1 FAIL (new), 2 KNOWN.
     const third = await judged(await run([sitemapOnlyRefused, missingAuthAccepted, crawlTimeoutAccepted], 7));

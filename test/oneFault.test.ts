@@ -19,7 +19,7 @@ import { formatJunit } from '../scripts/contract/reporters/junit.js';
 import { jsonReport, type ContractReport } from '../scripts/contract/report/report.js';
 import { formatHtml } from '../scripts/contract/reporters/html.js';
 import { formatText } from '../scripts/contract/reporters/text.js';
-import { runContract } from '../scripts/contract/engine/run.js';
+import { runContract } from '../scripts/contract/index.js';
 import type { ContractOptions } from '../scripts/contract/engine/options.js';
 import type { ReferenceApp } from '../scripts/server/app.js';
 import { around } from './support/appWrap.js';

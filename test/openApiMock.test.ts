@@ -6,7 +6,7 @@
  * mock did: it accepted a start with a valid start answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, runContract, type ContractReport } from '../scripts/contract/engine/run.js';
+import { exitCode, runContract, type ContractReport } from '../scripts/contract/index.js';
 import { startOpenApiMock, type OpenApiMock } from './support/openApiMock.js';
 
 /** Checks that follow a started job (its status, pages, cancel, errors, the active list, its webhook). */

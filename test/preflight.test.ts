@@ -16,7 +16,7 @@ import {
   runContract,
   type ContractOptions,
   type ContractReport,
-} from '../scripts/contract/engine/run.js';
+} from '../scripts/contract/index.js';
 import { serveSite, SiteNotServed, type ServedSite } from '../scripts/site/server.js';
 import { isStart, kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
 import { runCli, type CliRun } from './support/runCli.js';
@@ -212,7 +212,7 @@ describe('the preflight tells what is the site from what is the target', () => {
     try {
       const told: unknown[] = [];
       const report = await runContract(target.options({ versions: ['v2'], runs: 1, only: ['v2.status'] }), {
-        onDiagnoses: (d) => told.push(...d),
+        diagnoses: (d) => told.push(...d),
       });
       expect(told).toHaveLength(1);
       expect(JSON.stringify(told)).toContain('refused for Bearer ***');

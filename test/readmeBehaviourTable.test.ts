@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BEHAVIOURS } from '../scripts/contract/checks/crawl/behaviour.js';
-import { contractChecks, type Check } from '../scripts/contract/engine/run.js';
+import { contractChecks, type Check } from '../scripts/contract/index.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 

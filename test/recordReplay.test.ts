@@ -23,7 +23,7 @@ import { RequestBudget } from '../scripts/contract/wire/budget.js';
 import { HttpClient } from '../scripts/contract/wire/http.js';
 import { resolveOptions } from '../scripts/contract/engine/options.js';
 import { Recording } from '../scripts/contract/reporters/recording.js';
-import { runContract, type ContractOptions, type ContractReport } from '../scripts/contract/engine/run.js';
+import { runContract, type ContractOptions, type ContractReport } from '../scripts/contract/index.js';
 import { TEXT_LIMIT, type EntryMark, type HarEntry, type RunMark } from '../scripts/contract/reporters/har.js';
 import { BROKEN_CRAWLERS, BROKEN_SERVER_TOKEN, BROKEN_SERVERS } from './support/brokenServers.js';
 import { isStart, kitTarget, startedAndCancelled, type Handler, type KitTarget } from './support/kitTarget.js';
@@ -393,18 +393,19 @@ describe.concurrent('record and replay', () => {
           behaviour: false,
           record: file,
         });
-        const recording = await Recording.open(file, options);
+        const recording = new Recording(file);
+        await recording.runStarted(options);
         const client = new HttpClient({
           token: TOKEN,
           timeoutMs: 10_000,
           concurrency: 1,
           maxResponseBytes: 1 << 20,
-          onExchange: recording.onExchange,
+          onExchange: (record) => recording.exchange(record, null),
         });
         const budget = new RequestBudget(2);
         await expect(client.send({ method: 'GET', url: `${base}/v2/crawl/active` }, budget)).rejects.toThrow();
         await client.send({ method: 'GET', url: `${base}/v2/crawl/long` }, budget);
-        await recording.close(undefined);
+        await recording.runEnded(undefined);
 
         const har = JSON.parse(await readFile(file, 'utf8')) as Har;
         const validate = harValidator();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarEntry, RunMark } from '../scripts/contract/reporters/har.js';
-import { runContract } from '../scripts/contract/engine/run.js';
+import { runContract } from '../scripts/contract/index.js';
 import { BROKEN_SERVERS } from './support/brokenServers.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 import { runCli } from './support/runCli.js';

@@ -21,7 +21,7 @@ import { expectedCrawl } from '../schemas/crawl/oracle.js';
 import { scrapeExpectation } from '../schemas/scrape/oracle.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import { readFileSync } from 'node:fs';
-import { checkNames, contractChecks, exitCode, runContract, type Check, type ContractReport } from '../scripts/contract/engine/run.js';
+import { checkNames, contractChecks, exitCode, runContract, type Check, type ContractReport } from '../scripts/contract/index.js';
 import type { ContractOptions } from '../scripts/contract/engine/options.js';
 import { NOT_SELECTED } from '../scripts/contract/report/report.js';
 import type { Level } from '../scripts/contract/spec/levels.js';

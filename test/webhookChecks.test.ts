@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, runContract, type CheckResult, type ContractReport } from '../scripts/contract/engine/run.js';
+import { exitCode, runContract, type CheckResult, type ContractReport } from '../scripts/contract/index.js';
 import {
   collectDeliveries,
   InboxReader,

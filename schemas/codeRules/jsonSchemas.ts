@@ -40,9 +40,10 @@
  */
 import type { Ajv } from 'ajv';
 import { ajv as ajvPackage } from '#generated/load/dependencies.js';
-import { keysTo, pointerSegment, rootPlace, type Place } from '../place.js';
 import { denseArray, field, isRecord, NO_PROBLEMS, type CodeRule, type RuleProblem, type Segments } from './codeRule.js';
 import { VerdictCache } from './verdictCache.js';
+import { exactData, sameAs, type Known } from './knownData.js';
+import { freeFormMessage, freeFormObject, noFreeForm } from './freeFormObjects.js';
 import {
   MAX_SCHEMA_CHARACTERS,
   MAX_SCHEMA_PATTERNS,
@@ -185,76 +186,6 @@ function compiledVerdict(schema: Readonly<Record<string, unknown>>, spent: Spent
   return verdict;
 }
 
-/** The data of `text` (the schema's JSON text) as `Known`, when the schema holds exactly that data; else undefined. */
-function exactData(schema: unknown, text: string): Known | undefined {
-  const known = knownOf(JSON.parse(text));
-  return sameAs(schema, known, 0) ? known : undefined;
-}
-
-/**
- * The cheap answers (`keeps`) walk a schema with recursion and without allocating; a schema nested deeper than this
- * (or holding a cycle, which only a caller of the JavaScript API can make) is left to `check`.
- */
-const CHEAP_DEPTH = 64;
-/**
- * A schema's data as `compiledBefore` compares it: an object as its keys in their order and its values, an array as
- * its items, anything else as it is. Comparing with it reads nothing but the body's schema.
- */
-type Known = string | number | boolean | null | readonly Known[] | KnownObject;
-
-class KnownObject {
-  constructor(
-    readonly keys: readonly string[],
-    readonly values: readonly Known[],
-  ) {}
-}
-
-/** JSON data (parsed from a schema's text) as `Known`. */
-function knownOf(value: unknown): Known {
-  if (Array.isArray(value)) return value.map(knownOf);
-  if (isRecord(value)) {
-    const keys = Object.keys(value);
-    return new KnownObject(
-      keys,
-      keys.map((key) => knownOf(value[key])),
-    );
-  }
-  return value as Known;
-}
-
-/**
- * Whether `value` holds exactly the data `known` holds, its objects' own keys in the same order, without
- * allocating; false past CHEAP_DEPTH. A key the value only inherits is not its data (JSON.stringify, which the
- * verdicts by text go by, leaves it out): such a key makes it differ.
- */
-function sameAs(value: unknown, known: Known, depth: number): boolean {
-  if (typeof known !== 'object' || known === null) return value === known;
-  if (typeof value !== 'object' || value === null || depth >= CHEAP_DEPTH) return false;
-  // `Known` holds arrays and KnownObjects: told apart by Array.isArray, which costs a map check where `instanceof`
-  // cost a third of the comparison.
-  if (!isKnownArray(known)) {
-    if (Array.isArray(value)) return false;
-    const { keys, values } = known;
-    const object = value as Readonly<Record<string, unknown>>;
-    let i = 0;
-    for (const key in object) {
-      if (i >= keys.length || key !== keys[i] || !Object.prototype.hasOwnProperty.call(object, key)) return false;
-      if (!sameMember(object[key], values[i]!, depth)) return false;
-      i += 1;
-    }
-    return i === keys.length;
-  }
-  if (!Array.isArray(value) || value.length !== known.length) return false;
-  for (let i = 0; i < known.length; i++) if (!sameMember(value[i], known[i]!, depth)) return false;
-  return true;
-}
-
-const isKnownArray = (known: Known): known is readonly Known[] => Array.isArray(known);
-
-/** `sameAs` of a member at `depth + 1`, a primitive compared in place (most members are: no call for them). */
-const sameMember = (value: unknown, known: Known, depth: number): boolean =>
-  typeof known !== 'object' || known === null ? value === known : sameAs(value, known, depth + 1);
-
 /**
  * Cheaply: the schema that compiled recently whose data `schema` holds (keys in the same order); undefined when
  * it cannot tell.
@@ -284,78 +215,6 @@ let takenNoFreeForm = false;
 
 /** Cheaply, v1: true only when no object schema inside `schema` allows any property without naming one. */
 const keptFreeFormV1 = (schema: unknown) => !isRecord(schema) || (schema === taken ? takenNoFreeForm : noFreeForm(schema, false, 0));
-
-/**
- * Cheaply: true only when no object schema inside `value` allows any property without naming one (as
- * `freeFormObject` finds none); false when it cannot tell (nested deeper than CHEAP_DEPTH, an inherited key).
- */
-function noFreeForm(value: unknown, skipRefs: boolean, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (depth >= CHEAP_DEPTH) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!noFreeForm(value[i], skipRefs, depth + 1)) return false;
-    return true;
-  }
-  // Plain reads, `type` then `additionalProperties` as the check reads them (see CodeRule.keeps): an inherited one,
-  // or an inherited key, can only make the walk find more than `freeFormObject` does. Skipping an object for `$ref`,
-  // or counting `properties` as named, needs them own.
-  const object = value as Readonly<Record<string, unknown>>;
-  // The own-property test first, as `freeFormObject` does: a schema that throws when read says so alike.
-  if (skipRefs && Object.hasOwn(object, '$ref')) return true;
-  if (
-    object.type === 'object' &&
-    object.additionalProperties === true &&
-    !Object.hasOwn(object, 'properties') &&
-    !Object.hasOwn(object, 'patternProperties')
-  )
-    return false;
-  for (const key in object) {
-    const member = object[key];
-    if (typeof member === 'object' && member !== null && !noFreeForm(member, skipRefs, depth + 1)) return false;
-  }
-  return true;
-}
-
-/** A JSON Pointer into the schema, for a message. */
-function pointer(place: Place): string {
-  const keys = keysTo(place).map(pointerSegment);
-  return keys.length === 0 ? 'the root' : `/${keys.join('/')}`;
-}
-
-/**
- * The first object schema inside `schema` that allows any property without naming one, as a pointer, or
- * undefined. Every object and array inside is visited once (the service walks them all, keywords or data);
- * `skipRefs`: an object holding `$ref` is not entered (v2).
- */
-function freeFormObject(schema: unknown, skipRefs: boolean): string | undefined {
-  const seen = new Set<object>();
-  const stack: Place[] = [rootPlace(schema)];
-  while (stack.length > 0) {
-    const place = stack.pop()!;
-    const { value } = place;
-    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
-    seen.add(value);
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: place, key: i });
-      continue;
-    }
-    const object = value as Readonly<Record<string, unknown>>;
-    if (skipRefs && Object.hasOwn(object, '$ref')) continue;
-    if (
-      field(object, 'type') === 'object' &&
-      field(object, 'additionalProperties') === true &&
-      !Object.hasOwn(object, 'properties') &&
-      !Object.hasOwn(object, 'patternProperties')
-    )
-      return pointer(place);
-    const keys = Object.keys(object);
-    for (let k = keys.length - 1; k >= 0; k--) stack.push({ value: field(object, keys[k]!), parent: place, key: keys[k]! });
-  }
-  return undefined;
-}
-
-const freeFormMessage = (where: string) =>
-  `The JSON Schema's object at ${where} allows any property ("additionalProperties": true) but names none ("properties" or "patternProperties"): the extraction cannot fill a free-form object. Give its properties.`;
 
 type Version = 'v1' | 'v2';
 

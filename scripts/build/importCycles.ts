@@ -7,8 +7,12 @@
  * A cycle of two files (a module and the one it hands a callback or a type back to) is allowed: it reads as one
  * concept split for size. A longer one means that no file of it can be understood, or moved, without the others.
  * Exit 0 with none, 1 with each printed, the files in import order.
+ *
+ * The same imports say whether the contract kit's rooms (kitRooms.ts) import only downward: each import up a room
+ * is printed, and fails the run too.
  */
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import { upwardImports } from './kitRooms.js';
 
 const ROOTS = ['schemas', 'scripts'];
 
@@ -37,4 +41,7 @@ console.log(
   `${output.summary.totalCruised} modules of ${ROOTS.join(' and ')} read: ${pairs} cycle(s) of two files (allowed), ${long.length} longer`,
 );
 for (const cycle of long) console.log(`  a cycle of ${cycle.length} files: ${[...cycle, cycle[0]].join(' → ')}`);
-process.exitCode = long.length > 0 ? 1 : 0;
+const upward = upwardImports(output.modules.flatMap((m) => m.dependencies.map((d) => [m.source, d.resolved] as const)));
+console.log(`the kit's rooms: ${upward.length} import(s) up a room`);
+for (const line of upward) console.log(`  ${line}`);
+process.exitCode = long.length > 0 || upward.length > 0 ? 1 : 0;

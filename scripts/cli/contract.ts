@@ -3,7 +3,6 @@
  * server started for the run. Every option is checked before anything is started or sent: a wrong one is a
  * usage error (exit 2), one line naming the option and what it takes.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { headerProblem, parseHeader } from '../contract/wire/headers.js';
 import type { ContractOptions } from '../contract/engine/options.js';
@@ -34,7 +33,7 @@ async function loadKit() {
   const [validation, options, run, checkTable, site, testSite, siteData] = await Promise.all([
     import('../../schemas/validate.js'),
     import('../contract/engine/options.js'),
-    import('../contract/engine/run.js'),
+    import('../contract/index.js'),
     import('../contract/checks/table.js'),
     import('../server/site.js'),
     import('../site/server.js'),
@@ -159,6 +158,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       report: { type: 'string' },
       html: { type: 'string' },
       record: { type: 'string' },
+      markdown: { type: 'string' },
       json: { type: 'boolean', default: false },
       header: { type: 'string', multiple: true },
       'wait-for-target': { type: 'string' },
@@ -269,11 +269,14 @@ export async function contractCommand(args: string[]): Promise<number> {
   const record =
     values.record === undefined ? undefined : await outputFile(values.record, '--record', 'the exchanges of the run (HAR 1.2)', 'run.har');
   const html = values.html === undefined ? undefined : await outputFile(values.html, '--html', 'the HTML report', 'report.html');
+  const markdown =
+    values.markdown === undefined ? undefined : await outputFile(values.markdown, '--markdown', 'the Markdown summary', 'summary.md');
   const known = await knownDeviations(values);
   const outputs = [
     ['--record', record],
     ['--report', report],
     ['--html', html],
+    ['--markdown', markdown],
     ['--baseline', known?.written],
   ].filter((o): o is [string, string] => o[1] !== undefined);
   for (const [i, [option, file]] of outputs.entries())
@@ -390,36 +393,38 @@ export async function contractCommand(args: string[]): Promise<number> {
   }
   try {
     // The header at once, then a line per check as it ends (on stderr when stdout carries the JSON report), then
-    // the summary: the text report, its check list in the order the checks ended (reporters/text.ts).
+    // the summary: the text report, its check list in the order the checks ended (reporters/text.ts), or the JSON
+    // report; then the report files. Each output is a listener of the run's events (contract/engine/events.ts).
     const progress = (line: string) => (values.json ? process.stderr : process.stdout).write(`${printable(line)}\n`);
     progress(kit.formatHeader({ target, versions, level, seed, runs }));
-    const ran = await kit
-      .runContract({ ...options, baseUrl: target, ...builtIn(target) }, kit.progressPrinter(progress, level))
-      .catch((error: unknown) => {
-        // A recording (--record) that could not be written: the file's fault, not the kit's.
-        if (error instanceof kit.RecordingFailed) throw new InputError(error.message);
-        // The site's port (--site-port) taken: checked when the site is served, before anything is sent.
-        if (error instanceof kit.SiteNotServed)
-          throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
-        throw error;
-      });
-    // Held against its known deviations (--baseline), the file written first with --update-baseline.
-    const result = known === undefined ? ran : await known.apply(ran);
-    // The verdict first: a report file that then cannot be written (a full disk) loses no result.
-    process.stdout.write(
-      values.json ? `${printableJson(JSON.stringify(kit.jsonReport(result), null, 2))}\n` : `\n${printable(kit.formatSummary(result))}`,
-    );
-    // With --json, the verdict also ends what a person watching sees (stderr), as it ends the text report.
-    if (values.json) process.stderr.write(`${kit.verdict(result)}\n`);
-    if (report !== undefined)
-      await writeFile(report, kit.formatJunit(result)).catch((error: unknown) => {
-        throw new InputError(`cannot write the JUnit report to ${quote(report)}: ${(error as Error).message}`);
-      });
-    if (html !== undefined)
-      await writeFile(html, kit.formatHtml(result)).catch((error: unknown) => {
-        throw new InputError(`cannot write the HTML report to ${quote(html)}: ${(error as Error).message}`);
-      });
-    return kit.exitCode(result);
+    const outputs = [
+      kit.progressPrinter(progress, level),
+      values.json
+        ? kit.jsonPrinter(
+            (json) => process.stdout.write(`${printableJson(json)}\n`),
+            // With --json, the verdict also ends what a person watching sees (stderr), as it ends the text report.
+            (verdict) => process.stderr.write(`${verdict}\n`),
+          )
+        : kit.summaryPrinter((text) => process.stdout.write(printable(text))),
+      // The verdict first: a report file that then cannot be written (a full disk) loses no result.
+      ...(report === undefined ? [] : [kit.junitReporter(report)]),
+      ...(html === undefined ? [] : [kit.htmlReporter(html)]),
+      ...(markdown === undefined ? [] : [kit.markdownReporter(markdown)]),
+    ];
+    // Held against its known deviations (--baseline; the file written first with --update-baseline), the outputs say so.
+    const judged = known === undefined ? undefined : kit.knownDeviationsListener((ran) => known.apply(ran), outputs);
+    const listeners = judged === undefined ? outputs : [judged];
+    const result = await kit.runContract({ ...options, baseUrl: target, ...builtIn(target) }, listeners).catch((error: unknown) => {
+      // A recording (--record) or a report file that could not be written: the file's fault, not the kit's.
+      if (error instanceof kit.RecordingFailed || error instanceof kit.ReportNotWritten) throw new InputError(error.message);
+      // The known deviations that --update-baseline could not write (knownDeviations.ts says which file).
+      if (error instanceof InputError) throw error;
+      // The site's port (--site-port) taken: checked when the site is served, before anything is sent.
+      if (error instanceof kit.SiteNotServed)
+        throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
+      throw error;
+    });
+    return kit.exitCode(judged?.report ?? result);
   } finally {
     await embedded?.close();
   }

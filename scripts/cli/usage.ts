@@ -150,6 +150,8 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --html FILE                 also write the report as one self-contained HTML page (a table of the checks,
                               filtered by state or name; each failure with expected, got and the curl line)
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
+  --markdown FILE             also write a short Markdown summary (verdict, totals, faults, failing checks),
+                              fit for a CI job summary ($GITHUB_STEP_SUMMARY)
   --baseline FILE             known deviations (schema: crawlspec/contract/known-deviations.schema.json): a
                               failure in FILE is KNOWN and does not fail the run (verdict "known deviations
                               only", exit 0), a new one or one past its expires date fails it, an entry no

@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseRequestBody } from '../../schemas/errorEnvelope.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import { checkNames } from '../../scripts/contract/engine/run.js';
+import { checkNames } from '../../scripts/contract/index.js';
 import type { AppRequest, AppResponse, ReferenceApp } from '../../scripts/server/app.js';
 import { INVALID_KINDS } from '../../scripts/contract/checks/requests/generated.js';
 import { BROKEN_WEBHOOKS } from './webhookVariants.js';

@@ -7,7 +7,7 @@
 import { createReferenceApp, type AppRequest, type AppResponse, type ReferenceApp } from '../../scripts/server/app.js';
 import { listen } from '../../scripts/server/http.js';
 import { REFERENCE_SITE_PROFILE } from '../../scripts/server/site.js';
-import type { ContractOptions } from '../../scripts/contract/engine/run.js';
+import type { ContractOptions } from '../../scripts/contract/index.js';
 import { BUILT_IN_SITE_HOST, isSiteAddress, siteNamesOnLoopback } from '../../scripts/site/server.js';
 
 export interface Logged {

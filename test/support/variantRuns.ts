@@ -15,7 +15,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceApp } from '../../scripts/server/app.js';
-import { exitCode, runContract, type ContractReport } from '../../scripts/contract/engine/run.js';
+import { exitCode, runContract, type ContractReport } from '../../scripts/contract/index.js';
 import type { Level } from '../../scripts/contract/spec/levels.js';
 import { BROKEN_SERVER_TOKEN, type BrokenServer } from './brokenServers.js';
 import { kitTarget } from './kitTarget.js';

@@ -4,7 +4,7 @@
  * generated, so that the documents can never disagree with the kit.
  */
 import type { Version } from '../../../schemas/registry.js';
-import { contractChecks } from '../engine/run.js';
+import { contractChecks } from './index.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

@@ -36,7 +36,7 @@ import type { SiteOrigins } from '../../site/testSite.js';
 import type { Preflight } from './preflight.js';
 import { answeredAsMissing, proverOf, type MissingEndpoints } from './endpoints.js';
 import type { BaseAnswer } from './baseline.js';
-import type { Recording } from '../reporters/recording.js';
+import type { RunEvents } from './events.js';
 
 /** Longest body shown in a failure, in bytes. */
 export const BODY_LIMIT = 600;
@@ -62,8 +62,8 @@ export interface Env {
   readonly reserve: Reserve;
   /** The run's account of lost connections (transport.ts). */
   readonly transport: Transport;
-  /** Where the run is recorded (`--record`), if it is. */
-  readonly recording?: Recording;
+  /** Where the run tells what happens (events.ts), if anywhere. */
+  readonly events?: RunEvents;
 }
 
 /** The test site the behaviour checks crawl: where it is, and what it is (for the crawl oracle). */
@@ -289,8 +289,8 @@ export class Attempt {
     try {
       return holdAnswer(this, exchange, expectation);
     } finally {
-      // A recording (--record) keeps the expectation of a failing answer, for replay to judge it again.
-      if (this.failures.length > before) this.env.recording?.judged(exchange, expectation, this.failures.slice(before));
+      // Told to the run's listeners: a recording (--record) keeps the expectation of a failing answer, for replay to judge it again.
+      if (this.failures.length > before) this.env.events?.judged(exchange, expectation, this.failures.slice(before), this.check);
     }
   }
 

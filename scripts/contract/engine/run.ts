@@ -1,32 +1,21 @@
 /**
- * `runContract(options)`: runs every check against a target and reports. Checks run `concurrency` at a
- * time, in a fixed order (cheap, job-free checks first). Each check has its own share of the request budget,
- * in proportion to what it needs (by default exactly that), so no check can starve another; a check that
- * uses up its share stops there (skipped). Every job a check starts is cancelled, by the check or, failing
- * that, here at the end. The report is cleaned of the token before it is returned.
+ * `runChecks(checks, options, listeners)`: runs the checks against a target and tells the run's listeners
+ * (events.ts) what happens, ending with the report. Checks run `concurrency` at a time, in the order given (the
+ * catalogue, checks/index.ts, puts the cheap, job-free ones first). Each check has its own share of the request
+ * budget, in proportion to what it needs (by default exactly that), so no check can starve another; a check that
+ * uses up its share stops there (skipped). Every job a check starts is cancelled, by the check or, failing that,
+ * here at the end. The report is cleaned of the token before it is returned. The engine knows no output format:
+ * the progress lines, the reports and the recording are listeners (reporters/).
  */
-import type { Version } from '../../../schemas/registry.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestBudget } from '../wire/budget.js';
 import { statusOf, undecidedAt, type Check, type CheckOutcome } from './check.js';
-import { authChecks } from '../checks/requests/auth.js';
-import { behaviourChecks } from '../checks/crawl/behaviour.js';
-import { fieldChecks } from '../checks/requests/fields.js';
-import { invalidStartChecks, validStartChecks } from '../checks/requests/generated.js';
-import { invalidUrlChecks } from '../checks/requests/invalidUrls.js';
-import { malformedJsonCheck } from '../checks/requests/json.js';
-import { activeCheck, cancelCheck, distinctIdsChecks, errorsCheck, statusCheck } from '../checks/lifecycle/lifecycle.js';
-import { paginationCheck } from '../checks/lifecycle/pagination.js';
-import { ruleChecks } from '../checks/requests/rules.js';
-import { scrapeChecks } from '../checks/scrape/scrapeChecks.js';
-import { undocumentedStatusCheck } from '../checks/requests/undocumented.js';
-import { webhookChecks } from '../checks/webhooks/webhooks.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../wire/webhookReceiver.js';
 import { randomBytes } from 'node:crypto';
 import type { BehaviourSite, Env } from './context.js';
 import { serveSite } from '../../site/server.js';
 import { COPY_PROFILE, TEST_SITE_PROFILE, testSiteModel, type SiteOrigins } from '../../site/testSite.js';
 import { MissingEndpoints } from './endpoints.js';
-import { recorded, type Recording } from '../reporters/recording.js';
 import { HttpClient } from '../wire/http.js';
 import { JobTracker } from '../wire/jobs.js';
 import { decides, type Level } from '../spec/levels.js';
@@ -41,47 +30,7 @@ import { TimeLimit } from '../wire/timeLimit.js';
 import { blockedDetail, NOT_SELECTED, type CheckResult, type CheckStatus, type ContractReport } from '../report/report.js';
 import { causesOf } from '../report/causes.js';
 import { collapse } from '../report/collapse.js';
-import type { RunObserver } from '../reporters/progress.js';
-
-export type { ContractOptions, SiteProfile } from './options.js';
-export { DEFAULT_OPTIONS, UNKNOWN_SITE } from './options.js';
-export type { CheckResult, ContractReport, ContractReportJson, Failure, NotImplemented, Totals, Verdict } from '../report/report.js';
-export { exitCode, jsonReport, totals, verdict } from '../report/report.js';
-export { ContractReportJsonSchema } from '../report/reportSchema.js';
-export { formatHeader, formatSummary, formatText } from '../reporters/text.js';
-export { progressPrinter, type RunObserver } from '../reporters/progress.js';
-export { formatJunit } from '../reporters/junit.js';
-export { formatHtml } from '../reporters/html.js';
-export { RecordingFailed } from '../reporters/recording.js';
-export type { Check } from './check.js';
-export type { CheckInfo, Citation } from '../spec/checkInfo.js';
-
-/** Every check of a run over `versions`, in the order they run. */
-export function contractChecks(versions: readonly Version[]): Check[] {
-  const each = (make: (version: Version) => Check | Check[]) => versions.flatMap(make);
-  return [
-    ...authChecks(versions),
-    malformedJsonCheck(versions),
-    ...each(undocumentedStatusCheck),
-    ...each(ruleChecks),
-    ...each(invalidUrlChecks),
-    ...each(statusCheck),
-    ...each(paginationCheck),
-    ...each(cancelCheck),
-    ...each(errorsCheck),
-    ...each(activeCheck),
-    ...each(distinctIdsChecks),
-    ...each(webhookChecks),
-    ...each(fieldChecks),
-    ...each(behaviourChecks),
-    ...each(scrapeChecks),
-    ...each(validStartChecks),
-    ...each(invalidStartChecks),
-  ];
-}
-
-/** The names of the checks a run over `versions` reports, in order. */
-export const checkNames = (versions: readonly Version[]): string[] => contractChecks(versions).map((c) => c.name);
+import { RunEvents, type RunListener } from './events.js';
 
 /** Whether `--only` (if given) selects the check. */
 const selected = (check: Check, options: ResolvedOptions) =>
@@ -215,7 +164,15 @@ async function cancelLeftovers(env: Env): Promise<void> {
   for (const job of env.jobs.open()) job.state = 'notCancelled';
 }
 
-export async function runContract(options: ContractOptions, observer: RunObserver = {}): Promise<ContractReport> {
+/**
+ * Runs `checks` against the target of `options`, telling `listeners` what happens (events.ts), and returns the
+ * report (cleaned of the token). The run's listeners hear `runEnded` whether it ends or fails.
+ */
+export async function runChecks(
+  checks: readonly Check[],
+  options: ContractOptions,
+  listeners: RunListener | readonly RunListener[] = [],
+): Promise<ContractReport> {
   const given: ResolvedOptions = resolveOptions(options);
   // One notion of the site: the kit's test site, a copy given or the site served here for the run (on the
   // port asked for, if any), is what the behaviour checks crawl and, without --site-url, where every job
@@ -229,7 +186,7 @@ export async function runContract(options: ContractOptions, observer: RunObserve
   let receiver: WebhookReceiver | undefined;
   try {
     // The webhook checks' receiver: the one given, or (a loopback target) one run here on 127.0.0.1 for the run.
-    if (given.servesWebhookReceiver && contractChecks(given.versions).some((c) => c.webhook !== undefined && selected(c, given)))
+    if (given.servesWebhookReceiver && checks.some((c) => c.webhook !== undefined && selected(c, given)))
       receiver = await startWebhookReceiver();
     const origins = given.behaviourSite ?? served?.origins;
     const profile = served === undefined ? (options.site ?? COPY_PROFILE) : TEST_SITE_PROFILE;
@@ -238,7 +195,18 @@ export async function runContract(options: ContractOptions, observer: RunObserve
     const receiverUrl = receiver?.url ?? sited.webhookUrl;
     const resolved =
       receiverUrl === undefined ? sited : { ...sited, webhookUrl: `${receiverUrl}/${randomBytes(16).toString('base64url')}` };
-    return await recorded(resolved, (recording) => runResolved(resolved, origins, observer, recording));
+    const events = new RunEvents(listeners, runRedaction(resolved));
+    let report: ContractReport;
+    try {
+      await events.runStarted(resolved);
+      report = await runResolved(checks, resolved, origins, events);
+    } catch (error) {
+      await events.runEnded(undefined).catch(() => undefined);
+      throw error;
+    }
+    for (const cause of report.causes) events.causeFound(cause);
+    await events.runEnded(report);
+    return report;
   } finally {
     await receiver?.close();
     await served?.close();
@@ -246,18 +214,21 @@ export async function runContract(options: ContractOptions, observer: RunObserve
 }
 
 async function runResolved(
+  checks: readonly Check[],
   resolved: ResolvedOptions,
   origins: SiteOrigins | undefined,
-  observer: RunObserver,
-  recording: Recording | undefined,
+  events: RunEvents,
 ): Promise<ContractReport> {
+  // Which check sent a request: each runs in a scope of its own, since its requests go out from deep inside it
+  // and several checks run at once.
+  const running = new AsyncLocalStorage<string>();
   const timeLimit = new TimeLimit(resolved.maxDurationMs);
   const client = new HttpClient({
     token: resolved.token,
     timeoutMs: resolved.timeoutMs,
     concurrency: resolved.concurrency,
     maxResponseBytes: resolved.maxResponseBytes,
-    ...(recording === undefined ? {} : { onExchange: recording.onExchange }),
+    onExchange: (record) => events.exchange(record, running.getStore() ?? null),
     headers: resolved.headers,
     timeLimit,
   });
@@ -267,7 +238,6 @@ async function runResolved(
   if (notReady !== undefined) client.unreachable = notReady;
   const behaviour = origins === undefined ? undefined : { origins, model: testSiteModel(origins) };
   const jobs = new JobTracker(resolved.baseUrl);
-  const checks = contractChecks(resolved.versions);
   const sites = preflightSites(
     checks.filter((check) => notRun(check, resolved, behaviour) === undefined),
     resolved,
@@ -280,7 +250,7 @@ async function runResolved(
   // Before the suite: can the target use the sites the checks rest on?
   const preflight = await runPreflight({ client, jobs, options: resolved }, sites, new RequestBudget(preflightShare));
   // Told before the checks run, cleaned of the token (an error text the target sent may hold it).
-  if (preflight.diagnoses.length > 0) observer.onDiagnoses?.(redact(preflight.diagnoses, runRedaction(resolved)));
+  if (preflight.diagnoses.length > 0) events.diagnoses(preflight.diagnoses);
   const env: Env = {
     options: resolved,
     running: new Set(checks.filter((check) => notRun(check, resolved, behaviour) === undefined).map((check) => check.name)),
@@ -290,7 +260,7 @@ async function runResolved(
     ...(behaviour === undefined ? {} : { behaviour }),
     preflight,
     endpoints: new MissingEndpoints(),
-    ...(recording === undefined ? {} : { recording }),
+    events,
     // Beyond the shares: by default what resends and confirmations take; under --max-requests what the shares leave.
     reserve: new Reserve(resolved.maxRequests === undefined ? Infinity : total - preflightShare - shares.reduce((a, b) => a + b, 0)),
     transport: new Transport(),
@@ -301,9 +271,10 @@ async function runResolved(
   const told = { done: 0, total: checks.filter((check) => selected(check, resolved)).length };
   const worker = async () => {
     for (let i = next++; i < checks.length; i = next++) {
-      const run = () => runCheck(checks[i]!, env, shares[i]!);
-      results[i] = await (recording === undefined ? run() : recording.check(checks[i]!.name, run));
-      if (selected(checks[i]!, resolved)) observer.onCheck?.(redact(results[i]!, runRedaction(resolved)), (told.done += 1), told.total);
+      const check = checks[i]!;
+      events.checkStarted(check.name);
+      results[i] = await running.run(check.name, () => runCheck(check, env, shares[i]!));
+      events.checkEnded(results[i]!, selected(check, resolved) ? { done: (told.done += 1), total: told.total } : undefined);
     }
   };
   try {

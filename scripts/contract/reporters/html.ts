@@ -13,6 +13,8 @@
  * never inside a word), a block of text wraps inside its box, and below 720 pixels each row is a block of its
  * own, so that the page never scrolls sideways.
  */
+import type { RunListener } from '../engine/events.js';
+import { reportFile } from './reportFile.js';
 import { exitCode, totals, verdict, type CheckResult, type ContractReport, type Failure } from '../report/report.js';
 import { crawlGraphSvg, graphCounts } from './crawlGraphSvg.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '../wire/cut.js';
@@ -197,3 +199,6 @@ ${rows.map((check) => checkRow(check, budget, knownFailing.has(check.name))).joi
 </html>
 `;
 }
+
+/** `--html FILE`: the HTML report written as the run ends. */
+export const htmlReporter = (path: string): RunListener => reportFile(path, 'the HTML report', formatHtml);

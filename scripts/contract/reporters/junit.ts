@@ -16,6 +16,8 @@
  * operations not implemented, which the suite's `<system-out>` also lists, after the preflight's diagnoses.
  * Lines are cut as in the text report, and so are the failure entries past its bound (cut.ts DETAIL_LIMIT).
  */
+import type { RunListener } from '../engine/events.js';
+import { reportFile } from './reportFile.js';
 import { cut, cutLines, DetailBudget, notShown } from '../wire/cut.js';
 import { exitCode, NOT_SELECTED, totals, verdict, type CheckResult, type ContractReport, type Failure } from '../report/report.js';
 import { diagnosisLines, faultLines, failureLines, LABEL, notImplementedLine } from './text.js';
@@ -133,3 +135,6 @@ export function formatJunit(report: ContractReport): string {
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }
+
+/** `--report FILE`: the JUnit XML report written as the run ends. */
+export const junitReporter = (path: string): RunListener => reportFile(path, 'the JUnit report', formatJunit);

@@ -1,8 +1,7 @@
 /**
- * Recording a contract run (`--record FILE`) as HAR 1.2 (har.ts). The HTTP client tells the recording of every
- * exchange (`onExchange`); each is attributed to the check running when it was sent (an AsyncLocalStorage scope
- * around each check, since a check's requests go out from deep inside it and several checks run at once), and
- * an attempt tells it of every answer it held against an expectation and found failing (`judged`).
+ * Recording a contract run (`--record FILE`) as HAR 1.2 (har.ts): a listener of the run's events
+ * (engine/events.ts). The run tells it of every exchange, with the check that sent it, and of every answer a check
+ * held against an expectation and found failing (`judged`).
  *
  * A check's entries are kept until the check ends: only then is it known which of its failures the run reports
  * (a generated check shrinks a failure through many failing requests, and reports the smallest), and so which
@@ -10,9 +9,9 @@
  * holds in memory the entries of the checks running, each answer's text cut at TEXT_LIMIT. The failures the run
  * reports that no single exchange shows are listed in the log's `_crawlspec.notReplayable`.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { packageVersion } from '../../cli/version.js';
+import type { RunListener } from '../engine/events.js';
 import type { Expectation } from '../spec/expectation.js';
 import {
   harEntry,
@@ -80,8 +79,10 @@ function startedId(text: string | undefined): string | undefined {
 /** A start endpoint's path (spec/operations.ts KIND_PATH below a version). */
 const START_PATH = /\/v[12](?:\/crawl|\/batch\/scrape)$/;
 
-export class Recording {
-  private readonly scopes = new AsyncLocalStorage<Scope>();
+/** The recording of a run to `path`: opened (truncated) as the run starts, closed with its verdict as it ends. */
+export class Recording implements RunListener {
+  /** What each check running sent, by its name. */
+  private readonly scopes = new Map<string, Scope>();
   /** The run's own requests, outside any check (e.g. the cancels at its end). */
   private readonly outside = newScope(null);
   /** The entry last recorded for each request still held (a retry answers the same request again). */
@@ -89,34 +90,35 @@ export class Recording {
   /** Ids of the jobs the run started: a request on one of them does not stand alone. */
   private readonly jobIds = new Set<string>();
   private readonly notReplayable: NotReplayable[] = [];
-  /** The token and the `--header` values, cleaned from everything written. */
-  private readonly redaction: Redaction;
-  private readonly clean: (text: string) => string;
   private writing: Promise<void> = Promise.resolve();
   private first = true;
   private failure: string | undefined;
+  private file: FileHandle | undefined;
+  private options: ResolvedOptions | undefined;
+  /** The token and the `--header` values, cleaned from everything written. */
+  private redaction: Redaction = { secrets: [] };
+  private clean: (text: string) => string = (text) => text;
 
-  private constructor(
-    private readonly path: string,
-    private readonly file: FileHandle,
-    private readonly options: ResolvedOptions,
-  ) {
+  constructor(private readonly path: string) {}
+
+  /** Opens (truncates) the file for the run of `options`: before anything is sent, so that a file that cannot be written stops the run. */
+  async runStarted(options: ResolvedOptions): Promise<void> {
+    this.file = await open(this.path, 'w').catch((error: unknown) => {
+      throw new RecordingFailed(this.path, (error as Error).message);
+    });
+    this.options = options;
     this.redaction = runRedaction(options);
     this.clean = redactor(this.redaction);
     this.write(harHead(packageVersion()));
   }
 
-  /** Opens (truncates) `path` for the run of `options`. */
-  static async open(path: string, options: ResolvedOptions): Promise<Recording> {
-    const file = await open(path, 'w').catch((error: unknown) => {
-      throw new RecordingFailed(path, (error as Error).message);
-    });
-    return new Recording(path, file, options);
+  checkStarted(check: string): void {
+    this.scopes.set(check, newScope(check));
   }
 
-  /** The HTTP client's hook: every request that went out. */
-  readonly onExchange = (record: ExchangeRecord): void => {
-    const scope = this.scopes.getStore() ?? this.outside;
+  /** Every request that went out, kept with what its check sent until the check ends. */
+  exchange(record: ExchangeRecord, check: string | null): void {
+    const scope = (check === null ? undefined : this.scopes.get(check)) ?? this.outside;
     const entry: Pending = { record, check: scope.check };
     scope.entries.push(entry);
     this.latest.set(record.request, entry);
@@ -124,31 +126,27 @@ export class Recording {
       const id = startedId(record.text);
       if (id !== undefined) this.jobIds.add(id);
     }
-  };
+  }
 
-  /** An attempt held `exchange` against `expectation` and recorded `failures`. */
-  judged(exchange: Exchange, expectation: Expectation, failures: readonly Failure[]): void {
+  /** An attempt of `check` held `exchange` against `expectation` and recorded `failures`. */
+  judged(exchange: Exchange, expectation: Expectation, failures: readonly Failure[], check: string): void {
     const entry = this.latest.get(exchange.request);
-    const scope = this.scopes.getStore();
+    const scope = this.scopes.get(check);
     if (entry === undefined || scope === undefined) return;
     for (const failure of failures) scope.failing.set(failureKey(failure), { entry, expectation, failure });
   }
 
   /**
-   * Runs `check` (named `name`) in a scope of its own; once it ends, its entries are marked and written. An
-   * exchange is marked failed when a failure met on it decides at the run's level and is in the report: for a
-   * generated check, the minimal counterexample of each class (the requests met while shrinking are not); for any
-   * other, every one (the report may fold a class of them into one, with a count, but each happened).
+   * A check has ended: its entries are marked and written. An exchange is marked failed when a failure met on it
+   * decides at the run's level and is in the report: for a generated check, the minimal counterexample of each
+   * class (the requests met while shrinking are not); for any other, every one (the report may fold a class of
+   * them into one, with a count, but each happened).
    */
-  async check(name: string, check: () => Promise<CheckResult>): Promise<CheckResult> {
-    const scope = newScope(name);
-    let result: CheckResult;
-    try {
-      result = await this.scopes.run(scope, check);
-    } catch (error) {
-      this.flush(scope, new Map());
-      throw error;
-    }
+  checkEnded(result: CheckResult): void {
+    const name = result.name;
+    const scope = this.scopes.get(name);
+    if (scope === undefined || this.options === undefined) return;
+    this.scopes.delete(name);
     const exact = new Set(result.failures.map(failureKey));
     const generated = result.failures.some((f) => f.counterexample !== undefined);
     const reported = new Map<Pending, { expectation: Expectation; failures: Failure[] }>();
@@ -171,16 +169,18 @@ export class Recording {
     if (onJobs.length > 0) this.notReplayable.push({ check: name, reason: 'job', failures: onJobs.map(said) });
     if (unseen.length > 0) this.notReplayable.push({ check: name, reason: 'whole', failures: unseen.map(said) });
     this.flush(scope, marks);
-    return result;
   }
 
   /**
-   * Writes what is left and the run's mark, and closes the file. Throws RecordingFailed when any of the
-   * recording could not be written.
+   * Writes what is left (all of it when the run failed) and the run's mark, and closes the file. Throws
+   * RecordingFailed when any of the recording could not be written.
    */
-  async close(report: ContractReport | undefined): Promise<void> {
-    this.flush(this.outside, new Map());
+  async runEnded(report: ContractReport | undefined): Promise<void> {
     const o = this.options;
+    if (this.file === undefined || o === undefined) return;
+    for (const scope of this.scopes.values()) this.flush(scope, new Map());
+    this.scopes.clear();
+    this.flush(this.outside, new Map());
     const run: RunMark = {
       target: o.baseUrl,
       level: o.level,
@@ -193,6 +193,7 @@ export class Recording {
     this.write(harTail(redact(run, this.redaction)));
     await this.writing;
     await this.file.close().catch((error: unknown) => (this.failure ??= (error as Error).message));
+    this.file = undefined;
     if (this.failure !== undefined) throw new RecordingFailed(this.path, this.failure);
   }
 
@@ -213,7 +214,7 @@ export class Recording {
     const auth: RecordedAuth =
       authorization === undefined
         ? 'none'
-        : this.options.token !== undefined && authorization === `Bearer ${this.options.token}`
+        : this.options?.token !== undefined && authorization === `Bearer ${this.options.token}`
           ? 'token'
           : 'other';
     return { check: entry.check, auth, failed: false };
@@ -238,28 +239,7 @@ export class Recording {
   private write(text: string): void {
     this.writing = this.writing.then(async () => {
       if (this.failure !== undefined) return;
-      await this.file.write(text).catch((error: unknown) => (this.failure = (error as Error).message));
+      await this.file?.write(text).catch((error: unknown) => (this.failure = (error as Error).message));
     });
   }
-}
-
-/**
- * `run`, recorded when `options.record` names a file: the file is opened first, and closed with the run's verdict
- * once it ends (without one when the run failed, whose error is the one thrown).
- */
-export async function recorded(
-  options: ResolvedOptions,
-  run: (recording: Recording | undefined) => Promise<ContractReport>,
-): Promise<ContractReport> {
-  if (options.record === undefined) return run(undefined);
-  const recording = await Recording.open(options.record, options);
-  let report: ContractReport;
-  try {
-    report = await run(recording);
-  } catch (error) {
-    await recording.close(undefined).catch(() => undefined);
-    throw error;
-  }
-  await recording.close(report);
-  return report;
 }

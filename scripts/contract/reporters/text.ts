@@ -15,6 +15,7 @@
  * DETAIL_LIMIT bytes are counted, not shown (cut.ts): a long message, answer or curl line says how much of it
  * was cut.
  */
+import type { RunListener } from '../engine/events.js';
 import { causeLine } from '../report/causes.js';
 import { knownLines } from './knownText.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '../wire/cut.js';
@@ -277,3 +278,10 @@ export function formatText(report: ContractReport): string {
 export function formatSummary(report: ContractReport): string {
   return render([[formatHeader(report)], ...leading(report), ...trailing(report)]);
 }
+
+/** The summary (`formatSummary`) written once the run has ended, after a blank line (the progress lines precede it). */
+export const summaryPrinter = (write: (text: string) => void): RunListener => ({
+  runEnded: (report) => {
+    if (report !== undefined) write(`\n${formatSummary(report)}`);
+  },
+});
