@@ -10,6 +10,7 @@ export const ROOMS = [
   'spec', // levels, citations, expectations, what the spec says of answers
   'wire', // the HTTP client and what bounds it: budgets, time limit, redaction, cutting, curl lines, jobs
   'report', // the report model: its schema, verdict, causes
+  'known', // known deviations: a run's faults held against a file of them (--baseline)
   'generation', // request bodies: arbitraries, mutations, rule cases
   'engine', // a run, a check's attempt, expectations held, refusal bases, preflight, the run's events
   'checks', // what is proven: requests, lifecycle, webhooks, crawl, scrape and batch behaviour

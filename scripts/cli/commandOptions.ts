@@ -81,6 +81,12 @@ export const CONTRACT_OPTIONS = {
   record: { type: 'string' },
   markdown: { type: 'string' },
   'min-coverage': { type: 'string', multiple: true },
+  baseline: { type: 'string' },
+  'update-baseline': {
+    type: 'boolean',
+    notInFile: 'an action, not a setting (it rewrites the --baseline file); expected it on the command line: crawlspec contract --update-baseline',
+  },
+  'baseline-strict': { type: 'boolean' },
   json: { type: 'boolean', default: false },
   header: { type: 'string', multiple: true },
   'wait-for-target': { type: 'string', integer: LIMITS.waitForTargetSeconds },

@@ -23,6 +23,7 @@ import {
   webhookSecret,
 } from './errors.js';
 import { closestPattern } from './suggest.js';
+import { knownDeviations } from './knownDeviations.js';
 import { printable, printableJson, quote } from './terminal.js';
 
 /**
@@ -230,11 +231,13 @@ async function contractRun(args: string[]): Promise<number> {
     if (typeof threshold === 'string') throw new UsageError(threshold);
     return threshold;
   });
+  const known = await knownDeviations(values);
   const outputs = [
     ['--record', record],
     ['--report', report],
     ['--html', html],
     ['--markdown', markdown],
+    ['--baseline', known?.written],
   ].filter((o): o is [string, string] => o[1] !== undefined);
   for (const [i, [option, file]] of outputs.entries())
     for (const [other, second] of outputs.slice(i + 1))
@@ -356,7 +359,7 @@ async function contractRun(args: string[]): Promise<number> {
     progress(kit.formatHeader({ target, versions, level, seed, runs }));
     // First: every other output asks it for the coverage once the run has ended.
     const coverage = kit.coverageReporter();
-    const listeners = [
+    const outputs = [
       coverage,
       kit.progressPrinter(progress, level),
       values.json
@@ -372,9 +375,14 @@ async function contractRun(args: string[]): Promise<number> {
       ...(html === undefined ? [] : [kit.htmlReporter(html, coverage.coverage)]),
       ...(markdown === undefined ? [] : [kit.markdownReporter(markdown)]),
     ];
+    // Held against its known deviations (--baseline; the file written first with --update-baseline), the outputs say so.
+    const judged = known === undefined ? undefined : kit.knownDeviationsListener((ran) => known.apply(ran), outputs);
+    const listeners = judged === undefined ? outputs : [judged];
     const result = await kit.runContract({ ...options, baseUrl: target, ...builtIn(target) }, listeners).catch((error: unknown) => {
       // A recording (--record) or a report file that could not be written: the file's fault, not the kit's.
       if (error instanceof kit.RecordingFailed || error instanceof kit.ReportNotWritten) throw new InputError(error.message);
+      // The known deviations that --update-baseline could not write (knownDeviations.ts says which file).
+      if (error instanceof InputError) throw error;
       // The site's port (--site-port) taken: checked when the site is served, before anything is sent.
       if (error instanceof kit.SiteNotServed)
         throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
@@ -383,7 +391,7 @@ async function contractRun(args: string[]): Promise<number> {
     // Coverage below --min-coverage fails the run (exit 1), unless the target could not be reached at all (2).
     const below = unmet(coverage.coverage()!, thresholds);
     for (const line of below) process.stderr.write(`${printable(`crawlspec contract: ${line}`)}\n`);
-    const exit = kit.exitCode(result);
+    const exit = kit.exitCode(judged?.report ?? result);
     return below.length > 0 && exit !== 2 ? 1 : exit;
   } finally {
     await embedded?.close();

@@ -169,6 +169,14 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   --record FILE               also record every exchange as HAR 1.2 (token and header values redacted)
   --markdown FILE             also write a short Markdown summary (verdict, totals, faults, failing checks),
                               fit for a CI job summary ($GITHUB_STEP_SUMMARY)
+  --baseline FILE             known deviations (schema: crawlspec/contract/known-deviations.schema.json): a
+                              failure in FILE is KNOWN and does not fail the run (verdict "known deviations
+                              only", exit 0), a new one or one past its expires date fails it, an entry no
+                              longer met is FIXED (remove it from FILE)
+  --update-baseline           write the run's failures to the --baseline FILE (one entry per fault; expires
+                              and note kept), then judge the run against it
+  --baseline-strict           an entry of the --baseline FILE no longer met fails the run (exit 1), so that
+                              the file only shrinks
   --json                      print the report as JSON (schema: crawlspec/contract/report.schema.json),
                               with its spec coverage; the line printed as each check ends goes to stderr
   --min-coverage N            0 to 100: fail the run (exit 1) when the spec coverage's overall figure (the
@@ -186,8 +194,9 @@ exit status: 0 stopped by Ctrl-C (SIGINT) or SIGTERM, 2 usage error or the addre
   (one that got no answer is never FIXED); failures judged over a whole job or on the run's jobs are listed
   NOT REPLAYED, with the check to run again (--only NAME)
 
-exit status: 0 conformant, 1 deviations found (or coverage below --min-coverage), 2 target never reached,
-             usage error or a report not written,
+exit status: 0 conformant (or known deviations only), 1 deviations found (or known deviations out of date, or
+             coverage below --min-coverage), 2 target never reached, usage error, a bad --baseline file or a
+             report not written,
              3 incomplete (a check that decides the verdict was skipped or inconclusive)
              replay: 0 all fixed, 1 one still failing, 2 usage error, no recording or target never reached,
                      3 one not judged or replayed`,

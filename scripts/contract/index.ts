@@ -44,6 +44,7 @@ export { jsonPrinter } from './reporters/json.js';
 export { coverageReporter, type CoverageReporter } from './reporters/coverage.js';
 export type { Coverage } from '../coverage/schema.js';
 export { coverageLines } from '../coverage/lines.js';
+export { knownDeviationsListener } from './reporters/knownDeviations.js';
 export { ReportNotWritten } from './reporters/reportFile.js';
 export { RecordingFailed } from './reporters/recording.js';
 export type { Check } from './engine/check.js';

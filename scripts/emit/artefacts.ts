@@ -21,6 +21,7 @@ import { checkTable } from '../contract/checks/table.js';
 import { ContractReportJsonSchema } from '../contract/report/reportSchema.js';
 import { configSchema } from '../cli/configSchema.js';
 import { CoverageSchema } from '../coverage/schema.js';
+import { KNOWN_DEVIATIONS_SCHEMA_ID, KnownDeviationsFileSchema } from '../contract/report/knownSchema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -75,5 +76,7 @@ export async function artefacts(): Promise<Map<string, string>> {
   files.set('config.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/config.schema.json`, ...configSchema() }));
   // Spec coverage, the report's `coverage` and `crawlspec check-traffic --json` (crawlspec/contract/coverage.schema.json).
   files.set('contract/coverage.schema.json', json({ $schema: DIALECT, $id: `${SCHEMA_BASE_URI}/contract/coverage.schema.json`, ...CoverageSchema }));
+  // A known-deviations file of `crawlspec contract --baseline` (exported as crawlspec/contract/known-deviations.schema.json).
+  files.set('contract/known-deviations.schema.json', json({ $schema: DIALECT, $id: KNOWN_DEVIATIONS_SCHEMA_ID, ...KnownDeviationsFileSchema }));
   return files;
 }

@@ -14,6 +14,9 @@
  *     the run is meant to prove was proven; or no in-scope check ran at all (every check of the run's level left
  *     out, e.g. by --only-no-job at interface level), so the run proved nothing;
  *   - `conformant` (exit 0): every in-scope check ran and passed.
+ *
+ * Judged against known deviations (`--baseline FILE`, `verdict` below says how) two more: `known deviations only`
+ * (exit 0) and `known deviations out of date` (exit 1).
  */
 import type { Static } from '@sinclair/typebox';
 import type {
@@ -77,7 +80,14 @@ export const blockedDetail = (diagnosis: Pick<Diagnosis, 'summary'>): string =>
 
 export type Verdict = (typeof VERDICTS)[number];
 
-const EXIT: Record<Verdict, 0 | 1 | 2 | 3> = { conformant: 0, 'deviations found': 1, unreachable: 2, incomplete: 3 };
+const EXIT: Record<Verdict, 0 | 1 | 2 | 3> = {
+  conformant: 0,
+  'known deviations only': 0,
+  'deviations found': 1,
+  'known deviations out of date': 1,
+  unreachable: 2,
+  incomplete: 3,
+};
 
 /**
  * Whether no check of the run's level (or below) ran to a verdict: every one was left out, or none was there. A
@@ -90,13 +100,23 @@ export const decidedNothing = (report: ContractReport): boolean =>
 export const unfinished = (report: ContractReport): CheckResult[] =>
   report.checks.filter((c) => c.inScope && (c.status === 'skipped' || c.status === 'inconclusive'));
 
+/**
+ * Judged against known deviations (`report.known`, scripts/contract/known/): a failure known and not expired does
+ * not fail the run; a new or expired one does; with `--baseline-strict`, so does an entry no longer met (`known
+ * deviations out of date`, exit 1, before `incomplete`). A run whose only failures are known is `known deviations
+ * only` (exit 0): not `conformant`, which says nothing failed.
+ */
 export function verdict(report: ContractReport): Verdict {
   if (report.unreachable) return 'unreachable';
-  if (report.checks.some((c) => c.status === 'fail')) return 'deviations found';
-  return unfinished(report).length > 0 || decidedNothing(report) ? 'incomplete' : 'conformant';
+  const known = report.known;
+  if (known === undefined ? report.checks.some((c) => c.status === 'fail') : known.new.length + known.expired.length > 0)
+    return 'deviations found';
+  if (known?.strict === true && known.fixed.length > 0) return 'known deviations out of date';
+  if (unfinished(report).length > 0 || decidedNothing(report)) return 'incomplete';
+  return (known?.known.length ?? 0) > 0 ? 'known deviations only' : 'conformant';
 }
 
-/** 0 conformant, 1 deviations found, 2 target unreachable, 3 incomplete. */
+/** 0 conformant or known deviations only, 1 deviations found or known deviations out of date, 2 target unreachable, 3 incomplete. */
 export function exitCode(report: ContractReport): 0 | 1 | 2 | 3 {
   return EXIT[verdict(report)];
 }

@@ -11,6 +11,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { VERSIONS } from '../../../schemas/versions.js';
 import { LEVELS } from '../spec/levels.js';
 import { CoverageSchema } from '../../coverage/schema.js';
+import { KnownSchema } from './knownSchema.js';
 
 const closed = { additionalProperties: false } as const;
 const count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -42,7 +43,14 @@ export const FAILURE_KINDS = [
   'notImplemented',
 ] as const;
 
-export const VERDICTS = ['conformant', 'deviations found', 'unreachable', 'incomplete'] as const;
+export const VERDICTS = [
+  'conformant',
+  'known deviations only',
+  'deviations found',
+  'known deviations out of date',
+  'unreachable',
+  'incomplete',
+] as const;
 
 const level = (description: string) =>
   oneOf(
@@ -287,6 +295,7 @@ const reportProperties = {
       description: 'Lost connections: a request lost before an answer is sent once more; lost again, its check is inconclusive.',
     },
   ),
+  known: Type.Optional(KnownSchema),
 } satisfies Record<string, TSchema>;
 
 export const ContractReportSchema = Type.Object(reportProperties, { ...closed, description: 'The result of a contract run.' });
@@ -306,7 +315,10 @@ export const TotalsSchema = Type.Object(
 /** What `crawlspec contract --json` prints: the report, with its verdict, exit status and totals first. */
 export const ContractReportJsonSchema = Type.Object(
   {
-    verdict: oneOf(VERDICTS, 'conformant (exit 0), deviations found (1), unreachable (2), incomplete (3).'),
+    verdict: oneOf(
+      VERDICTS,
+      'conformant (exit 0), known deviations only (0: every failure is a known deviation, --baseline), deviations found (1), known deviations out of date (1: --baseline-strict and an entry no longer met), unreachable (2), incomplete (3).',
+    ),
     exitCode: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
       description: 'The exit status of the command.',
     }),

@@ -23,6 +23,7 @@ import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '.
 import { escapeHtml } from './escapeHtml.js';
 import { citationLink, installedReference } from '../../reference/citationLink.js';
 import { faultLines, incompleteSections, LABEL, leading } from './text.js';
+import { knownLines, knownOnly } from './knownText.js';
 
 export const REPORT_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
@@ -33,6 +34,7 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 .verdict { display: inline-block; padding: 2px 10px; border-radius: 4px; color: #fff; font-weight: 600; }
 .verdict.conformant { background: #1a7f37; } .verdict.deviations-found { background: #cf222e; }
 .verdict.unreachable, .verdict.incomplete { background: #9a6700; }
+.verdict.known-deviations-only { background: #57606a; } .verdict.known-deviations-out-of-date { background: #cf222e; }
 .meta { color: #57606a; margin: 6px 0 12px; }
 .totals span { margin-right: 14px; white-space: nowrap; display: inline-block; }
 .notice { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 4px; padding: 8px 12px; margin: 8px 0; white-space: pre-wrap; overflow-wrap: break-word; }
@@ -118,7 +120,7 @@ function entriesHtml(failures: readonly Failure[], difference: boolean, budget: 
   return [...shown, ...(hidden > 0 ? [`<p>${e(notShown(hidden))}</p>`] : [])];
 }
 
-function checkRow(check: CheckResult, budget: DetailBudget): string {
+function checkRow(check: CheckResult, budget: DetailBudget, known: boolean): string {
   const entries = [
     ...entriesHtml(check.failures, false, budget),
     ...(check.differences.length === 0
@@ -146,7 +148,7 @@ function checkRow(check: CheckResult, budget: DetailBudget): string {
   return [
     `<tr class="check" data-status="${check.status}" data-search="${e(search)}">`,
     `<td class="name">${breakable(check.name)}</td>`,
-    `<td class="state state-${check.status}">${LABEL[check.status]}</td>`,
+    `<td class="state state-${check.status}">${LABEL[check.status]}${known ? ' (known)' : ''}</td>`,
     `<td class="level">${check.level}${check.inScope ? '' : ' (informs)'}</td>`,
     `<td class="requests">${check.requests}<span class="unit"> ${check.requests === 1 ? 'request' : 'requests'}</span></td>`,
     `<td class="time">${(check.durationMs / 1000).toFixed(1)} s</td>`,
@@ -163,6 +165,8 @@ export function formatHtml(report: ContractReport, coverage?: Coverage): string 
   const title = `crawlspec contract: ${result} (${report.target})`;
   const budget = new DetailBudget();
   const rows = [...report.checks].sort((a, b) => ROW_ORDER.indexOf(a.status) - ROW_ORDER.indexOf(b.status));
+  // The checks that failed only for known deviations (--baseline): marked so, they do not fail the run.
+  const knownFailing = knownOnly(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -176,7 +180,7 @@ export function formatHtml(report: ContractReport, coverage?: Coverage): string 
 <h1>crawlspec contract <span class="verdict ${result.replace(/ /g, '-')}">${e(result)}</span></h1>
 <div class="meta">target ${e(report.target)} · level ${report.level} · versions ${report.versions.join(', ')} · seed ${report.seed} · ${report.runs} generated request(s) per check · exit status ${exitCode(report)}</div>
 <div class="totals"><span>passed ${count.passed}</span><span>failed ${count.failed}</span><span>inconclusive ${count.inconclusive}</span><span>skipped ${count.skipped}</span><span>differs ${count.differs}</span><span>not judged ${count.notJudged}</span></div>
-${[faultLines(report), ...incompleteSections(report), ...leading(report)]
+${[faultLines(report), knownLines(report), ...incompleteSections(report), ...leading(report)]
   .filter((lines) => lines.length > 0)
   .map((lines) => `<div class="notice">${breakable(cutLines(lines.join('\n')))}</div>`)
   .join('\n')}${coverage === undefined ? '' : `\n<div class="notice coverage">${e(coverageLines(coverage).join('\n'))}</div>`}
@@ -191,7 +195,7 @@ ${[faultLines(report), ...incompleteSections(report), ...leading(report)]
 <table>
 <thead><tr><th class="name">check</th><th class="state">state</th><th class="level">level</th><th class="requests">requests</th><th class="time">time</th><th>what it found</th></tr></thead>
 <tbody>
-${rows.map((check) => checkRow(check, budget)).join('\n')}
+${rows.map((check) => checkRow(check, budget, knownFailing.has(check.name))).join('\n')}
 </tbody>
 </table>
 <script>${SCRIPT}</script>

@@ -9,6 +9,8 @@
  *   - `pass`, and the states of a check above the run's level (`differs`, `notJudged`): a passed test case,
  *     since they do not fail the run; what it differs in or could not judge, and what was not judged above
  *     the run's level, is in its `<system-out>`, so that it shows in CI without failing it.
+ *   - `fail` only for known deviations (`--baseline`, knownText.ts): a passed test case too, since it does not
+ *     fail the run; its failures are in its `<system-out>`, marked known, and the suite's output lists the entries.
  *
  * The suite's properties carry the run (target, level, seed, ...), the verdict and exit status, and the
  * operations not implemented, which the suite's `<system-out>` also lists, after the preflight's diagnoses.
@@ -19,6 +21,7 @@ import { reportFile } from './reportFile.js';
 import { cut, cutLines, DetailBudget, notShown } from '../wire/cut.js';
 import { exitCode, NOT_SELECTED, totals, verdict, type CheckResult, type ContractReport, type Failure } from '../report/report.js';
 import { diagnosisLines, faultLines, failureLines, LABEL, notImplementedLine } from './text.js';
+import { knownLines, knownOnly } from './knownText.js';
 
 /** Text made safe for XML 1.0: characters XML cannot hold dropped, markup characters escaped. */
 export function escapeXml(text: string): string {
@@ -74,7 +77,10 @@ export function formatJunit(report: ContractReport): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const budget = new DetailBudget();
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const counts = `tests="${listed.length}" failures="${t.failed}" skipped="${t.inconclusive + t.skipped - left}" time="${seconds(report.durationMs)}"`;
+  // A check that failed only for known deviations (--baseline) is a passed test case, as it does not fail the run;
+  // its failures are in its <system-out>, marked known.
+  const knownFailing = knownOnly(report);
+  const counts = `tests="${listed.length}" failures="${t.failed - knownFailing.size}" skipped="${t.inconclusive + t.skipped - left}" time="${seconds(report.durationMs)}"`;
   out.push(`<testsuites name="crawlspec contract" ${counts}>`);
   out.push(`  <testsuite name="${escapeXml(`crawlspec contract ${report.target}`)}" ${counts.replace('skipped', 'errors="0" skipped')}>`);
   out.push('    <properties>');
@@ -96,9 +102,12 @@ export function formatJunit(report: ContractReport): string {
   for (const check of listed) {
     const classname = check.name.split('.').slice(0, -1).join('.') || check.name;
     const open = `    <testcase classname="${escapeXml(`crawlspec.${classname}`)}" name="${escapeXml(check.name)}" time="${seconds(check.durationMs)}"`;
-    const said = systemOut(check, report.level, budget);
+    const known = knownFailing.has(check.name);
+    const said = known
+      ? [`known deviations only (${report.known?.file ?? ''}): does not fail the run\n${entriesText(check.failures, budget)}`]
+      : systemOut(check, report.level, budget);
     const outcome =
-      check.status === 'fail'
+      check.status === 'fail' && !known
         ? failureElement(check, budget)
         : check.status === 'inconclusive' || check.status === 'skipped'
           ? `      <skipped message="${escapeXml(cut(check.status === 'inconclusive' ? `inconclusive: ${check.detail ?? ''}` : (check.detail ?? 'skipped'), MESSAGE_LIMIT))}"/>`
@@ -119,6 +128,7 @@ export function formatJunit(report: ContractReport): string {
       ? [`not implemented (answered 404, 405 or 501):`, ...report.notImplemented.map((e) => `  ${notImplementedLine(e)}`)]
       : []),
     ...faultLines(report),
+    ...knownLines(report),
   ];
   if (suiteSaid.length > 0) out.push(`    <system-out>${escapeXml(cutLines(suiteSaid.join('\n')))}</system-out>`);
   out.push('  </testsuite>');

@@ -12,6 +12,7 @@ import { causeLine } from '../report/causes.js';
 import { exitCode, totals, unfinished, verdict, type ContractReport } from '../report/report.js';
 import { cut } from '../wire/cut.js';
 import { reportFile } from './reportFile.js';
+import { knownLines } from './knownText.js';
 
 const FAULTS_SHOWN = 20;
 const ROWS_SHOWN = 30;
@@ -19,7 +20,9 @@ const CELL_LIMIT = 300;
 
 const MEANING = {
   conformant: 'Every check of the run’s level ran and passed',
+  'known deviations only': 'Every failure is a known deviation of the --baseline file',
   'deviations found': 'A check of the run’s level failed',
+  'known deviations out of date': 'The --baseline file lists deviations no longer met (--baseline-strict)',
   unreachable: 'The target could not be reached',
   incomplete: 'No check failed, but not everything the run is meant to prove was proven',
 } as const;
@@ -48,6 +51,12 @@ export function formatMarkdown(report: ContractReport): string {
     lines.push('', `### Faults behind the verdict (${report.causes.length})`, '');
     lines.push(...report.causes.slice(0, FAULTS_SHOWN).map((cause) => `- ${inline(causeLine(cause))}`));
     lines.push(...more(FAULTS_SHOWN, report.causes.length, 'faults'));
+  }
+  const [knownHead, ...knownEntries] = knownLines(report);
+  if (knownHead !== undefined) {
+    lines.push('', '### Known deviations', '', inline(knownHead), '');
+    lines.push(...knownEntries.slice(0, ROWS_SHOWN).map((entry) => `- ${inline(entry)}`));
+    lines.push(...more(ROWS_SHOWN, knownEntries.length, 'entries'));
   }
   const failing = report.checks.filter((c) => c.status === 'fail');
   if (failing.length > 0) {

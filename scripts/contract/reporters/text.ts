@@ -19,6 +19,7 @@ import { coverageLines } from '../../coverage/lines.js';
 import type { Coverage } from '../../coverage/schema.js';
 import type { RunListener } from '../engine/events.js';
 import { causeLine } from '../report/causes.js';
+import { knownLines } from './knownText.js';
 import { cut, cutLines, DetailBudget, LINE_LIMIT, notShown, shownField } from '../wire/cut.js';
 import { timeLimitOf } from '../wire/timeLimit.js';
 import { decides } from '../spec/levels.js';
@@ -223,6 +224,8 @@ function trailing(report: ContractReport): string[][] {
   const failing = report.checks.filter((c) => c.status === 'fail');
   const faults = faultLines(report);
   if (faults.length > 0) out.push(faults);
+  const known = knownLines(report);
+  if (known.length > 0) out.push(known);
   if (failing.length > 0)
     out.push([
       `failures (${plural(failing.length, 'check')}, ${plural(entries(failing.flatMap((c) => c.failures)), 'failure')}):`,
