@@ -4,7 +4,8 @@
  * `--min-coverage`: a threshold not reached fails the run (exit 1) with a line saying so; one out of range is a usage
  * error (exit 2, one line).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +20,10 @@ const TIMEOUT_MS = 240_000;
 const FEW_CHECKS = ['--seed', '7', '--runs', '1', '--only', 'json.malformed', '--only', 'v2.status.undocumentedStatus'];
 
 describe.concurrent('crawlspec contract: spec coverage', { timeout: TIMEOUT_MS + 20_000 }, () => {
-  it('--json: the report carries its coverage, valid against the published schemas', async () => {
-    const run = await runCli(['contract', '--json', ...FEW_CHECKS], '', TIMEOUT_MS);
+  it('--json: the report carries its coverage, valid against the published schemas; --markdown shows it as a table', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlspec-coverage-'));
+    const summary = join(dir, 'summary.md');
+    const run = await runCli(['contract', '--json', '--markdown', summary, ...FEW_CHECKS], '', TIMEOUT_MS);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as ContractReportJson & { coverage: Coverage };
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
@@ -34,6 +37,12 @@ describe.concurrent('crawlspec contract: spec coverage', { timeout: TIMEOUT_MS +
     expect(coverage.measures.operations.covered).toBeGreaterThan(0);
     expect(coverage.measures.operations.covered).toBeLessThan(coverage.measures.operations.total);
     expect(coverage.untouched.enumValues).toContain('v2/CrawlRequest $.sitemap = "only"');
+    // The Markdown summary's table: the overall figure and a row per measure, the report's own figures.
+    const markdown = readFileSync(summary, 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    expect(markdown).toContain(`### Spec coverage: ${coverage.overall}% overall`);
+    const { covered, total, percent } = coverage.measures.operations;
+    expect(markdown).toContain(`| operations | ${covered} | ${total} | ${percent} |`);
   });
 
   it('the text summary says the coverage; --min-coverage not reached fails the run (exit 1) with a line saying so', async () => {

@@ -373,7 +373,7 @@ async function contractRun(args: string[]): Promise<number> {
       // The verdict first: a report file that then cannot be written (a full disk) loses no result.
       ...(report === undefined ? [] : [kit.junitReporter(report)]),
       ...(html === undefined ? [] : [kit.htmlReporter(html, coverage.coverage)]),
-      ...(markdown === undefined ? [] : [kit.markdownReporter(markdown)]),
+      ...(markdown === undefined ? [] : [kit.markdownReporter(markdown, coverage.coverage)]),
     ];
     // Held against its known deviations (--baseline; the file written first with --update-baseline), the outputs say so.
     const judged = known === undefined ? undefined : kit.knownDeviationsListener((ran) => known.apply(ran), outputs);

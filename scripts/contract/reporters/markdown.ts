@@ -2,11 +2,12 @@
  * `--markdown FILE`: a short summary of the run in GitHub-flavoured Markdown, fit for a CI job summary
  * (`$GITHUB_STEP_SUMMARY`, a merge request note): the verdict and what it means for the exit status, the totals,
  * the faults behind the verdict, the failing checks, what kept checks from a verdict, and the endpoints the target
- * does not implement. The full story is in the other reports (text, --json, --html); this one stays short: at most
+ * does not implement, and the spec coverage. The full story is in the other reports (text, --json, --html); this one stays short: at most
  * FAULTS_SHOWN faults and ROWS_SHOWN checks, each cell cut to CELL_LIMIT bytes, whatever the run found.
  *
  * It is one listener of the run's events (engine/events.ts) written in one file: how an output is added.
  */
+import { MEASURES, type Coverage } from '../../coverage/schema.js';
 import type { RunListener } from '../engine/events.js';
 import { causeLine } from '../report/causes.js';
 import { exitCode, totals, unfinished, verdict, type ContractReport } from '../report/report.js';
@@ -35,8 +36,8 @@ const inline = (text: string) =>
 
 const more = (shown: number, all: number, what: string) => (all > shown ? [`- and ${all - shown} more ${what} (the text and --json reports list each)`] : []);
 
-/** The summary as Markdown. */
-export function formatMarkdown(report: ContractReport): string {
+/** The summary as Markdown; with `coverage` (reporters/coverage.ts), a table of the spec coverage. */
+export function formatMarkdown(report: ContractReport, coverage?: Coverage): string {
   const t = totals(report);
   const lines = [
     `## crawlspec contract: ${verdict(report)} (exit ${exitCode(report)})`,
@@ -77,8 +78,16 @@ export function formatMarkdown(report: ContractReport): string {
     lines.push('', '### Not implemented by the target', '');
     lines.push(...report.notImplemented.slice(0, ROWS_SHOWN).map((e) => `- \`${inline(`${e.method} ${e.path}`)}\``));
   }
+  if (coverage !== undefined) {
+    lines.push('', `### Spec coverage: ${coverage.overall}% overall`, '', '| measure | covered | of | % |', '|---|---:|---:|---:|');
+    for (const m of MEASURES) {
+      const { covered, total, percent } = coverage.measures[m];
+      lines.push(`| ${m} | ${covered} | ${total} | ${percent} |`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 
-/** `--markdown FILE`: the summary written as the run ends. */
-export const markdownReporter = (path: string): RunListener => reportFile(path, 'the Markdown summary', formatMarkdown);
+/** `--markdown FILE`: the summary written as the run ends; with `coverage` (reporters/coverage.ts), the spec coverage. */
+export const markdownReporter = (path: string, coverage: () => Coverage | undefined = () => undefined): RunListener =>
+  reportFile(path, 'the Markdown summary', (report) => formatMarkdown(report, coverage()));
