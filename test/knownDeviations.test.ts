@@ -218,6 +218,7 @@ describe('a bad known-deviations file', () => {
     ['an unknown key', JSON.stringify({ entries: [{ ...entry, owner: 'me' }] }), /: \$\.entries\[0\]: unknown key "owner"; expected only check, operation, what, signature, expires, note$/],
     ['a date of the wrong form', JSON.stringify({ entries: [{ ...entry, expires: '31/01/2026' }] }), /: \$\.entries\[0\]\.expires: "31\/01\/2026" is wrong; expected string to match .* \(YYYY-MM-DD: the last day/],
     ['a day the calendar does not have', JSON.stringify({ entries: [{ ...entry, expires: '2026-02-30' }] }), /: \$\.entries\[0\]\.expires: "2026-02-30" is no day of the calendar; expected a date YYYY-MM-DD/],
+    ['a month the calendar does not have', JSON.stringify({ entries: [{ ...entry, expires: '2026-13-01' }] }), /: \$\.entries\[0\]\.expires: "2026-13-01" is no day of the calendar; expected a date YYYY-MM-DD/],
     ['an entry without its check', JSON.stringify({ entries: [{ what: 'accepted', signature: '0123456789abcdef' }] }), /: \$\.entries\[0\]\.check: missing; expected required property \(the check that found it/],
     ['a signature twice', JSON.stringify({ entries: [entry, entry] }), /: \$\.entries\[1\]\.signature: .* is also the signature of \$\.entries\[0\]; expected each deviation once$/],
   ];

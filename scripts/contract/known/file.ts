@@ -39,6 +39,12 @@ const shown = (value: unknown) => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
+/** Whether `date` (YYYY-MM-DD by the schema's pattern) is a day of the calendar: 2025-02-30 and 2026-13-01 are none. */
+function isCalendarDay(date: string): boolean {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === date;
+}
+
 /** The first thing wrong with `value` as a file, as `place: what; expected ...`, or undefined when it is right. */
 function problemOf(value: unknown): string | undefined {
   const error = Value.Errors(KnownDeviationsFileSchema, value).First();
@@ -60,7 +66,7 @@ function problemOf(value: unknown): string | undefined {
   for (const [i, entry] of file.entries.entries()) {
     const { expires, signature } = entry;
     // The pattern says YYYY-MM-DD; the calendar says whether there is such a day (2025-02-30 is none).
-    if (expires !== undefined && new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires)
+    if (expires !== undefined && !isCalendarDay(expires))
       return `$.entries[${i}].expires: ${shown(expires)} is no day of the calendar; expected a date YYYY-MM-DD, e.g. 2026-06-30`;
     const before = first.get(signature);
     if (before !== undefined)
