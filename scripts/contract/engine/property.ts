@@ -43,6 +43,7 @@ export function generatedCheck<T>(spec: GeneratedCheckSpec<T>): Check {
   return {
     ...info,
     needsAuth: false,
+    drawn: true,
     cost: (options) => generatedCost(perAttempt, options),
     async run(env) {
       const outcome: CheckOutcome = newOutcome();

@@ -140,6 +140,7 @@ async function runCheck(check: Check, env: Env, share: number): Promise<CheckRes
     ...(notes.length === 0 ? {} : { notes }),
     ...(confirmed === undefined ? {} : { confirmations: { runs: confirmed.runs, failed: confirmed.failed } }),
     ...(outcome.crawls === undefined ? {} : { crawls: outcome.crawls }),
+    ...(check.drawn === true ? { drawn: true as const } : {}),
     requests: outcome.requests + (confirmed?.requests ?? 0),
     digest: outcome.digest.digest('hex'),
     durationMs: Math.round(performance.now() - begun),

@@ -10,7 +10,9 @@
  *   - an entry not met whose check ran to a verdict at the run's level: FIXED (remove it from the file; with
  *     `--baseline-strict` it fails the run, so that the file only shrinks);
  *   - an entry not met whose check did not run to a verdict at the run's level (left out by `--only`, skipped,
- *     inconclusive, above the level, or no check of this run): UNJUDGED, neither known nor fixed.
+ *     inconclusive, above the level, or no check of this run), or draws what it sends from the seed (`drawn`: the
+ *     case may just not have been drawn this time, with another seed or fewer runs): UNJUDGED, neither known nor
+ *     fixed. So a baseline does not flap between runs whose seeds differ.
  *
  * How the verdict follows is report.ts's `verdict`. `updatedFile` writes what a run met as the file
  * (`--update-baseline`).
@@ -52,8 +54,12 @@ export function metDeviations(report: ContractReport): Met[] {
   return [...met.values()];
 }
 
-/** Whether `check` ran to a verdict at the run's level: only then can an entry of it not met be called fixed. */
-const ranToVerdict = (check: CheckResult | undefined) => check?.inScope === true && (check.status === 'pass' || check.status === 'fail');
+/**
+ * Whether an entry of `check` not met can be called fixed: the check ran to a verdict at the run's level, and does
+ * not draw its cases from the seed (one it drew before may not have been drawn this time).
+ */
+const ranToVerdict = (check: CheckResult | undefined) =>
+  check?.inScope === true && (check.status === 'pass' || check.status === 'fail') && check.drawn !== true;
 
 /** `report` held against `file` on `today` (YYYY-MM-DD): the report's `known` member. */
 export function judge(report: ContractReport, file: KnownDeviationsFile, options: { path: string; strict: boolean; today: string }): Known {

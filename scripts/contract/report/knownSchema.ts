@@ -74,7 +74,7 @@ export const KnownSchema = Type.Object(
     }),
     unjudged: Type.Array(JudgedEntrySchema, {
       description:
-        "In the file, not met, and its check did not run to a verdict at the run's level (left out, skipped, inconclusive, or above the level): neither known nor fixed.",
+        "In the file, not met, and its check did not run to a verdict at the run's level (left out, skipped, inconclusive, or above the level) or draws its cases from the seed (a case not drawn this run): neither known nor fixed.",
     }),
   },
   {

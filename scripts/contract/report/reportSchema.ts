@@ -183,6 +183,12 @@ export const CheckResultSchema = Type.Object(
     crawls: Type.Optional(
       Type.Array(CrawlGraphSchema, { description: 'For a crawl-behaviour check: each crawl it judged, as a graph of the test site.' }),
     ),
+    drawn: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'The check draws the bodies it sends from the seed (`seed`, `runs`): a case it did not meet may just not have been drawn in this run.',
+      }),
+    ),
     requests: count('Requests the check sent.'),
     digest: Type.String({
       pattern: '^([0-9a-f]{64})?$',

@@ -14,6 +14,10 @@ const SHOWN = 50;
 const line = (label: string, entry: Entry, why: string) =>
   `  ${cut(`${label.padEnd(10)} ${entry.check}${entry.operation === undefined ? '' : ` (${entry.operation})`}: ${entry.what}${why}`, LINE_LIMIT - 2)}`;
 
+/** Why an entry of a check that draws its cases from the seed, not met, is not called fixed. */
+const DRAWN_WHY =
+  ' (its check draws its bodies from the seed and did not draw this case in this run: neither known nor fixed; run with the seed of the run that found it to judge it)';
+
 /** The checks that failed only for known deviations: they do not fail the run. */
 export function knownOnly(report: ContractReport): Set<string> {
   const known = report.known;
@@ -26,13 +30,14 @@ export function knownOnly(report: ContractReport): Set<string> {
 export function knownLines(report: ContractReport): string[] {
   const known = report.known;
   if (known === undefined) return [];
+  const drawn = new Set(report.checks.filter((c) => c.drawn === true).map((c) => c.name));
   const fixedWhy = known.strict ? ' (no longer seen: remove it from the file; --baseline-strict fails the run)' : ' (no longer seen: remove it from the file)';
   const groups: [string, readonly Entry[], (entry: Entry) => string][] = [
     ['FAIL', known.new, () => ' (new: not in the file)'],
     ['FAIL', known.expired, (entry) => ` (known, but expired on ${entry.expires ?? ''})`],
     ['FIXED', known.fixed, () => fixedWhy],
     ['KNOWN', known.known, (entry) => (entry.expires === undefined ? '' : ` (accepted until ${entry.expires})`)],
-    ['NOT JUDGED', known.unjudged, () => ' (its check did not run to a verdict: neither known nor fixed)'],
+    ['NOT JUDGED', known.unjudged, (entry) => (drawn.has(entry.check) ? DRAWN_WHY : ' (its check did not run to a verdict: neither known nor fixed)')],
   ];
   return [
     `known deviations (${known.file}): ${known.known.length} known, ${known.new.length} new, ${known.expired.length} expired, ${known.fixed.length} fixed, ${known.unjudged.length} not judged`,

@@ -45,4 +45,9 @@ export interface CheckInfo {
   readonly siteIndependent?: boolean;
   /** A webhook check (checks/webhooks.ts): it needs the run's webhook receiver (and `signature`: the secret the target signs with). */
   readonly webhook?: 'events' | 'signature';
+  /**
+   * The check draws what it sends from the seed (`--seed`, `--runs`: engine/property.ts): a case it did not meet in
+   * one run may just not have been drawn, so not meeting it again is no sign that it is gone.
+   */
+  readonly drawn?: true;
 }
