@@ -388,11 +388,13 @@ async function contractRun(args: string[]): Promise<number> {
         throw new InputError(`--site-port ${error.port}: ${error.message}; expected a free port, or no --site-port for any free one`);
       throw error;
     });
-    // Coverage below --min-coverage fails the run (exit 1), unless the target could not be reached at all (2).
+    // Coverage below --min-coverage fails the run (exit 1), unless the target could not be reached at all (2: its
+    // coverage says nothing then, and is not told).
+    const exit = kit.exitCode(judged?.report ?? result);
+    if (exit === 2) return exit;
     const below = unmet(coverage.coverage()!, thresholds);
     for (const line of below) process.stderr.write(`${printable(`crawlspec contract: ${line}`)}\n`);
-    const exit = kit.exitCode(judged?.report ?? result);
-    return below.length > 0 && exit !== 2 ? 1 : exit;
+    return below.length > 0 ? 1 : exit;
   } finally {
     await embedded?.close();
   }

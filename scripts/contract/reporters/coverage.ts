@@ -1,6 +1,7 @@
 /**
  * The spec coverage of a run (scripts/coverage/): a listener of the run's events (engine/events.ts) that feeds
- * every exchange the run sent to the coverage model, for the JSON report's `coverage`, the text summary and the
+ * every exchange the target answered to the coverage model (a request that got no answer, a connection refused or
+ * lost, exercised nothing of the target), for the JSON report's `coverage`, the text summary and the
  * HTML report (which ask `coverage()` once the run has ended), and `--min-coverage`.
  *
  * An answer counts as checked when a check sent its request and its body came whole and as JSON: the kit holds
@@ -24,12 +25,13 @@ export function coverageReporter(): CoverageReporter {
     },
     exchange: (record, check) => {
       const { request, response, text } = record;
+      if (response === undefined) return;
       const json = /\bjson\b/i.test(response?.headers.get('content-type') ?? '');
       model?.add({
         method: request.method,
         url: request.url,
         ...(request.body === undefined ? {} : { requestBody: request.body }),
-        ...(response === undefined ? {} : { status: response.status }),
+        status: response.status,
         ...(text === undefined || record.error !== undefined ? {} : { answerBody: text }),
         answerChecked: check !== null && json && text !== undefined && record.error === undefined,
       });
