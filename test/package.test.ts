@@ -42,9 +42,11 @@ const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update
  * record and replay, the report's schema), 14 MB since the HTML pages ship (issue 26: 5.3 MB, Redoc inlined in each),
  * 16.8 MB since issues 40 and 41 (the proxy's verdicts and bounds, selector limits, PDF readers in child processes,
  * the kit's causes: 16.41 MB before them, 16.80 MB after, sources, builds and source maps), 17.13 MB since issue 44
- * (the reference of the interface, 0.23 MB, and a linked source line on every element of the docs pages).
+ * (the reference of the interface, 0.23 MB, and a linked source line on every element of the docs pages), 18.34 MB
+ * with issues 42 to 44 together (the service of 2026's definitions and vectors, spec coverage, known deviations, the
+ * config schema, check-traffic: 1.2 MB more).
  */
-const MAX_UNPACKED_BYTES = 17 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 18.5 * 1024 * 1024;
 
 interface Manifest {
   readonly license: string;

@@ -16,6 +16,7 @@
  *
  * Every run is narrowed to these checks, on loopback, each against its own server; runs go a few at a time.
  */
+import { citationLink } from '../scripts/reference/citationLink.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedCrawl } from '../schemas/crawl/oracle.js';
 import { scrapeExpectation } from '../schemas/scrape/oracle.js';
@@ -145,7 +146,12 @@ describe("docs/scrape-behaviour.md's table of checks", () => {
       const cites = [...new Set(list.flatMap((c) => c.cites.map((x) => x.source)))].sort((a, b) =>
         a === 'service' ? 1 : b === 'service' ? -1 : a < b ? -1 : 1,
       );
-      return `| \`${name}\` | ${versions} | ${list[0]!.level} | ${cites.join(', ')} | ${proves} |`;
+      // Each section cited links to its part of the reference, as everywhere in docs/ (test/reference.test.ts).
+      const linked = cites.map((cite) => {
+        const href = cite === 'service' ? undefined : citationLink(cite, '../generated/spec/reference.md');
+        return href === undefined ? cite : `[${cite}](${href})`;
+      });
+      return `| \`${name}\` | ${versions} | ${list[0]!.level} | ${linked.join(', ')} | ${proves} |`;
     });
     const doc = readFileSync(new URL('../docs/scrape-behaviour.md', import.meta.url), 'utf8');
     const table = doc.slice(doc.indexOf('| check | versions | level | where it comes from | what a pass proves |')).split('\n');

@@ -378,6 +378,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       // The newer v2 format objects (images, video, ...) refuse unknown keys (issue 14.2).
       'v2.rule.fullPage.additionalProperties',
       'v2.rule.quality.additionalProperties',
+      // Plain format objects refuse unknown keys since 2025-12-03 (the service; `{type: 'summary', length}`).
+      'v2.rule.length.additionalProperties',
       ...everyStart('start.invalid.otherVersionField'),
     ],
     wrap: dropping('additionalProperties'),
