@@ -7,24 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { judge } from '../scripts/contract/known/judge.js';
-import type { CheckResult, ContractReport } from '../scripts/contract/report/report.js';
+import type { ContractReport } from '../scripts/contract/report/report.js';
 import { knownLines } from '../scripts/contract/reporters/knownText.js';
+import { check as made, report as madeReport } from './support/reportFixtures.js';
 
-const check = (name: string, drawn: boolean): CheckResult => ({
-  name,
-  level: 'interface',
-  inScope: true,
-  status: 'pass',
-  failures: [],
-  differences: [],
-  requests: 3,
-  digest: '',
-  durationMs: 1,
-  ...(drawn ? { drawn: true as const } : {}),
-});
-
-const report = (checks: CheckResult[]): ContractReport =>
-  ({ target: 'http://127.0.0.1:1', level: 'interface', checks, causes: [] }) as unknown as ContractReport;
+const check = (name: string, drawn: boolean) => made(name, drawn ? { drawn: true } : {});
+const report = (checks: ReturnType<typeof check>[]) => madeReport({ checks });
 
 const file = {
   entries: [

@@ -22,7 +22,7 @@ import { formatText } from '../scripts/contract/reporters/text.js';
 import { runContract } from '../scripts/contract/index.js';
 import type { ContractOptions } from '../scripts/contract/engine/options.js';
 import type { ReferenceApp } from '../scripts/server/app.js';
-import { around } from './support/appWrap.js';
+import { around, failingCrawlStarts } from './support/appWrap.js';
 import { kitTarget } from './support/kitTarget.js';
 import { pooled } from './support/pooled.js';
 import { SCRAPE_VARIANTS } from './support/scrapeVariants.js';
@@ -41,18 +41,6 @@ async function run(
     await target.close();
   }
 }
-
-/** The reference server, but every v2 crawl start is answered 500, as by an implementation whose crawler is down. */
-const failingCrawlStarts = (app: ReferenceApp): ReferenceApp =>
-  around(app, (request, next) =>
-    request.method === 'POST' && request.url.split('?')[0] === '/v2/crawl'
-      ? Promise.resolve({
-          status: 500,
-          headers: { 'content-type': 'application/json' },
-          body: '{"success":false,"error":"Internal error"}',
-        })
-      : next(request),
-  );
 
 /** The reference server, but it fails the PDF page whatever a job asks: no record, and `completed` counts none for it. */
 const failingPdf = (app: ReferenceApp): ReferenceApp =>
@@ -83,7 +71,7 @@ describe('one fault, one verdict', () => {
       [
         'crawl500',
         () =>
-          run(failingCrawlStarts, ['v2.crawl.start.valid', 'v2.crawl.start.fieldAlone', 'v2.crawl.behaviour.limit'], { versions: ['v2'] }),
+          run(failingCrawlStarts(), ['v2.crawl.start.valid', 'v2.crawl.start.fieldAlone', 'v2.crawl.behaviour.limit'], { versions: ['v2'] }),
       ],
       [
         'lostService',

@@ -17,8 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunEvents, type RunListener } from '../scripts/contract/engine/events.js';
 import { markdownReporter, runContract, type ContractReport } from '../scripts/contract/index.js';
 import { formatMarkdown } from '../scripts/contract/reporters/markdown.js';
-import type { ReferenceApp } from '../scripts/server/app.js';
-import { around } from './support/appWrap.js';
+import { failingCrawlStarts } from './support/appWrap.js';
 import { kitTarget, type KitTarget } from './support/kitTarget.js';
 
 const TOKEN = 'events-token/+=';
@@ -44,18 +43,6 @@ function eventLog(): { listener: RunListener; lines: string[]; exchanges: (strin
     },
   };
 }
-
-/** Every v2 crawl start answered 500, as by an implementation whose crawler is down. */
-const failingCrawlStarts = (app: ReferenceApp): ReferenceApp =>
-  around(app, (request, next) =>
-    request.method === 'POST' && request.url.split('?')[0] === '/v2/crawl'
-      ? Promise.resolve({
-          status: 500,
-          headers: { 'content-type': 'application/json' },
-          body: `{"success":false,"error":"crawler down | <b>${TOKEN}</b>"}`,
-        })
-      : next(request),
-  );
 
 describe.concurrent('the run tells its listeners', () => {
   let dir: string;
@@ -99,7 +86,7 @@ describe.concurrent('the run tells its listeners', () => {
   });
 
   it('the Markdown summary, one listener in one file: the verdict, exit status, the fault and the failing checks', { timeout: 180_000 }, async () => {
-    const target = await kitTarget({ token: TOKEN, wrap: failingCrawlStarts });
+    const target = await kitTarget({ token: TOKEN, wrap: failingCrawlStarts(`crawler down | <b>${TOKEN}</b>`) });
     try {
       const file = join(dir, 'summary.md');
       const log = eventLog();

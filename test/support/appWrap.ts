@@ -32,3 +32,20 @@ export function jsonObject(text: string): Json | undefined {
 
 /** The request's path, without query, fragment or a trailing slash. */
 export const pathOf = (request: AppRequest): string => request.url.split(/[?#]/, 1)[0]!.replace(/(.)\/$/, '$1');
+
+/**
+ * The reference server, but every v2 crawl start is answered 500 (with `error` in the envelope), as by an
+ * implementation whose crawler is down.
+ */
+export const failingCrawlStarts =
+  (error = 'Internal error') =>
+  (app: ReferenceApp): ReferenceApp =>
+    around(app, (request, next) =>
+      request.method === 'POST' && request.url.split('?')[0] === '/v2/crawl'
+        ? Promise.resolve({
+            status: 500,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ success: false, error }),
+          })
+        : next(request),
+    );
