@@ -91,17 +91,24 @@ const knownFields = (expected: string) => expected.replace(/^only these fields: 
 let dir = '';
 let fileCount = 0;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'crawlspec-cli-'));
-});
+/** The folder of a test file's inputs: made before its tests, removed after them (called once, at the file's top). */
+function useTempDir(): void {
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'crawlspec-cli-'));
+  });
 
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+}
+
+const tempDir = (): string => dir;
+
+useTempDir();
 
 async function tempFile(content: string): Promise<string> {
   fileCount += 1;
-  const path = join(dir, `input-${fileCount}.json`);
+  const path = join(tempDir(), `input-${fileCount}.json`);
   await writeFile(path, content, 'utf8');
   return path;
 }
@@ -532,7 +539,7 @@ describe.concurrent('crawlspec usage errors: one line on stderr, exit 2, before 
   });
 
   it('unreadable file (names the path): one line, exit 2', async ({ expect }) => {
-    const missing = join(dir, 'does-not-exist.json');
+    const missing = join(tempDir(), 'does-not-exist.json');
     const run = await cli(['validate', 'v2/CrawlRequest', missing]);
     expect(outcome(run)).toMatchObject({ code: 2, stdout: '' });
     expect(lines(run.stderr)).toEqual([expect.stringMatching(new RegExp(`^crawlspec: cannot read "${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": ENOENT`))]);
@@ -648,7 +655,7 @@ describe.concurrent('crawlspec writes no control character to the terminal', { t
   it('arguments and file names in messages', async ({ expect }) => {
     const [schema, file, option] = await Promise.all([
       cli(['validate', `v2/${hostile}`]),
-      cli(['validate', 'v2/CrawlRequest', join(dir, hostile)]),
+      cli(['validate', 'v2/CrawlRequest', join(tempDir(), hostile)]),
       cli(['serve', `--${hostile}`]),
     ]);
     for (const run of [schema, file, option]) {
