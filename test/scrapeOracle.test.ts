@@ -55,7 +55,6 @@ const cites = (version: Version, option: string) =>
         { source: 'interface §2.3', names: [option] },
       ];
 
-const outcomes = (findings: readonly ScrapeFinding[]) => findings.map((f) => `${f.outcome} ${f.constraint.id}`);
 const violations = (findings: readonly ScrapeFinding[]) => findings.filter((f) => f.outcome === 'violated');
 
 describe('onlyMainContent (§2.3; §2.4 refers back to it): the main content alone, without the header, the navigation or the footer', () => {
