@@ -13,7 +13,9 @@ import { defineConfig } from 'vitest/config';
  */
 const LONGEST = [
   'brokenServers',
-  'contract',
+  'contractDeviating',
+  'contractReference',
+  'contractHostileTarget',
   'scrapeChecks',
   'brokenRequests',
   'cliContract',
@@ -25,7 +27,8 @@ const LONGEST = [
   'webhookChecks',
   'scrapeOptions',
   'docsCommands',
-  'hostile',
+  'hostileArbitrary',
+  'prismValidation',
   'exampleCode',
   'docs',
   'mutations',

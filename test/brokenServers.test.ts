@@ -3,7 +3,7 @@
  * pagination, cancel, errors, active, unknown jobs, webhooks): see test/support/variantRuns.ts for what each run
  * must show. Every class of check is caught by some variant (of this file, test/brokenRequests.test.ts or
  * test/brokenBehaviour.test.ts). That the correct server raises no false alarm with the default budget at either
- * level is shown by test/contract.test.ts.
+ * level is shown by test/contractReference.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { checkNames } from '../scripts/contract/index.js';

@@ -75,7 +75,7 @@ afterAll(async () => {
 });
 
 describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () => {
-  // The one whole run of this file (the in-process runs of test/contract.test.ts prove the default budget at both
+  // The one whole run of this file (the in-process runs of test/contractReference.test.ts prove the default budget at both
   // levels): the command's embedded server, at service level (every check in scope), with the smallest budget.
   it('against the embedded reference server at --level service, with --report: exit 0, conformant, every check passes, a requests-per-second figure; the JUnit file has one test case per check and no failure', async () => {
     const file = join(dir, 'junit.xml');
@@ -247,7 +247,7 @@ describe.concurrent('crawlspec contract', { timeout: TIMEOUT_MS + 20_000 }, () =
   it('--base-url without a token (nor --no-auth): a usage error naming --token, exit 2', async () => {
     const run = await cli(['contract', '--base-url', 'http://127.0.0.1:1']);
     expect(run.code).toBe(2);
-    // One line, not the whole usage (test/cli.test.ts checks every usage error so).
+    // One line, not the whole usage (test/cliUsageErrors.test.ts checks every usage error so).
     expect(run.stderr).toBe(
       'crawlspec: a target needs --token T (or CRAWLSPEC_TOKEN), or --no-auth for one without authentication (crawlspec contract --help)\n',
     );

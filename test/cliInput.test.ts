@@ -1,7 +1,7 @@
 /**
  * How much input the document commands read (issue 22, finding 11): past MAX_INPUT_BYTES they stop reading and
  * exit 2 with one line, instead of reading all of it first (1 GiB of stdin once took the command to a 2.1 GB
- * memory peak before the same refusal). The command runs for real, as test/cli.test.ts runs it.
+ * memory peak before the same refusal). The command runs for real, as test/support/cliRuns.ts runs it.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

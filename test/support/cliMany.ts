@@ -4,7 +4,7 @@
  * stderr and the exit status it set are collected. Its input on stdin: a JSON array of argument lists; its output
  * on stdout: a JSON array of { code, stdout, stderr }, in the same order.
  *
- * For the usage errors of test/cli.test.ts: each is one line and exit 2 before the command starts anything, so one
+ * For the usage errors of test/cliUsageErrors.test.ts: each is one line and exit 2 before the command starts anything, so one
  * process can say what each of some sixty argument lists gets, where a spawn each cost half a second to a second of
  * CPU (tsx loading the sources). The streams and the exit status of a real process are tested by the spawns there.
  */

@@ -1,5 +1,5 @@
 /**
- * Building and inspecting the values of the hostile-input tests (test/hostile.test.ts) without recursion:
+ * Building and inspecting the values of the hostile-input tests (test/hostile*.test.ts) without recursion:
  * the values are nested 10^4 levels and deeper, past what JSON.stringify, structuredClone and vitest's
  * equality can walk.
  */

@@ -15,7 +15,7 @@
 import type { ReferenceApp } from '../../scripts/server/app.js';
 import { SCRAPE_PATHS } from '../../scripts/site/scrapePages.js';
 import { around, isObject, jsonObject, pathOf, type Json } from './appWrap.js';
-import type { BrokenServer } from './brokenServers.js';
+import type { BrokenServer } from './brokenServerParts.js';
 
 type Version = 'v1' | 'v2';
 

@@ -36,7 +36,7 @@ export type ScopedVariant = BrokenServer & { readonly scope: Scope };
  * one, types.dropped, enums.dropped and extensions.refused go uncaught at this seed). The kit draws them with
  * fast-check from the run's seed, so they are the first of the default budget's (10): a defect caught here is
  * caught by a run with the default budget and the same seed. The correct server's runs, which must raise no false
- * alarm, keep the default (test/contract.test.ts).
+ * alarm, keep the default (test/contractReference.test.ts).
  */
 export const VARIANT_RUNS = 2;
 
@@ -93,7 +93,7 @@ export const summary = (report: ContractReport): string =>
  * json.malformed, a check of interface level that starts one job, so that the run decides something (a run in
  * which no check of its level ran is incomplete). That no other check fails against the variant is shown by its
  * run at service level, which holds the interface's expectations too; that the correct server raises no false
- * alarm at interface level, by test/contract.test.ts.
+ * alarm at interface level, by test/contractReference.test.ts.
  */
 export const atInterfaceChecks = (
   variant: Pick<BrokenServer, 'expectedFailingChecks' | 'mayAlsoFail'>,

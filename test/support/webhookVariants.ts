@@ -15,7 +15,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import type { AppRequest, AppResponse, ReferenceApp } from '../../scripts/server/app.js';
 import { validate, type SchemaName } from '../../schemas/validate.js';
-import type { BrokenServer } from './brokenServers.js';
+import type { BrokenServer } from './brokenServerParts.js';
 import { KIT_TARGET_WEBHOOK_SECRET } from './kitTarget.js';
 
 type Json = Record<string, unknown>;

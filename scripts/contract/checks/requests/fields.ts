@@ -63,7 +63,7 @@ export interface FieldPlan {
   readonly fractions: readonly FieldBody[];
   /**
    * What no valid body could be made for on the site: fields (for `alone`), enum values (for `enumValues`).
-   * Empty on the kit's sites (test/contract.test.ts); a check reports what it could not send as undecided.
+   * Empty on the kit's sites (test/contractPieces.test.ts); a check reports what it could not send as undecided.
    */
   readonly unsent: { readonly alone: readonly string[]; readonly enumValues: readonly string[] };
 }
