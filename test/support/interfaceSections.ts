@@ -1,7 +1,7 @@
 /**
  * What each section of the interface document states, as the words a citation may name: its fields, the
  * values it lists, the rules it gives. Transcribed by hand from the interface document, which is not read
- * at run time (the same way as the tables of test/interfaceTables.test.ts): an independent oracle that a
+ * at run time (the same way as the tables of test/support/interfaceTableFacts.ts): an independent oracle that a
  * citation (`interface §2.4` naming `timeout`) can be checked against.
  */
 const SCRAPE_OPTIONS_COMMON = [
