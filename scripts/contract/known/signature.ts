@@ -21,7 +21,7 @@ export const stable = (text: string): string =>
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '{id}')
     .replace(/\b(?=[a-f]*\d)[0-9a-f]{16,}\b/gi, '{id}')
     // A quoted value up to the next quote: an escaped quote (`\"`) ends it early, which still gives the same text the
-    // same signature; honouring escapes (`(?:[^"\\]|\\.)*`) made the pattern polynomial (test/redos.test.ts).
+    // same signature; honouring escapes (`(?:[^"\\]|\\.)*`) made the pattern polynomial (test/redosSources.test.ts).
     .replace(/"[^"]*"/g, '"{value}"')
     // Not a section's number (`interface §2.4`): that names where the expectation comes from.
     .replace(/(?<![§.\d])\b\d+(?:\.\d+)?\b/g, '{n}');
