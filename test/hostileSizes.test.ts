@@ -124,7 +124,7 @@ describe(`nesting ${DEPTH} levels deep`, () => {
     expect(sameJson(filled.scrapeOptions.jsonOptions.schema, objects)).toBe(true);
     const migrated = migrateToV2(body);
     // The schema is too large to compile in v1 (the one problem); v2 does not compile it. (The others: the v1 defaults
-    // written out that the service of 2026-08-21 no longer applies, test/migrate.test.ts.)
+    // written out that the service of 2026-08-21 no longer applies, test/migrateFields.test.ts.)
     expect(migrated.warnings.filter((w) => !w.includes("the interface's v1 default"))).toEqual([
       expect.stringContaining(`first: ${TOO_LARGE_SCHEMA.path}: ${TOO_LARGE_SCHEMA.message}`),
     ]);
