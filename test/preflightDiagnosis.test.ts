@@ -1,31 +1,17 @@
 /**
- * The site a run rests on (scripts/contract/engine/preflight.ts, options.ts, run.ts): the preflight tells a target that
- * refuses the site, or cannot reach it, from one that refuses valid bodies whatever their site; what rests on a
- * site the target cannot use is inconclusive under one diagnosis; a copy of the test site is the site of every
- * job; the served site's port can be pinned; what a target cannot run leaves the run incomplete unless `--skip`
- * leaves it out; the site options are checked before anything is sent.
+ * The preflight of a contract run (scripts/contract/engine/preflight.ts): it tells a target that refuses the site,
+ * or cannot reach it, from one that refuses valid bodies whatever their site; what rests on a site the target
+ * cannot use is inconclusive under one diagnosis, and so is a run whose credentials the target refuses; the same
+ * through the command; and the guard these tests put in front of a target refuses exactly the loopback addresses.
  */
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkNames,
-  contractChecks,
-  exitCode,
-  formatJunit,
-  formatText,
-  runContract,
-  type ContractOptions,
-  type ContractReport,
-} from '../scripts/contract/index.js';
-import { serveSite, SiteNotServed, type ServedSite } from '../scripts/site/server.js';
+import { contractChecks, exitCode, formatJunit, formatText, runContract, type ContractReport } from '../scripts/contract/index.js';
 import { isStart, kitTarget, type Handler, type KitTarget } from './support/kitTarget.js';
-import { runCli, type CliRun } from './support/runCli.js';
+import { runCli } from './support/runCli.js';
 import { expectWellFormedXml } from './support/wellFormedXml.js';
-import { startServerProcess, type ServerProcess } from './support/serverProcess.js';
+import { startServerProcess } from './support/serverProcess.js';
 import { closedPort, namesLoopback, noPageRecords, refuseEveryStart, refuseLoopback, unreachableLoopback } from './support/siteGuard.js';
-
-const TOKEN = 'preflight-test-token';
-const CLI_TIMEOUT_MS = 120_000;
+import { CLI_TIMEOUT_MS, TOKEN, lastLine } from './support/preflightParts.js';
 
 /** Every site-independent check (the ones a diagnosis does not stop). */
 const SITE_INDEPENDENT = new Set(
@@ -34,13 +20,6 @@ const SITE_INDEPENDENT = new Set(
     .map((c) => c.name),
 );
 
-/** `options` without the site kitTarget gives (its own site, the test site's host name): the kit's defaults apply. */
-function ownSite(options: ContractOptions): ContractOptions {
-  const { siteUrl: _url, site: _site, siteHost: _host, ...rest } = options;
-  return rest;
-}
-
-const lastLine = (run: CliRun) => run.stdout.trimEnd().split('\n').pop();
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe('a target that refuses every body naming a loopback address (an SSRF guard)', () => {
@@ -310,227 +289,6 @@ describe('the command against a target that refuses loopback addresses', () => {
     },
     CLI_TIMEOUT_MS,
   );
-});
-
-describe('one site: a copy of the test site is the site of every job', () => {
-  let copy: ServedSite;
-  beforeAll(async () => {
-    // A copy deployed elsewhere, here served on loopback under a name of its own (the server resolves it).
-    copy = await serveSite();
-  });
-  afterAll(() => copy.close());
-
-  it('the status, pagination and errors jobs crawl the copy given with behaviourSite, and pass', async () => {
-    const target = await kitTarget({ token: TOKEN });
-    try {
-      const only = ['v2.status', 'v2.status.pagination', 'v2.errors', 'v2.cancel'];
-      const report = await runContract({
-        ...ownSite(target.options({ versions: ['v2'], runs: 1, level: 'service', only })),
-        behaviourSite: copy.origins,
-      });
-      const starts = target.log.filter(isStart);
-      expect(starts.length).toBeGreaterThan(0);
-      for (const start of starts) {
-        const body = JSON.parse(start.body) as { url?: string; urls?: string[] };
-        for (const url of [body.url, ...(body.urls ?? [])].filter((u) => u !== undefined))
-          expect(url.startsWith(`${copy.origins.main}/`), url).toBe(true);
-      }
-      // A copy has no page known to fail (a static host cannot cut a connection): the errors check says so.
-      const checks = new Map(report.checks.map((c) => [c.name, c]));
-      for (const name of ['v2.status', 'v2.status.pagination', 'v2.cancel'])
-        expect(checks.get(name)?.status, `${name}: ${checks.get(name)?.detail}`).toBe('pass');
-      expect(checks.get('v2.errors')).toMatchObject({
-        status: 'inconclusive',
-        detail: expect.stringContaining(`no page of ${copy.origins.main} is known to fail`),
-      });
-    } finally {
-      await target.close();
-    }
-  }, 90_000);
-});
-
-describe('--site-port', () => {
-  let taken: Server;
-  let port: number;
-  beforeAll(async () => {
-    taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    port = (taken.address() as { port: number }).port;
-  });
-  afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
-
-  it('pins the port the test site is served on: every job points there', async () => {
-    const target = await kitTarget({ token: TOKEN });
-    const free = await closedPort();
-    try {
-      await runContract({ ...ownSite(target.options({ versions: ['v2'], runs: 1, only: ['v2.status'] })), sitePort: free });
-      const starts = target.log.filter(isStart);
-      expect(starts.length).toBeGreaterThan(0);
-      expect(starts.every((e) => e.body.includes(`http://127.0.0.1:${free}/`))).toBe(true);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
-
-  it(
-    'a port in use: runContract rejects before anything is sent; the command exits 2 with one line',
-    async () => {
-      const target = await kitTarget({ token: TOKEN });
-      try {
-        await expect(runContract({ ...ownSite(target.options({ versions: ['v2'] })), sitePort: port })).rejects.toBeInstanceOf(
-          SiteNotServed,
-        );
-        expect(target.log).toEqual([]);
-      } finally {
-        await target.close();
-      }
-      const run = await runCli(['contract', '--site-port', String(port), '--only', 'json.malformed'], '', CLI_TIMEOUT_MS);
-      expect(run.code).toBe(2);
-      expect(run.stderr.trimEnd().split('\n')).toEqual([
-        expect.stringMatching(
-          new RegExp(`^crawlspec: --site-port ${port}: cannot serve the test site on 127\\.0\\.0\\.1:${port} .*in use`),
-        ),
-      ]);
-    },
-    CLI_TIMEOUT_MS,
-  );
-});
-
-describe('no implicit skips: against a separately started crawlspec serve (loopback, no subdomain)', () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    // As docs/reference-server.md says to start one for the kit: it crawls the test site's loopback addresses.
-    server = await startServerProcess(TOKEN, undefined, ['--allow-host', '127.0.0.1', '--allow-host', '127.0.0.2']);
-  }, 60_000);
-  afterAll(() => server.stop());
-
-  const subdomainChecks = checkNames(['v1', 'v2']).filter((n) => n.endsWith('.crawl.behaviour.allowSubdomains'));
-
-  it(
-    'what it cannot run leaves the run incomplete (exit 3), naming the check and how to include it or leave it out',
-    async () => {
-      const run = await runCli(
-        ['contract', '--base-url', server.url, '--token', TOKEN, '--only', 'v*.crawl.behaviour.allowSubdomains'],
-        '',
-        CLI_TIMEOUT_MS,
-      );
-      expect(run.code, run.stdout + run.stderr).toBe(3);
-      expect(run.stdout).toMatch(/^incomplete: 2 in-scope checks did not run to a verdict:$/m);
-      // The checks with the same reason in one line, naming each.
-      expect(run.stdout).toContain('  2 checks: the test site has no subdomain here: serve it under a host name (--site-host NAME');
-      for (const name of subdomainChecks)
-        expect(run.stdout).toMatch(new RegExp(`^  2 checks: the test site has no subdomain.*${name.replace(/\./g, '\\.')}`, 'm'));
-      expect(run.stdout).toContain("--skip 'v*.crawl.behaviour.allowSubdomains'");
-      expect(lastLine(run)).toBe('incomplete');
-    },
-    CLI_TIMEOUT_MS,
-  );
-
-  it(
-    '--skip leaves it out of the run: out of scope, conformant (exit 0)',
-    async () => {
-      const run = await runCli(
-        [
-          'contract',
-          '--base-url',
-          server.url,
-          '--token',
-          TOKEN,
-          '--only',
-          'v*.crawl.behaviour.allowSubdomains',
-          '--only',
-          'json.malformed',
-          '--skip',
-          'v*.crawl.behaviour.allowSubdomains',
-        ],
-        '',
-        CLI_TIMEOUT_MS,
-      );
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      for (const name of subdomainChecks)
-        expect(run.stdout).toMatch(
-          new RegExp(`SKIP +${name.replace(/\./g, '\\.')} +\\(left out \\(--skip v\\*\\.crawl\\.behaviour\\.allowSubdomains\\)\\)`),
-        );
-      expect(lastLine(run)).toBe('conformant');
-    },
-    CLI_TIMEOUT_MS,
-  );
-});
-
-describe('no implicit skips: a target not on loopback, without a copy of the test site', () => {
-  it('its behaviour checks cannot run: skipped in scope, saying how to include them or leave them out; --no-behaviour leaves them out', async () => {
-    // An IPv4-mapped address the kit does not take for loopback; nothing listens there (what is judged here is decided before anything is sent).
-    const options: ContractOptions = {
-      baseUrl: `http://[::ffff:127.0.0.1]:${await closedPort()}`,
-      token: TOKEN,
-      versions: ['v2'],
-      seed: 1,
-      runs: 1,
-      concurrency: 1,
-      only: ['v2.crawl.behaviour.default'],
-    };
-    const behaviourCheck = (report: ContractReport) => report.checks.find((c) => c.name === 'v2.crawl.behaviour.default');
-    expect(behaviourCheck(await runContract(options))).toMatchObject({
-      status: 'skipped',
-      inScope: true,
-      detail: expect.stringMatching(/cannot crawl the test site the kit serves: give a copy .*--behaviour-site URL .*--no-behaviour$/),
-    });
-    expect(behaviourCheck(await runContract({ ...options, behaviour: false }))).toMatchObject({
-      status: 'skipped',
-      inScope: false,
-      detail: 'crawl behaviour left out (--no-behaviour)',
-    });
-  });
-});
-
-describe('site options are checked before anything is sent (exit 2, one line naming the option)', () => {
-  const usage = async (args: string[], said: RegExp) => {
-    const run = await runCli(['contract', ...args], '', CLI_TIMEOUT_MS);
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(said)]);
-  };
-
-  it('--site-host with a name without a public suffix', () =>
-    usage(
-      ['--site-host', 'site.crawlspec.test'],
-      /^crawlspec: --site-host "site\.crawlspec\.test" .* not a valid v1 crawl address .*e\.g\. crawlspec\.example\.com/,
-    ));
-  it('--skip naming no check, or empty', async () => {
-    await usage(['--skip', 'v9.*'], /^crawlspec: --skip "v9\.\*" names no check of v1 and v2/);
-    await usage(['--skip', ''], /^crawlspec: --skip is empty/);
-  });
-  it('--site-port out of range or a port fetch never connects to', async () => {
-    await usage(['--site-port', '70000'], /^crawlspec: --site-port takes a whole number from 1 to 65535/);
-    await usage(['--site-port', '6000'], /^crawlspec: --site-port 6000 is a port fetch never connects to/);
-  });
-  it('--behaviour-site with a path, or no valid crawl address; --site-host with a copy', async () => {
-    const external = ['--behaviour-external', 'https://crawlspec-elsewhere.example.org'];
-    await usage(
-      ['--behaviour-site', 'https://crawlspec-site.example.org/site', ...external],
-      /^crawlspec: --behaviour-site https:\/\/crawlspec-site\.example\.org\/site has a path/,
-    );
-    await usage(
-      ['--behaviour-site', 'http://localhost:8000', ...external],
-      /^crawlspec: --behaviour-site http:\/\/localhost:8000 is not a valid v1 crawl address/,
-    );
-    await usage(
-      ['--behaviour-site', 'https://crawlspec-site.example.org', ...external, '--site-host', 'crawlspec.example.com'],
-      /^crawlspec: --site-host is for the test site the kit serves/,
-    );
-  });
-
-  it('runContract refuses a siteHost without a public suffix before anything is sent', async () => {
-    const target = await kitTarget({ token: TOKEN });
-    try {
-      await expect(runContract(target.options({ siteHost: 'site.crawlspec.test' }))).rejects.toThrow(
-        /^siteHost "site\.crawlspec\.test" .*not a valid v1 crawl address/,
-      );
-      expect(target.log).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  });
 });
 
 describe('the guard of this test', () => {
