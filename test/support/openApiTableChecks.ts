@@ -71,10 +71,6 @@ function resolve(doc: Schema, schema: Schema): Resolved {
   return { schema: cur, refs };
 }
 
-function component(doc: Schema, name: string): Schema {
-  return resolve(doc, { $ref: COMPONENT + name }).schema;
-}
-
 /** The alternatives of a schema: union members (anyOf/oneOf, flattened, resolved) or the schema itself. */
 function branches(doc: Schema, schema: Schema): Schema[] {
   const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
