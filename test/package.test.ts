@@ -21,20 +21,13 @@
  * The install is offline (the dependencies come from the npm cache `npm ci` filled), falling back to
  * `--prefer-offline`. Packing and installing happen once, in `beforeAll`; the rest reads the scratch project.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, packAndInstall, ROOT, sh, sizeOf, targets } from './support/packageTools.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
-const run = promisify(execFile);
-const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' };
 
 /**
  * Everything shipped must stay below this (about 7 MB unpacked since every schema element names its source and
@@ -61,44 +54,14 @@ let tarball: string;
 /** The installed package: node_modules/crawlspec of the scratch project. */
 let installed: string;
 
-async function sh(command: string, args: readonly string[], cwd: string, timeout = 120_000): Promise<{ stdout: string; stderr: string }> {
-  return run(command, [...args], { cwd, env: ENV, timeout, maxBuffer: 64 * 1024 * 1024 });
-}
-
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'crawlspec-package-'));
-  await sh('npm', ['pack', '--pack-destination', work], ROOT);
-  const packed = (await readdir(work)).filter((f) => f.endsWith('.tgz'));
-  expect(packed).toHaveLength(1);
-  tarball = join(work, packed[0]!);
-
-  project = join(work, 'project');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-  const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball];
-  try {
-    await sh('npm', ['--offline', ...install], project);
-  } catch {
-    await sh('npm', ['--prefer-offline', ...install], project);
-  }
-  installed = join(project, 'node_modules', 'crawlspec');
+  ({ work, project, tarball, installed } = await packAndInstall());
 }, 240_000);
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Every file path a target of the exports map names (conditions flattened). */
-function targets(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(targets);
-  return [];
-}
-
-function sizeOf(path: string): number {
-  const stat = statSync(path);
-  return stat.isDirectory() ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0) : stat.size;
-}
 
 describe('the packed package', () => {
   it('ships every target of the exports map and the bin, and nothing it does not need', async () => {
